@@ -1,0 +1,43 @@
+# Tablescribe: `make run` serves the app on the LAN, `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 0.0.0.0
+PORT ?= 5000
+HTMX_VERSION := $(shell sed -n 's/.*"htmx.org": "\(.*\)".*/\1/p' package.json)
+HTMX := static/vendor/htmx-$(HTMX_VERSION).min.js
+
+.PHONY: setup run test bench chromium
+
+setup: $(VENV)/.installed $(HTMX) instance/.ready
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[test]"
+	touch $@
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+$(HTMX): node_modules/.package-lock.json
+	mkdir -p static/vendor
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+instance/.ready: $(VENV)/.installed
+	$(PY) -m flask --app app init-db
+	touch $@
+
+run: setup
+	$(PY) scripts/announce.py $(PORT)
+	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --workers 2 --threads 8 --timeout 60 \
+		--access-logfile - "app:create_app()"
+
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+test: setup chromium
+	$(PY) -m pytest -n 2 --dist loadfile
+
+bench: setup
+	$(PY) -m bench.run

@@ -1,0 +1,70 @@
+"""Tablescribe: the event-sourced scoring assistant for physical board-game tables."""
+import os
+import secrets
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+csrf = CSRFProtect()
+
+
+def create_app(test_config=None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        SECRET_KEY=_instance_secret(app.instance_path),
+        DATABASE=os.path.join(app.instance_path, "tablescribe.db"),
+        MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few hundred bytes; imports stay small
+        WTF_CSRF_TIME_LIMIT=None,       # a game lasts hours; the token lives with the session
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+
+    from web import api, db, i18n, pages, security
+    db.init_app(app)
+    i18n.init_app(app)
+    security.init_app(app)
+    csrf.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
+    _register_errors(app)
+    return app
+
+
+def _instance_secret(instance_path: str) -> str:
+    """One secret per installation, kept in instance/, shared by every worker."""
+    path = os.path.join(instance_path, "secret_key")
+    if not os.path.exists(path):
+        tmp = f"{path}.{os.getpid()}"
+        with open(tmp, "w") as f:
+            f.write(secrets.token_hex(32))
+        try:
+            os.link(tmp, path)  # atomic: the first worker's secret wins, complete
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp)
+    with open(path) as f:
+        return f.read().strip()
+
+
+def _register_errors(app: Flask) -> None:
+    def wants_json() -> bool:
+        return request.path.startswith("/api/")
+
+    def error(status: int, en: str, hu: str):
+        if wants_json():
+            return jsonify({"error": en}), status
+        return render_template("error.html", status=status, message_en=en, message_hu=hu), status
+
+    app.register_error_handler(CSRFError, lambda e: error(
+        400, "The form expired; reload the page and try again.",
+        "Az űrlap lejárt; töltsd újra az oldalt, és próbáld újra."))
+    app.register_error_handler(404, lambda e: error(404, "Not found.", "Nincs ilyen oldal."))
+    app.register_error_handler(405, lambda e: error(405, "Method not allowed.", "Nem engedélyezett kérés."))
+    app.register_error_handler(413, lambda e: error(413, "The request is too large.", "A kérés túl nagy."))
+    app.register_error_handler(400, lambda e: error(400, "Bad request.", "Hibás kérés."))

@@ -1,0 +1,1 @@
+"""The table's event log: append-only storage, the hash chain, and the fold."""

@@ -1,0 +1,61 @@
+"""Schema of the store, as idempotent sqlite-utils migrations (never drop-and-create)."""
+from sqlite_utils.migrations import Migrations
+
+migrations = Migrations("tablescribe")
+
+
+@migrations()
+def create_events(db):
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            data TEXT NOT NULL,
+            seat INTEGER,
+            device TEXT NOT NULL,
+            recorded_at TEXT NOT NULL,
+            client_event_id TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            UNIQUE (game_id, seq),
+            UNIQUE (game_id, client_event_id)
+        )""")
+    # Facts are never changed: the database itself refuses updates and deletes.
+    db.execute("""CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+                  BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""")
+    db.execute("""CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+                  BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""")
+
+
+@migrations()
+def create_games(db):
+    # A summary per game (a projection kept in the same transaction as the append)
+    # so the home page never folds every game.
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS games (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            players TEXT NOT NULL,
+            last_seq INTEGER NOT NULL,
+            updated_at TEXT NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            join_code TEXT NOT NULL,
+            imported_from TEXT
+        )""")
+
+
+@migrations()
+def create_seats(db):
+    # One row per phone token (a seat may be held by several phones); only the
+    # token's SHA-256 is stored.
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS seat_tokens (
+            token_hash TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            issued_at TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX IF NOT EXISTS seat_tokens_game ON seat_tokens (game_id)")

@@ -1,0 +1,149 @@
+"""State at any sequence number: a pure fold of a game's events through its rules.
+
+The core events (void, disputes, rescoring) are folded here; every other event is
+handed, upcast, to the game module's ``apply``. A void cannot be folded forwards
+(it changes the past), so it triggers a full refold without the voided events,
+re-checking the later moves and flagging those the rules now refuse.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+from events.core_types import CORE_SCHEMAS
+from events.store import Event
+from scoring import get_game
+from scoring.base import GameKind, Move
+
+
+@dataclass(frozen=True)
+class TableState:
+    kind: str
+    players: tuple[dict, ...]
+    options: dict
+    rules_version: int
+    seq: int
+    game: dict
+    game_seqs: tuple[int, ...] = ()          # the game's own moves, in order
+    voided: dict = field(default_factory=dict)    # target seq -> {"by", "reason", "undo"}
+    flagged: dict = field(default_factory=dict)   # seq -> [problem dicts]
+    disputes: dict = field(default_factory=dict)  # dispute seq -> {...}
+
+    @property
+    def rules(self) -> GameKind:
+        return get_game(self.kind)
+
+    @property
+    def live_moves(self) -> tuple[int, ...]:
+        return tuple(s for s in self.game_seqs if s not in self.voided)
+
+
+def upcast(game: GameKind, event: Event) -> Move:
+    spec = game.event_types[event.type]
+    data, version = dict(event.data), event.version
+    while version < spec.version:
+        data = spec.upcasters[version](data)
+        version += 1
+    return Move(event.seq, event.type, data, event.seat)
+
+
+def _voids(events: Iterable[Event]) -> dict[int, dict]:
+    voided: dict[int, dict] = {}
+    disputes = {}
+    for e in events:
+        if e.type == "dispute-opened":
+            disputes[e.seq] = e.data["target"]
+        if e.type == "event-voided":
+            voided[e.data["target"]] = {"by": e.seq, "reason": e.data["reason"],
+                                        "undo": e.data.get("undo", False)}
+        elif e.type == "dispute-resolved" and e.data["outcome"] == "voided":
+            voided[disputes[e.data["dispute"]]] = {"by": e.seq, "reason": e.data["reason"],
+                                                   "undo": False}
+    return voided
+
+
+def fold(events: list[Event], upto: int | None = None) -> TableState:
+    """The table state after event ``upto`` (default: the last)."""
+    if upto is not None:
+        events = [e for e in events if e.seq <= upto]
+    created = events[0]
+    assert created.type == "game-created", "the first event of a game records its set-up"
+    voided = _voids(events)
+    first_void = min(voided, default=None)
+    table = _initial(created)
+    for event in events[1:]:
+        table = _step(table, event, voided, recheck=first_void is not None and event.seq > first_void)
+    return replace(table, voided=voided)
+
+
+def _initial(created: Event) -> TableState:
+    d = created.data
+    game = get_game(d["kind"])
+    return TableState(kind=d["kind"], players=tuple(d["players"]), options=dict(d["options"]),
+                      rules_version=d["rules_version"], seq=created.seq,
+                      game=game.setup(list(d["players"]), dict(d["options"])))
+
+
+def _step(table: TableState, event: Event, voided: dict, recheck: bool) -> TableState:
+    if event.type in CORE_SCHEMAS:
+        return _core_step(table, event)
+    table = replace(table, seq=event.seq, game_seqs=table.game_seqs + (event.seq,))
+    if event.seq in voided:
+        return table
+    game = table.rules
+    move = upcast(game, event)
+    if recheck:
+        problems = game.check(table.game, move)
+        if problems:
+            table = replace(table, flagged={**table.flagged,
+                                            event.seq: [p.as_dict() for p in problems]})
+    return replace(table, game=game.apply(table.game, move))
+
+
+def _core_step(table: TableState, event: Event) -> TableState:
+    d, disputes = event.data, dict(table.disputes)
+    if event.type == "dispute-opened":
+        disputes[event.seq] = {"target": d["target"], "status": "open", "seat": event.seat,
+                               "comments": [{"seq": event.seq, "seat": event.seat,
+                                             "comment": d["comment"]}]}
+    elif event.type == "dispute-commented":
+        dispute = disputes[d["dispute"]]
+        disputes[d["dispute"]] = {**dispute, "comments": dispute["comments"] + [
+            {"seq": event.seq, "seat": event.seat, "comment": d["comment"]}]}
+    elif event.type == "dispute-resolved":
+        disputes[d["dispute"]] = {**disputes[d["dispute"]], "status": d["outcome"],
+                                  "resolution": {"seq": event.seq, "reason": d["reason"]}}
+    elif event.type == "rules-rescored":
+        table = replace(table, rules_version=d["rules_version"])
+    return replace(table, seq=event.seq, disputes=disputes)
+
+
+def advance(table: TableState, event: Event) -> TableState | None:
+    """Fold one more event forwards, or None when it changes the past (a void)."""
+    if event.type == "event-voided" or (event.type == "dispute-resolved"
+                                        and event.data["outcome"] == "voided"):
+        return None
+    return _step(table, event, table.voided, recheck=False)
+
+
+def standings(table: TableState) -> list[dict]:
+    """Per-player totals, breakdown by category and the events behind each part,
+    ranked with shared ranks for ties (the game's tie-break first, if it has one)."""
+    game = table.rules
+    parts = game.score(table.game)
+    rows = []
+    for seat, player in enumerate(table.players):
+        mine = parts.get(seat, [])
+        breakdown: dict[str, int] = {}
+        for part in mine:
+            breakdown[part.category] = breakdown.get(part.category, 0) + part.points
+        tiebreak = game.tiebreak(table.game, seat) if game.tiebreak else ()
+        rows.append({"seat": seat, "player": player["name"], "colour": player.get("colour"),
+                     "score": sum(p.points for p in mine), "breakdown": breakdown,
+                     "parts": [p.as_dict() for p in mine], "tiebreak": list(tiebreak)})
+    rows.sort(key=lambda r: (-r["score"], [-x for x in r["tiebreak"]], r["seat"]))
+    for i, row in enumerate(rows):
+        prev = rows[i - 1] if i else None
+        tied = prev and (prev["score"], prev["tiebreak"]) == (row["score"], row["tiebreak"])
+        row["rank"] = prev["rank"] if tied else i + 1
+    return rows

@@ -1,0 +1,199 @@
+"""Append-only SQLite storage of game events.
+
+Every append runs in one short ``BEGIN IMMEDIATE`` transaction that takes the
+write lock first, then checks the sequence number the phone last saw, so two
+phones racing for the same game can never both win and nothing is merged silently.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlite_utils
+
+from events.hashing import GENESIS, chain_hash, first_broken_link
+from events.migrations import migrations
+
+
+@dataclass(frozen=True)
+class Event:
+    """A stored event: the envelope and its payload exactly as recorded."""
+
+    seq: int
+    type: str
+    version: int
+    data: dict
+    seat: int | None
+    device: str
+    recorded_at: str
+    client_event_id: str
+    hash: str
+
+    def envelope(self) -> dict[str, Any]:
+        return {"seq": self.seq, "type": self.type, "version": self.version,
+                "data": self.data, "seat": self.seat, "device": self.device,
+                "recorded_at": self.recorded_at, "client_event_id": self.client_event_id,
+                "hash": self.hash}
+
+
+class StaleSequence(Exception):
+    """The phone's view is out of date: someone else recorded first."""
+
+    def __init__(self, current_seq: int):
+        super().__init__(f"stale: the game is at event {current_seq}")
+        self.current_seq = current_seq
+
+
+def connect(path: str) -> sqlite_utils.Database:
+    """Open the store. WAL lets phones read while one writes; synchronous=FULL makes
+    an acknowledged append survive power loss (see docs/reliability.md)."""
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA busy_timeout=10000")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return sqlite_utils.Database(conn)
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    migrations.apply(db)
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _row_to_event(row) -> Event:
+    seq, type_, version, data, seat, device, recorded_at, client_event_id, hash_ = row
+    return Event(seq, type_, version, json.loads(data), seat, device, recorded_at,
+                 client_event_id, hash_)
+
+
+_COLUMNS = "seq, type, version, data, seat, device, recorded_at, client_event_id, hash"
+
+
+def read_events(db, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
+    sql = f"SELECT {_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
+    params: list[Any] = [game_id, after]
+    if upto is not None:
+        sql += " AND seq <= ?"
+        params.append(upto)
+    return [_row_to_event(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
+
+
+def last_seq(db, game_id: str) -> int:
+    row = db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", [game_id]).fetchone()
+    return row[0] or 0
+
+
+def find_by_client_id(db, game_id: str, client_event_id: str) -> Event | None:
+    row = db.execute(f"SELECT {_COLUMNS} FROM events WHERE game_id = ? AND client_event_id = ?",
+                     [game_id, client_event_id]).fetchone()
+    return _row_to_event(row) if row else None
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    type: str
+    version: int
+    data: dict
+    seat: int | None
+    device: str
+    client_event_id: str
+    recorded_at: str | None = None  # kept from the original on import
+
+
+def append(db, game_id: str, new: NewEvent, expected_seq: int,
+           finished: bool | None = None) -> tuple[Event, bool]:
+    """Append one event after ``expected_seq``. Returns (event, created); a
+    resubmitted client event id returns the original event and created=False."""
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        existing = find_by_client_id(db, game_id, new.client_event_id)
+        if existing:
+            conn.execute("COMMIT")
+            return existing, False
+        event = _insert(db, game_id, new, expected_seq)
+        _touch_summary(db, game_id, event, finished)
+        conn.execute("COMMIT")
+        return event, True
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _insert(db, game_id: str, new: NewEvent, expected_seq: int) -> Event:
+    row = db.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                     [game_id]).fetchone()
+    current_seq, prev_hash = row if row else (0, GENESIS)
+    if expected_seq != current_seq:
+        raise StaleSequence(current_seq)
+    envelope = {"seq": current_seq + 1, "type": new.type, "version": new.version,
+                "data": new.data, "seat": new.seat, "device": new.device,
+                "recorded_at": new.recorded_at or now(),
+                "client_event_id": new.client_event_id}
+    envelope["hash"] = chain_hash(prev_hash, envelope)
+    db.execute(
+        "INSERT INTO events (game_id, seq, type, version, data, seat, device, recorded_at,"
+        " client_event_id, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        [game_id, envelope["seq"], new.type, new.version, json.dumps(new.data, ensure_ascii=False),
+         new.seat, new.device, envelope["recorded_at"], new.client_event_id, envelope["hash"]])
+    return Event(**envelope)
+
+
+def _touch_summary(db, game_id: str, event: Event, finished: bool | None) -> None:
+    sql = "UPDATE games SET last_seq = ?, updated_at = ?"
+    params: list[Any] = [event.seq, event.recorded_at]
+    if finished is not None:
+        sql += ", finished = ?"
+        params.append(int(finished))
+    db.execute(sql + " WHERE id = ?", params + [game_id])
+
+
+def insert_game(db, game_id: str, kind: str, players: list[dict], join_code: str,
+                token_hashes: list[str], imported_from: str | None = None) -> None:
+    """The game's summary row and seat tokens; the caller appends event 1 next."""
+    stamp = now()
+    with db.atomic():
+        db.execute("INSERT INTO games (id, kind, created_at, players, last_seq, updated_at,"
+                   " finished, join_code, imported_from) VALUES (?,?,?,?,0,?,0,?,?)",
+                   [game_id, kind, stamp, json.dumps(players, ensure_ascii=False), stamp,
+                    join_code, imported_from])
+        for seat, token_hash in enumerate(token_hashes):
+            add_seat_token(db, game_id, seat, token_hash)
+
+
+def game_row(db, game_id: str) -> dict | None:
+    rows = list(db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+    return rows[0] if rows else None
+
+
+def list_games(db, limit: int = 100) -> list[dict]:
+    return list(db.query("SELECT * FROM games WHERE last_seq > 0 "
+                         "ORDER BY finished, updated_at DESC LIMIT ?", [limit]))
+
+
+def add_seat_token(db, game_id: str, seat: int, token_hash: str) -> None:
+    db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, issued_at) VALUES (?,?,?,?)",
+               [token_hash, game_id, seat, now()])
+
+
+def seat_of_token_hash(db, game_id: str, token_hash: str) -> int | None:
+    row = db.execute("SELECT seat FROM seat_tokens WHERE token_hash = ? AND game_id = ?",
+                     [token_hash, game_id]).fetchone()
+    return row[0] if row else None
+
+
+def verify_game(db, game_id: str) -> tuple[int, str] | None:
+    """The first event whose chain link is broken, or None when intact."""
+    return first_broken_link(e.envelope() for e in read_events(db, game_id))
+
+
+def game_ids(db) -> list[str]:
+    return [r[0] for r in db.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id")]
+

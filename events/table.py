@@ -1,0 +1,196 @@
+"""Recording moves at a table: the one path every phone form and API call takes.
+
+``record`` = idempotency check → fold to the state the phone saw → payload schema
+→ the game's rules → append. Refusals raise; nothing is appended unless all pass.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from functools import lru_cache
+
+from jsonschema import Draft202012Validator
+
+from events import store
+from events.core_types import CORE_SCHEMAS, CORE_VERSION, check_core
+from events.projection import TableState, advance, fold, upcast
+from events.store import Event, NewEvent, StaleSequence
+from scoring import get_game
+from scoring.base import Problem
+
+MAX_NAME = 40
+
+
+class Refused(Exception):
+    """The move breaks a rule or is malformed; ``problems`` say why."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(p.en for p in problems))
+        self.problems = problems
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+__all__ = ["Refused", "UnknownGame", "StaleSequence", "new_game", "record", "load"]
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def seat_for_token(db, game_id: str, token: str | None) -> int | None:
+    """The seat a phone's token opens, or None. The lookup is by the token's SHA-256,
+    so timing reveals nothing about the stored value; the game id must match too."""
+    if not token or len(token) > 128:
+        return None
+    return store.seat_of_token_hash(db, game_id, _hash_token(token))
+
+
+def issue_seat_token(db, game_id: str, seat: int) -> str:
+    token = secrets.token_urlsafe(24)
+    with db.atomic():
+        store.add_seat_token(db, game_id, seat, _hash_token(token))
+    return token
+
+
+def new_game(db, kind: str, players: list[dict], options: dict | None, device: str,
+             origin: str | None = None) -> dict:
+    game = get_game(kind)
+    if game is None:
+        raise Refused([Problem("core §1", "Ismeretlen játék.", f"Unknown game kind {kind!r}.")])
+    players = [{"name": str(p.get("name", "")).strip(), "colour": str(p.get("colour") or "")}
+               for p in players]
+    options = {**game.default_options(), **(options or {})}
+    problems = _check_setup(game, players, options)
+    if problems:
+        raise Refused(problems)
+    game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
+    tokens = [secrets.token_urlsafe(24) for _ in players]
+    store.insert_game(db, game_id, kind, players, join_code, [_hash_token(t) for t in tokens])
+    data = {"kind": kind, "rules_version": game.rules_version, "players": players,
+            "options": options, "origin": origin or game_id}
+    store.append(db, game_id, NewEvent("game-created", CORE_VERSION, data, None, device,
+                                       secrets.token_hex(16)), expected_seq=0)
+    return {"id": game_id, "seq": 1, "join_code": join_code,
+            "seats": [{"seat": i, "player": p["name"], "token": t}
+                      for i, (p, t) in enumerate(zip(players, tokens))]}
+
+
+def _check_setup(game, players: list[dict], options: dict) -> list[Problem]:
+    problems = []
+    if not game.min_players <= len(players) <= game.max_players:
+        problems.append(Problem("core §1", f"{game.min_players}–{game.max_players} játékos kell.",
+                                f"This game takes {game.min_players}–{game.max_players} players."))
+    if any(not p["name"] or len(p["name"]) > MAX_NAME for p in players):
+        problems.append(Problem("core §1", f"Minden játékosnak legyen neve (max. {MAX_NAME} karakter).",
+                                f"Every player needs a name of at most {MAX_NAME} characters."))
+    declared = {o.name: o for o in game.options}
+    for name, value in options.items():
+        option = declared.get(name)
+        if option is None or (option.choices is not None and value not in option.choices) or \
+                (option.choices is None and type(value) is not type(option.default)):
+            problems.append(Problem("core §1", f"Érvénytelen beállítás: {name}.",
+                                    f"Invalid option: {name}."))
+    if not problems and game.check_setup:
+        problems += game.check_setup(players, options)
+    return problems
+
+
+@lru_cache(maxsize=None)
+def _validator(schema_key: tuple[str, str]) -> Draft202012Validator:
+    kind, type_ = schema_key
+    schema = CORE_SCHEMAS[type_] if kind == "" else get_game(kind).event_types[type_].schema
+    return Draft202012Validator(schema)
+
+
+def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
+    game = table.rules
+    if type_ not in CORE_SCHEMAS and type_ not in game.event_types:
+        return [Problem("core §2", f"Ismeretlen eseménytípus: {type_}.", f"Unknown event type {type_!r}.")]
+    if not isinstance(data, dict):
+        return [Problem("core §2", "Az adat JSON objektum legyen.", "data must be a JSON object.")]
+    key = ("", type_) if type_ in CORE_SCHEMAS else (table.kind, type_)
+    errors = sorted(_validator(key).iter_errors(data), key=lambda e: list(e.path))
+    return [Problem("core §2", f"Hibás adat: {e.message}", f"Invalid data: {e.message}")
+            for e in errors[:5]]
+
+
+def check_move(table: TableState, type_: str, data) -> list[Problem]:
+    """Every problem with recording this move now; empty means it may be appended."""
+    problems = _check_shape(table, type_, data)
+    if problems:
+        return problems
+    if type_ in CORE_SCHEMAS:
+        return check_core(table, type_, data)
+    game = table.rules
+    spec = game.event_types[type_]
+    move = upcast(game, Event(table.seq + 1, type_, spec.version, data, None, "", "", "", ""))
+    return game.check(table.game, move)
+
+
+def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | None,
+           device: str, client_event_id: str) -> tuple[Event, bool]:
+    """Append a move; returns (event, created). Raises UnknownGame, StaleSequence, Refused."""
+    earlier = store.find_by_client_id(db, game_id, client_event_id)
+    if earlier:
+        return earlier, False
+    table = load(db, game_id)
+    if expected_seq != table.seq:
+        raise StaleSequence(table.seq)
+    problems = check_move(table, type_, data)
+    if problems:
+        raise Refused(problems)
+    version = CORE_VERSION if type_ in CORE_SCHEMAS else table.rules.event_types[type_].version
+    new = NewEvent(type_, version, data, seat, device, client_event_id)
+    pending = Event(table.seq + 1, type_, version, data, seat, device, "", "", "")
+    after = advance(table, pending) or fold(store.read_events(db, game_id) + [pending])
+    return store.append(db, game_id, new, expected_seq, finished=table.rules.is_over(after.game))
+
+
+# The latest state per game, extended by the events appended since; a cached state
+# always equals the full fold (tests/test_projection.py proves it).
+_cache: dict[str, TableState] = {}
+_cache_lock = threading.Lock()
+_CACHE_MAX = 2000
+
+
+def load(db, game_id: str, at: int | None = None) -> TableState:
+    if at is not None:
+        events = store.read_events(db, game_id, upto=at)
+        if not events:
+            raise UnknownGame(game_id)
+        return fold(events, upto=at)
+    with _cache_lock:
+        cached = _cache.get(game_id)
+    table = _extend(db, game_id, cached)
+    with _cache_lock:
+        if len(_cache) >= _CACHE_MAX:
+            _cache.clear()
+        _cache[game_id] = table
+    return table
+
+
+def _extend(db, game_id: str, cached: TableState | None) -> TableState:
+    if cached is None:
+        return _fold_all(db, game_id)
+    table = cached
+    for event in store.read_events(db, game_id, after=cached.seq):
+        table = advance(table, event)
+        if table is None:
+            return _fold_all(db, game_id)
+    return table
+
+
+def _fold_all(db, game_id: str) -> TableState:
+    events = store.read_events(db, game_id)
+    if not events:
+        raise UnknownGame(game_id)
+    return fold(events)
+
+
+def forget_cache() -> None:
+    with _cache_lock:
+        _cache.clear()

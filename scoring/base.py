@@ -1,0 +1,138 @@
+"""The contract every game module fulfils: declared data plus pure functions.
+
+A game module builds one ``GameKind`` and the registry in ``scoring/__init__.py``
+lists it. The core (``events/``, ``web/``) only ever talks to a game through this
+contract, so no rule of one game leaks into the core or into another game.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+Text = Mapping[str, str]  # {"hu": ..., "en": ...}
+
+
+def text(hu: str, en: str) -> dict[str, str]:
+    return {"hu": hu, "en": en}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a move is refused: the rule it breaks and a message in both languages."""
+
+    rule: str
+    hu: str
+    en: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"rule": self.rule, "hu": self.hu, "en": self.en}
+
+
+@dataclass(frozen=True)
+class Move:
+    """What a game module sees of a stored event: the envelope the rules may need
+    (``seq`` to name the event in a score breakdown, ``seat`` of the recorder) and
+    the upcast payload."""
+
+    seq: int
+    type: str
+    data: Mapping[str, Any]
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class ScorePart:
+    """One part of a player's score: a category, its points and the events behind it."""
+
+    category: str
+    points: int
+    events: tuple[int, ...] = ()
+    label: Text | None = None  # e.g. which province / alliance, for "why do I have 37?"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"category": self.category, "points": self.points,
+                "events": list(self.events), "label": dict(self.label) if self.label else None}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A set-up option declared by a game: shown on the new-game form, recorded in
+    the game's first event."""
+
+    name: str
+    default: Any
+    label: Text
+    choices: tuple[Any, ...] | None = None  # None: free value of the default's type
+    help: Text | None = None
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """A game event type: its current payload version, JSON Schema, upcasters and
+    labels.
+
+    ``upcasters[n]`` turns a version-n payload into a version n+1 payload; stored
+    rows are never rewritten, payloads are upcast when read.
+    """
+
+    schema: Mapping[str, Any]
+    label: Text
+    version: int = 1
+    upcasters: Mapping[int, Callable[[dict], dict]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameKind:
+    kind: str
+    title: Text
+    min_players: int
+    max_players: int
+    rules_version: int
+    event_types: Mapping[str, EventSpec]
+    setup: Callable[[list[dict], dict], dict]
+    check: Callable[[dict, Move], list[Problem]]
+    apply: Callable[[dict, Move], dict]
+    score: Callable[[dict], dict[int, list[ScorePart]]]
+    is_over: Callable[[dict], bool]
+    describe: Callable[[Move, list[dict]], Text]
+    parse_form: Callable[[dict, Mapping[str, str]], tuple[str, dict]]
+    options: tuple[Option, ...] = ()
+    categories: Mapping[str, Text] = field(default_factory=dict)
+    check_setup: Callable[[list[dict], dict], list[Problem]] | None = None
+    tiebreak: Callable[[dict, int], tuple] | None = None
+    tiebreak_rule: Text | None = None
+    # Templates under templates/games/<kind>/: _form.html (the move form, always),
+    # _board.html (the board view, when has_board) and _setup.html (replaces the
+    # generic option fields of the new-game form, when parse_options is given).
+    has_board: bool = False
+    parse_options: Callable[[Mapping[str, str]], dict] | None = None
+    # A short legal game for the contract test: () -> (players, options, [(type, data), ...]).
+    # It must use every event type the game declares.
+    demo: Callable[[], tuple[list[dict], dict, list[tuple[str, dict]]]] | None = None
+
+    def default_options(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+
+class FormError(ValueError):
+    """Raised by ``parse_form`` when the phone form cannot become an event."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(p.en for p in problems))
+        self.problems = problems
+
+
+def clone(state: dict) -> dict:
+    """A deep copy of a JSON-shaped state, so ``apply`` can stay pure."""
+    return json.loads(json.dumps(state))
+
+
+def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form") -> int:
+    """Read an integer field of a phone form or raise ``FormError`` naming it."""
+    raw = (form.get(name) or "").strip()
+    try:
+        return int(raw)
+    except ValueError:
+        raise FormError([Problem(rule, f"{label['hu']}: egész számot adj meg.",
+                                 f"{label['en']}: enter a whole number.")]) from None

@@ -1,0 +1,127 @@
+"""Generic score pad: points per player per round, for any game without a module.
+
+Rules as implemented: docs/rules/scorepad.md (rule references "scorepad §n").
+"""
+from __future__ import annotations
+
+from scoring.base import (EventSpec, FormError, GameKind, Move, Problem, ScorePart,
+                          clone, form_int, text)
+
+MAX_ABS_POINTS = 1_000_000
+MAX_NOTE = 200
+
+EVENT_TYPES = {
+    "points-recorded": EventSpec(
+        schema={"type": "object", "additionalProperties": False,
+                "required": ["seat", "points"],
+                "properties": {"seat": {"type": "integer"}, "points": {"type": "integer"},
+                               "note": {"type": "string", "maxLength": MAX_NOTE}}},
+        label=text("Pont beírva", "Points recorded")),
+    "round-closed": EventSpec(
+        schema={"type": "object", "additionalProperties": False},
+        label=text("Kör lezárva", "Round closed")),
+    "game-ended": EventSpec(
+        schema={"type": "object", "additionalProperties": False},
+        label=text("Játék vége", "Game ended")),
+}
+
+
+def setup(players: list[dict], options: dict) -> dict:
+    return {"seats": len(players), "round": 1, "entries": [], "over": False}
+
+
+def check(state: dict, move: Move) -> list[Problem]:
+    if state["over"]:
+        return [Problem("scorepad §3", "A játék már véget ért.", "The game has already ended.")]
+    if move.type == "points-recorded":
+        return _check_points(state, move.data)
+    if move.type == "round-closed" and not _entries_of_round(state, state["round"]):
+        return [Problem("scorepad §2", "Ebben a körben még nincs beírt pont.",
+                        "Nothing has been recorded in this round yet.")]
+    return []
+
+
+def _check_points(state: dict, data) -> list[Problem]:
+    problems = []
+    if not 0 <= data["seat"] < state["seats"]:
+        problems.append(Problem("scorepad §1", "Nincs ilyen játékos.", "There is no such player."))
+    if abs(data["points"]) > MAX_ABS_POINTS:
+        problems.append(Problem("scorepad §1", f"A pont legfeljebb ±{MAX_ABS_POINTS} lehet.",
+                                f"Points must be within ±{MAX_ABS_POINTS}."))
+    return problems
+
+
+def apply(state: dict, move: Move) -> dict:
+    state = clone(state)
+    if move.type == "points-recorded":
+        state["entries"].append({"seq": move.seq, "seat": move.data["seat"],
+                                 "points": move.data["points"], "round": state["round"],
+                                 "note": move.data.get("note", "")})
+    elif move.type == "round-closed":
+        state["round"] += 1
+    elif move.type == "game-ended":
+        state["over"] = True
+    return state
+
+
+def _entries_of_round(state: dict, round_no: int) -> list[dict]:
+    return [e for e in state["entries"] if e["round"] == round_no]
+
+
+def score(state: dict) -> dict[int, list[ScorePart]]:
+    parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["seats"])}
+    for round_no in sorted({e["round"] for e in state["entries"]}):
+        for seat in parts:
+            mine = [e for e in _entries_of_round(state, round_no) if e["seat"] == seat]
+            if mine:
+                parts[seat].append(ScorePart(
+                    f"round-{round_no}", sum(e["points"] for e in mine),
+                    tuple(e["seq"] for e in mine),
+                    text(f"{round_no}. kör", f"Round {round_no}")))
+    return parts
+
+
+def is_over(state: dict) -> bool:
+    return state["over"]
+
+
+def describe(move: Move, players: list[dict]) -> dict[str, str]:
+    if move.type == "points-recorded":
+        name = players[move.data["seat"]]["name"] if 0 <= move.data["seat"] < len(players) else "?"
+        note = f" ({move.data['note']})" if move.data.get("note") else ""
+        pts = move.data["points"]
+        return text(f"{name}: {pts:+d} pont{note}", f"{name}: {pts:+d} points{note}")
+    return dict(EVENT_TYPES[move.type].label)
+
+
+def parse_form(state: dict, form) -> tuple[str, dict]:
+    action = form.get("action", "points-recorded")
+    if action in ("round-closed", "game-ended"):
+        return action, {}
+    if action != "points-recorded":
+        raise FormError([Problem("form", "Ismeretlen művelet.", "Unknown action.")])
+    seat = form_int(form, "seat", text("Játékos", "Player"))
+    points = form_int(form, "points", text("Pont", "Points"))
+    note = (form.get("note") or "").strip()
+    if len(note) > MAX_NOTE:
+        raise FormError([Problem("form", f"A megjegyzés legfeljebb {MAX_NOTE} karakter.",
+                                 f"The note may be at most {MAX_NOTE} characters.")])
+    return "points-recorded", {"seat": seat, "points": points, "note": note}
+
+
+def demo() -> tuple[list[dict], dict, list[tuple[str, dict]]]:
+    players = [{"name": "Anna", "colour": "red"}, {"name": "Béla", "colour": "blue"}]
+    moves = [("points-recorded", {"seat": 0, "points": 12, "note": "first"}),
+             ("points-recorded", {"seat": 1, "points": -3, "note": ""}),
+             ("round-closed", {}),
+             ("points-recorded", {"seat": 1, "points": 20}),
+             ("game-ended", {})]
+    return players, {}, moves
+
+
+GAME = GameKind(
+    kind="scorepad", title=text("Általános pontozólap", "Generic score pad"),
+    min_players=1, max_players=12, rules_version=1, event_types=EVENT_TYPES,
+    setup=setup, check=check, apply=apply, score=score, is_over=is_over,
+    describe=describe, parse_form=parse_form, demo=demo,
+)

@@ -1,0 +1,1 @@
+"""The phone web app: pages, fragments, the JSON API, languages."""

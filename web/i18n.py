@@ -1,0 +1,47 @@
+"""Hungarian and English. Texts sit next to each other where they are used:
+``t("Új játék", "New game")`` in templates, ``{"hu": ..., "en": ...}`` from games."""
+import os
+
+from flask import current_app, g, request, url_for
+
+LANGS = ("hu", "en")
+DEFAULT = "hu"  # the tables we serve play in Hungarian
+HTMX_VERSION = "2.0.8"  # pinned in package.json; `make setup` copies it under this name
+HTMX_FILE = f"vendor/htmx-{HTMX_VERSION}.min.js"
+
+
+def current_lang() -> str:
+    if "lang" not in g:
+        chosen = request.args.get("lang") or request.cookies.get("lang")
+        if chosen not in LANGS:
+            chosen = request.accept_languages.best_match(LANGS) or DEFAULT
+        g.lang = chosen
+    return g.lang
+
+
+def t(hu: str, en: str) -> str:
+    return hu if current_lang() == "hu" else en
+
+
+def tr(texts) -> str:
+    if not texts:
+        return ""
+    return texts.get(current_lang()) or texts.get("en") or ""
+
+
+def problem_text(problem) -> str:
+    """A problem (object or dict) in the phone's language, with its rule reference."""
+    as_dict = problem if isinstance(problem, dict) else problem.as_dict()
+    return f"{tr(as_dict)} ({as_dict['rule']})"
+
+
+def game_css(kind: str) -> str | None:
+    """static/games/<kind>.css, when the game ships one."""
+    path = os.path.join(current_app.static_folder, "games", f"{kind}.css")
+    return url_for("static", filename=f"games/{kind}.css") if os.path.exists(path) else None
+
+
+def init_app(app) -> None:
+    from web.palette import COLOURS
+    app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
+                                 problem_text=problem_text, game_css=game_css)

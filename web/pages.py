@@ -1,0 +1,169 @@
+"""The phone pages. Each page renders in full for a normal request and as its
+fragment for an htmx request (never for a history restore); every form also works
+without JavaScript (post, then redirect)."""
+from __future__ import annotations
+
+import io
+import secrets
+
+import qrcode
+import qrcode.image.svg
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
+                   request, url_for)
+
+from events import store
+from events.projection import standings
+from events.table import Refused, StaleSequence, UnknownGame, load, new_game, record, seat_for_token
+from scoring import GAMES, get_game
+from scoring.base import FormError, Problem
+from web import views
+from web.db import get_db
+from web.i18n import LANGS
+from web.security import device_id
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def home():
+    games = views.game_summaries(get_db())
+    return render_template("home.html", games=games)
+
+
+@bp.get("/lang/<code>")
+def set_lang(code: str):
+    target = request.args.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    response = redirect(target)
+    if code in LANGS:
+        response.set_cookie("lang", code, max_age=365 * 86400, samesite="Lax")
+    return response
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def create():
+    kind = request.values.get("kind", "scorepad")
+    game = get_game(kind) or abort(404)
+    if request.method == "GET":
+        return render_template("new.html", game=game, games=GAMES, form={}, problems=[])
+    players = views.players_from_form(request.form)
+    try:
+        options = views.options_from_form(game, request.form)
+        created = new_game(get_db(), kind, players, options, device_id())
+    except (Refused, FormError) as refusal:
+        return render_template("new.html", game=game, games=GAMES, form=request.form,
+                               problems=refusal.problems), 422
+    response = redirect(url_for("pages.table", game_id=created["id"]))
+    views.remember_seat(response, created["id"], created["seats"][0]["token"])
+    return response
+
+
+def _table_or_404(game_id: str, at: int | None = None):
+    try:
+        return load(get_db(), game_id, at)
+    except UnknownGame:
+        abort(404)
+
+
+def my_seat(game_id: str) -> int | None:
+    return seat_for_token(get_db(), game_id, request.cookies.get(views.seat_cookie(game_id)))
+
+
+@bp.get("/games/<game_id>")
+def table(game_id: str):
+    return views.render_table(game_id, _table_or_404(game_id), my_seat(game_id))
+
+
+@bp.get("/games/<game_id>/live")
+def live(game_id: str):
+    """Conditional polling: 204 while nothing changed, the fresh live region otherwise."""
+    seen = request.args.get("seq", type=int)
+    current = store.last_seq(get_db(), game_id)
+    if current == 0:
+        abort(404)
+    if seen == current:
+        return Response(status=204)
+    return views.render_live(game_id, _table_or_404(game_id), my_seat(game_id))
+
+
+@bp.post("/games/<game_id>/moves")
+def move(game_id: str):
+    table_state = _table_or_404(game_id)
+    seat = my_seat(game_id)
+    if seat is None:
+        return views.refuse(game_id, table_state, None, 403, [views.NOT_SEATED])
+    try:
+        type_, data = table_state.rules.parse_form(table_state.game, request.form)
+    except FormError as err:
+        return views.refuse(game_id, table_state, seat, 422, err.problems)
+    return _record(game_id, table_state, seat, type_, data)
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    table_state = _table_or_404(game_id)
+    seat = my_seat(game_id)
+    live_moves = table_state.live_moves
+    if seat is None or not live_moves:
+        problem = views.NOT_SEATED if seat is None else views.NOTHING_TO_UNDO
+        return views.refuse(game_id, table_state, seat, 403 if seat is None else 422, [problem])
+    data = {"target": live_moves[-1], "reason": "undo", "undo": True}
+    return _record(game_id, table_state, seat, "event-voided", data)
+
+
+@bp.post("/games/<game_id>/events/<int:target>/void")
+def void(game_id: str, target: int):
+    table_state = _table_or_404(game_id)
+    seat = my_seat(game_id)
+    if seat is None:
+        return views.refuse(game_id, table_state, None, 403, [views.NOT_SEATED])
+    reason = (request.form.get("reason") or "").strip()
+    if not reason:
+        return views.refuse(game_id, table_state, seat, 422, [views.REASON_NEEDED])
+    return _record(game_id, table_state, seat, "event-voided", {"target": target, "reason": reason})
+
+
+def _record(game_id, table_state, seat, type_, data):
+    try:
+        expected = int(request.form.get("expected_seq", ""))
+    except ValueError:
+        expected = -1
+    client_id = request.form.get("client_event_id") or secrets.token_hex(16)
+    try:
+        record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64])
+    except StaleSequence:
+        return views.refuse(game_id, load(get_db(), game_id), seat, 409, [views.STALE])
+    except Refused as refusal:
+        return views.refuse(game_id, table_state, seat, 422, refusal.problems)
+    return views.after_write(game_id, seat)
+
+
+@bp.route("/games/<game_id>/join/<code>", methods=["GET", "POST"])
+def join(game_id: str, code: str):
+    row = store.game_row(get_db(), game_id) or abort(404)
+    if not secrets.compare_digest(code, row["join_code"]):
+        abort(404)
+    table_state = _table_or_404(game_id)
+    if request.method == "GET":
+        return render_template("join.html", game_id=game_id, code=code, table=table_state,
+                               seat=my_seat(game_id))
+    seat = request.form.get("seat", type=int)
+    if seat is None or not 0 <= seat < len(table_state.players):
+        return render_template("join.html", game_id=game_id, code=code, table=table_state,
+                               seat=None, problems=[views.NO_SUCH_SEAT]), 422
+    token = views.issue_seat_token(get_db(), game_id, seat)
+    response = redirect(url_for("pages.table", game_id=game_id))
+    views.remember_seat(response, game_id, token)
+    return response
+
+
+@bp.get("/games/<game_id>/qr.svg")
+def qr(game_id: str):
+    row = store.game_row(get_db(), game_id) or abort(404)
+    image = qrcode.make(views.join_url(game_id, row["join_code"]),
+                        image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return Response(buffer.getvalue(), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=3600"})

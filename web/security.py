@@ -1,0 +1,33 @@
+"""Headers every response carries, and the phone's device id cookie."""
+import secrets
+
+from flask import g, request
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
+DEVICE_COOKIE = "device"
+
+
+def device_id() -> str:
+    """A random id per phone, kept in a cookie, recorded with every event."""
+    if "device" not in g:
+        current = request.cookies.get(DEVICE_COOKIE, "")
+        g.new_device = not (8 <= len(current) <= 64 and current.replace("-", "").replace("_", "").isalnum())
+        g.device = secrets.token_urlsafe(12) if g.new_device else current
+    return g.device
+
+
+def _headers(response):
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Referrer-Policy"] = "same-origin"
+    if g.get("new_device"):
+        response.set_cookie(DEVICE_COOKIE, g.device, max_age=3 * 365 * 86400,
+                            httponly=True, samesite="Lax")
+    return response
+
+
+def init_app(app) -> None:
+    app.before_request(lambda: device_id() and None)  # a return value would end the request
+    app.after_request(_headers)
