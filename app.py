@@ -20,6 +20,8 @@ def create_app(test_config=None) -> Flask:
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("TABLESCRIBE_DATABASE"):
+            app.config["DATABASE"] = os.environ["TABLESCRIBE_DATABASE"]
     else:
         app.config.from_mapping(test_config)
 

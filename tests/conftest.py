@@ -27,3 +27,93 @@ def db(app):
 
 def csrf_of(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+# ---- a real server and real Chromium at a phone viewport ------------------------
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PHONE = {"width": 390, "height": 844}
+ARTIFACTS = os.path.join(ROOT, "test-artifacts")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db_path: str, port: int, workers: int = 1, threads: int = 8) -> subprocess.Popen:
+    """The production WSGI server (gunicorn) on 127.0.0.1, as `make run` starts it."""
+    env = {**os.environ, "TABLESCRIBE_DATABASE": db_path, "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    proc = subprocess.Popen(
+        [os.path.join(os.path.dirname(sys.executable), "gunicorn"), "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--threads", str(threads), "--timeout", "60",
+         "app:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(proc.stderr.read().decode())
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """Base URL of a real gunicorn serving a fresh database on 127.0.0.1."""
+    db_path = str(tmp_path_factory.mktemp("live") / "live.db")
+    port = free_port()
+    proc = start_server(db_path, port)
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+    executable = shutil.which("chromium")
+    if not executable:
+        pytest.fail("Debian's chromium is missing: `make test` installs it (apt-get install chromium)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=executable, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_phone(browser):
+    """Make a phone: a fresh browser context (own cookies) at 390 × 844."""
+    contexts = []
+
+    def make(locale: str = "en-GB"):
+        context = browser.new_context(viewport=PHONE, locale=locale, is_mobile=True, has_touch=True)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, name: str) -> str:
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    path = os.path.join(ARTIFACTS, f"{name}.png")
+    page.screenshot(path=path, full_page=True)
+    return path
