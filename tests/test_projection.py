@@ -1,0 +1,112 @@
+"""State at any sequence number is a fold; voids refold and re-check later moves."""
+import pytest
+
+from events import store
+from events.projection import fold, standings
+from events.table import Refused, StaleSequence, check_move, forget_cache, load, new_game, record
+
+
+@pytest.fixture
+def game_id(db):
+    return new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Béla"}, {"name": "Cili"}], {}, "dev")["id"]
+
+
+def _play(db, game_id, moves):
+    for type_, data in moves:
+        seq = load(db, game_id).seq
+        record(db, game_id, type_, data, seq, 0, "dev", f"c{seq}")
+
+
+def test_state_at_each_seq_is_the_fold_of_the_events_so_far(db, game_id):
+    _play(db, game_id, [("points-recorded", {"seat": 0, "points": 4}),
+                        ("points-recorded", {"seat": 1, "points": 6}),
+                        ("round-closed", {}),
+                        ("points-recorded", {"seat": 0, "points": 3})])
+    totals = [[r["score"] for r in sorted(standings(load(db, game_id, at=n)), key=lambda r: r["seat"])]
+              for n in range(1, 6)]
+    assert totals == [[0, 0, 0], [4, 0, 0], [4, 6, 0], [4, 6, 0], [7, 6, 0]]
+
+
+def test_breakdown_names_the_events_behind_each_part(db, game_id):
+    _play(db, game_id, [("points-recorded", {"seat": 0, "points": 4}),
+                        ("points-recorded", {"seat": 0, "points": 5}),
+                        ("round-closed", {}),
+                        ("points-recorded", {"seat": 0, "points": 1})])
+    anna = next(r for r in standings(load(db, game_id)) if r["seat"] == 0)
+    assert anna["breakdown"] == {"round-1": 9, "round-2": 1}
+    assert [p["events"] for p in anna["parts"]] == [[2, 3], [5]]
+
+
+def test_cached_state_always_equals_the_full_fold(db, game_id):
+    moves = [("points-recorded", {"seat": i % 3, "points": i}) for i in range(12)]
+    for i, move in enumerate(moves):
+        _play(db, game_id, [move])
+        if i == 6:
+            record(db, game_id, "event-voided", {"target": 4, "reason": "typo"}, load(db, game_id).seq, 0, "dev", "v")
+        cached = load(db, game_id)
+        full = fold(store.read_events(db, game_id))
+        assert cached == full
+    forget_cache()
+    assert load(db, game_id) == fold(store.read_events(db, game_id))
+
+
+def test_ties_share_a_rank(db, game_id):
+    _play(db, game_id, [("points-recorded", {"seat": 0, "points": 5}),
+                        ("points-recorded", {"seat": 1, "points": 5}),
+                        ("points-recorded", {"seat": 2, "points": 2})])
+    assert [(r["player"], r["rank"]) for r in standings(load(db, game_id))] == \
+        [("Anna", 1), ("Béla", 1), ("Cili", 3)]
+
+
+def test_void_removes_a_move_and_flags_later_moves_the_rules_now_refuse(db, game_id):
+    # Round 1 has one entry; closing it is legal. Voiding that entry makes the
+    # later round-closed illegal (nothing recorded in the round): it is flagged.
+    _play(db, game_id, [("points-recorded", {"seat": 0, "points": 4}),
+                        ("round-closed", {})])
+    record(db, game_id, "event-voided", {"target": 2, "reason": "wrong table"}, 3, 1, "dev", "v1")
+    table = load(db, game_id)
+    assert table.voided[2]["reason"] == "wrong table"
+    assert list(table.flagged) == [3]
+    assert table.flagged[3][0]["rule"] == "scorepad §2"
+    assert standings(table)[0]["score"] == 0
+
+
+def test_undo_of_a_void_is_refused(db, game_id):
+    _play(db, game_id, [("points-recorded", {"seat": 0, "points": 4})])
+    record(db, game_id, "event-voided", {"target": 2, "reason": "x"}, 2, 0, "dev", "v1")
+    with pytest.raises(Refused):
+        record(db, game_id, "event-voided", {"target": 3, "reason": "x"}, 3, 0, "dev", "v2")
+    with pytest.raises(Refused):
+        record(db, game_id, "event-voided", {"target": 2, "reason": "again"}, 3, 0, "dev", "v3")
+
+
+@pytest.mark.parametrize("type_, data", [
+    ("points-recorded", {"seat": 7, "points": 1}),
+    ("points-recorded", {"seat": 0, "points": "5"}),
+    ("points-recorded", {"seat": 0, "points": True}),
+    ("points-recorded", {"seat": 0}),
+    ("points-recorded", {"seat": 0, "points": 1, "extra": 1}),
+    ("points-recorded", [1, 2]),
+    ("no-such-type", {}),
+    ("game-created", {"kind": "scorepad", "rules_version": 1, "players": [], "options": {}}),
+    ("round-closed", {}),  # nothing recorded in the round yet
+])
+def test_bad_moves_are_refused_with_a_cited_rule_and_append_nothing(db, game_id, type_, data):
+    before = store.last_seq(db, game_id)
+    with pytest.raises(Refused) as refused:
+        record(db, game_id, type_, data, before, 0, "dev", "bad")
+    assert all(p.rule and p.hu and p.en for p in refused.value.problems)
+    assert store.last_seq(db, game_id) == before
+
+
+def test_a_finished_game_refuses_more_moves(db, game_id):
+    _play(db, game_id, [("points-recorded", {"seat": 0, "points": 1}), ("game-ended", {})])
+    assert check_move(load(db, game_id), "points-recorded", {"seat": 0, "points": 1})[0].rule == "scorepad §3"
+    row = store.game_row(db, game_id)
+    assert row["finished"] == 1
+
+
+def test_stale_record_is_refused(db, game_id):
+    _play(db, game_id, [("points-recorded", {"seat": 0, "points": 1})])
+    with pytest.raises(StaleSequence):
+        record(db, game_id, "points-recorded", {"seat": 0, "points": 1}, 1, 0, "dev", "late")

@@ -1,0 +1,102 @@
+"""The append-only store: racing phones, resubmissions, the hash chain, no updates."""
+import sqlite3
+import threading
+
+import pytest
+
+from events import store
+from events.store import NewEvent, StaleSequence
+from events.table import new_game
+
+
+def _new(n: int, client: str | None = None) -> NewEvent:
+    return NewEvent("points-recorded", 1, {"seat": 0, "points": n}, 0, "dev", client or f"c{n}")
+
+
+@pytest.fixture
+def game_id(db):
+    return new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+
+
+def test_database_is_in_wal_mode(db):
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_migrations_are_idempotent(db):
+    store.migrate(db)
+    store.migrate(db)
+    assert db["events"].exists()
+
+
+def test_racing_threads_lose_nothing_and_duplicate_nothing(app, game_id):
+    path = app.config["DATABASE"]
+    wins, stale = [], []
+
+    def phone(name: str):
+        conn = store.connect(path)
+        for i in range(40):
+            while True:
+                seen = store.last_seq(conn, game_id)
+                try:
+                    event, _ = store.append(conn, game_id, _new(i, f"{name}-{i}"), seen)
+                    wins.append(event.seq)
+                    break
+                except StaleSequence:
+                    stale.append(name)
+        conn.conn.close()
+
+    threads = [threading.Thread(target=phone, args=(f"p{n}",)) for n in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    conn = store.connect(path)
+    seqs = [e.seq for e in store.read_events(conn, game_id)]
+    assert seqs == list(range(1, 202))  # event 1 is the set-up
+    assert sorted(wins) == list(range(2, 202))
+    assert store.verify_game(conn, game_id) is None
+
+
+def test_stale_expected_seq_is_refused_and_appends_nothing(db, game_id):
+    store.append(db, game_id, _new(1), 1)
+    with pytest.raises(StaleSequence) as refused:
+        store.append(db, game_id, _new(2), 1)
+    assert refused.value.current_seq == 2
+    assert store.last_seq(db, game_id) == 2
+
+
+def test_resubmitted_client_event_id_returns_the_original(db, game_id):
+    first, created = store.append(db, game_id, _new(1, "same"), 1)
+    again, created_again = store.append(db, game_id, _new(99, "same"), 1)
+    assert created and not created_again
+    assert again == first
+    assert store.last_seq(db, game_id) == 2
+
+
+def test_the_database_refuses_updates_and_deletes(db, game_id):
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE events SET data = '{}' WHERE seq = 1")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("DELETE FROM events")
+
+
+def test_a_row_edited_behind_our_back_breaks_the_chain_at_that_event(app, db, game_id):
+    for i in range(1, 4):
+        store.append(db, game_id, _new(i), i)
+    assert store.verify_game(db, game_id) is None
+    raw = sqlite3.connect(app.config["DATABASE"])
+    raw.execute("DROP TRIGGER events_no_update")
+    raw.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 3",
+                ['{"seat": 0, "points": 1000}', game_id])
+    raw.commit()
+    raw.close()
+    broken = store.verify_game(db, game_id)
+    assert broken is not None and broken[0] == 3
+
+
+def test_each_event_records_seat_device_time_and_chain(db, game_id):
+    event, _ = store.append(db, game_id, _new(5), 1)
+    first = store.read_events(db, game_id)[0]
+    assert (event.seat, event.device, event.client_event_id) == (0, "dev", "c5")
+    assert event.recorded_at.endswith("+00:00")
+    assert event.hash != first.hash and len(event.hash) == 64

@@ -1,0 +1,169 @@
+"""The phone pages through Flask's client: full pages, htmx fragments, refusals."""
+import re
+
+import pytest
+
+from app import create_app
+from events import store
+from tests.conftest import csrf_of
+
+
+@pytest.fixture
+def seated(client):
+    """A score pad game created from the form; this client holds seat 0."""
+    response = client.post("/games/new", data={"kind": "scorepad", "name": ["Anna", "Béla"],
+                                                "colour": ["red", "blue"]})
+    assert response.status_code == 302
+    return response.headers["Location"]
+
+
+def _move(client, url, seq, **fields):
+    return client.post(f"{url}/moves", data={"expected_seq": str(seq), "client_event_id": f"c{seq}-{fields}",
+                                             **fields})
+
+
+def test_table_page_in_full_and_as_fragment(client, seated):
+    full = client.get(seated)
+    assert full.status_code == 200 and b"<html" in full.data and b'id="table-body"' in full.data
+    fragment = client.get(seated, headers={"HX-Request": "true"})
+    assert b"<html" not in fragment.data and fragment.data.lstrip().startswith(b'<div id="table-body">')
+    assert "HX-Request" in full.headers["Vary"] and "HX-Request" in fragment.headers["Vary"]
+
+
+def test_history_restore_gets_the_full_page(client, seated):
+    restored = client.get(seated, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    assert b"<html" in restored.data
+
+
+def test_move_without_js_redirects_and_with_htmx_returns_the_fragment(client, seated):
+    plain = _move(client, seated, 1, seat="0", points="5")
+    assert plain.status_code == 303 and plain.headers["Location"].endswith(seated)
+    swapped = client.post(f"{seated}/moves", headers={"HX-Request": "true"},
+                          data={"expected_seq": "2", "client_event_id": "h", "seat": "1", "points": "7"})
+    assert swapped.status_code == 200 and b'data-testid="score-1">7<' in swapped.data
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"seat": "0", "points": "abc"}, b"whole number"),
+    ({"seat": "9", "points": "3"}, b"no such player"),
+    ({"points": "3"}, b"Player: enter a whole number"),
+])
+def test_bad_move_shows_the_problem_beside_the_form_and_appends_nothing(app, client, seated, fields, message):
+    client.set_cookie("lang", "en")
+    response = _move(client, seated, 1, **fields)
+    assert response.status_code == 422
+    assert message in response.data
+    assert b'class="problems"' in response.data
+    assert store.last_seq(store.connect(app.config["DATABASE"]), seated.rsplit("/", 1)[1]) == 1
+
+
+def test_stale_form_gets_409_with_the_fresh_board_and_keeps_the_input(client, seated):
+    client.set_cookie("lang", "en")
+    _move(client, seated, 1, seat="0", points="5")
+    late = client.post(f"{seated}/moves", data={"expected_seq": "1", "client_event_id": "other",
+                                                "seat": "1", "points": "8"})
+    assert late.status_code == 409
+    assert b"Someone else recorded" in late.data
+    assert b'value="8"' in late.data and b'id="expected-seq" value="2"' in late.data
+
+
+def test_double_tap_records_once(app, client, seated):
+    for _ in range(2):
+        client.post(f"{seated}/moves", data={"expected_seq": "1", "client_event_id": "tap", "seat": "0", "points": "5"})
+    events = store.read_events(store.connect(app.config["DATABASE"]), seated.rsplit("/", 1)[1])
+    assert [e.type for e in events] == ["game-created", "points-recorded"]
+
+
+def test_spectator_cannot_write(app, seated):
+    stranger = app.test_client()
+    response = _move(stranger, seated, 1, seat="0", points="5")
+    assert response.status_code == 403
+    assert stranger.post(f"{seated}/undo", data={"expected_seq": "1"}).status_code == 403
+    page = stranger.get(seated)
+    assert b'id="move-form"' not in page.data
+
+
+def test_join_link_seats_a_second_phone(app, client, seated):
+    join = re.search(rb'data-testid="join-link">([^<]+)<', client.get(seated).data).group(1).decode()
+    phone = app.test_client()
+    assert phone.get(join).status_code == 200
+    response = phone.post(join, data={"seat": "1"})
+    assert response.status_code == 302
+    assert b'id="move-form"' in phone.get(seated).data
+    assert phone.get(join.rsplit("/", 1)[0] + "/wrong-code").status_code == 404
+
+
+def test_live_poll_answers_204_until_something_changes(client, seated):
+    assert client.get(f"{seated}/live?seq=1").status_code == 204
+    _move(client, seated, 1, seat="0", points="5")
+    changed = client.get(f"{seated}/live?seq=1")
+    assert changed.status_code == 200 and b'hx-swap-oob="true"' in changed.data
+    assert b'data-seq="2"' in changed.data
+
+
+def test_undo_and_void_strike_through(client, seated):
+    _move(client, seated, 1, seat="0", points="5")
+    _move(client, seated, 2, seat="1", points="6")
+    client.post(f"{seated}/undo", data={"expected_seq": "3", "client_event_id": "u"})
+    refused = client.post(f"{seated}/events/2/void", data={"expected_seq": "4", "reason": ""})
+    assert refused.status_code == 422
+    client.post(f"{seated}/events/2/void", data={"expected_seq": "4", "client_event_id": "v", "reason": "wrong"})
+    page = client.get(seated).data.decode()
+    assert re.search(r'id="e2" class="voided"', page) and re.search(r'id="e3" class="voided"', page)
+    assert "wrong" in page
+
+
+def test_names_with_html_are_shown_as_text(client):
+    response = client.post("/games/new", data={"kind": "scorepad", "name": ["<script>alert(1)</script>", "B"]})
+    page = client.get(response.headers["Location"]).data
+    assert b"<script>alert(1)</script>" not in page
+    assert b"&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_500_character_name_is_refused_on_the_form(client):
+    response = client.post("/games/new", data={"kind": "scorepad", "name": ["x" * 500, "B"]})
+    assert response.status_code == 422
+    assert b'class="problems"' in response.data
+    assert b'x' * 500 in response.data  # what was typed is kept
+
+
+def test_unknown_game_and_kind_are_404(client):
+    assert client.get("/games/nope").status_code == 404
+    assert client.get("/games/new?kind=chess").status_code == 404
+    assert client.post("/games/nope/moves", data={}).status_code == 404
+
+
+def test_language_follows_accept_language_and_the_switch(client):
+    assert "Új játék".encode() in client.get("/", headers={"Accept-Language": "hu-HU,hu;q=0.9"}).data
+    assert b"New game" in client.get("/", headers={"Accept-Language": "en-GB"}).data
+    switched = client.get("/lang/hu?next=/games/new")
+    assert switched.headers["Location"] == "/games/new"
+    assert "Új játék".encode() in client.get("/", headers={"Accept-Language": "en-GB"}).data
+    assert client.get("/lang/en?next=//evil.example").headers["Location"] == "/"
+
+
+def test_qr_code_is_an_svg_of_the_join_link(client, seated):
+    response = client.get(f"{seated}/qr.svg")
+    assert response.mimetype == "image/svg+xml" and b"<svg" in response.data
+
+
+def test_forms_need_a_csrf_token(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE": str(tmp_path / "c.db")})
+    client = app.test_client()
+    assert client.post("/games/new", data={"kind": "scorepad", "name": ["A"]}).status_code == 400
+    token = csrf_of(client.get("/games/new").data.decode())
+    created = client.post("/games/new", data={"kind": "scorepad", "name": ["A"], "csrf_token": token})
+    assert created.status_code == 302
+    table = created.headers["Location"]
+    assert client.post(f"{table}/moves", data={"expected_seq": "1", "seat": "0", "points": "1"}).status_code == 400
+    ok = client.post(f"{table}/moves", headers={"X-CSRFToken": token, "HX-Request": "true"},
+                     data={"expected_seq": "1", "seat": "0", "points": "1", "client_event_id": "z"})
+    assert ok.status_code == 200
+
+
+def test_security_headers(client):
+    headers = client.get("/").headers
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert "unsafe-inline" not in headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
