@@ -102,6 +102,8 @@ def parse_form(state: dict, form) -> tuple[str, dict]:
         raise FormError([Problem("form", "Ismeretlen művelet.", "Unknown action.")])
     seat = form_int(form, "seat", text("Játékos", "Player"))
     points = form_int(form, "points", text("Pont", "Points"))
+    if form.get("sign") == "-":  # phone keypads often lack a minus key
+        points = -abs(points)
     note = (form.get("note") or "").strip()
     if len(note) > MAX_NOTE:
         raise FormError([Problem("form", f"A megjegyzés legfeljebb {MAX_NOTE} karakter.",

@@ -51,4 +51,6 @@ def test_two_phones_score_together_undo_void_and_switch_language(live_server, ne
     expect(guest.get_by_role("heading", name="Általános pontozólap")).to_be_visible()
     expect(guest.get_by_role("button", name="Rögzít")).to_be_visible()
     assert guest.evaluate("document.documentElement.scrollWidth") <= 390
+    guest.set_viewport_size({"width": 360, "height": 740})  # the narrowest phones we serve
+    assert guest.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(guest, "scorepad-guest-hu")

@@ -57,6 +57,11 @@ def test_bad_move_shows_the_problem_beside_the_form_and_appends_nothing(app, cli
     assert store.last_seq(store.connect(app.config["DATABASE"]), seated.rsplit("/", 1)[1]) == 1
 
 
+def test_minus_toggle_records_negative_points(client, seated):
+    _move(client, seated, 1, seat="0", points="4", sign="-")
+    assert b'data-testid="score-0">-4<' in client.get(seated).data
+
+
 def test_stale_form_gets_409_with_the_fresh_board_and_keeps_the_input(client, seated):
     client.set_cookie("lang", "en")
     _move(client, seated, 1, seat="0", points="5")

@@ -1,6 +1,8 @@
 """Hungarian and English. Texts sit next to each other where they are used:
 ``t("Új játék", "New game")`` in templates, ``{"hu": ..., "en": ...}`` from games."""
 import os
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app, g, request, url_for
 
@@ -41,7 +43,17 @@ def game_css(kind: str) -> str | None:
     return url_for("static", filename=f"games/{kind}.css") if os.path.exists(path) else None
 
 
+def clock(recorded_at: str) -> str:
+    """An event's server time (UTC) as the table's wall clock (config TIMEZONE)."""
+    try:
+        moment = datetime.fromisoformat(recorded_at)
+        return moment.astimezone(ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest"))).strftime("%H:%M:%S")
+    except (ValueError, ZoneInfoNotFoundError):
+        return recorded_at[11:19]
+
+
 def init_app(app) -> None:
     from web.palette import COLOURS
+    app.jinja_env.filters["clock"] = clock
     app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
                                  problem_text=problem_text, game_css=game_css)
