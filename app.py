@@ -25,8 +25,9 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, db, i18n, pages, security
+    from web import api, cli, db, i18n, pages, security
     db.init_app(app)
+    cli.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
     csrf.init_app(app)

@@ -2,6 +2,7 @@
 disputes and rescoring. Game modules never see these; the fold handles them."""
 from __future__ import annotations
 
+from scoring import knows_rules
 from scoring.base import Problem, text
 
 MAX_TEXT = 500
@@ -65,6 +66,15 @@ def check_core(table, type_: str, data: dict) -> list[Problem]:
             return [Problem("core §4", "Nincs ilyen nyitott vita.", "There is no such open dispute.")]
         if type_ == "dispute-resolved" and data["outcome"] == "voided":
             return _check_target(table, dispute["target"])
+    if type_ == "rules-rescored":
+        return _check_rescore(table, data["rules_version"])
+    return []
+
+
+def _check_rescore(table, version: int) -> list[Problem]:
+    if version <= table.rules_version or not knows_rules(table.kind, version):
+        return [Problem("core §6", "Csak egy ismert, újabb szabályverzióval lehet újrapontozni.",
+                        "A game can only be rescored with known, newer rules.")]
     return []
 
 

@@ -12,7 +12,7 @@ from typing import Iterable
 
 from events.core_types import CORE_SCHEMAS
 from events.store import Event
-from scoring import get_game
+from scoring import rules_for
 from scoring.base import GameKind, Move
 
 
@@ -31,7 +31,7 @@ class TableState:
 
     @property
     def rules(self) -> GameKind:
-        return get_game(self.kind)
+        return rules_for(self.kind, self.rules_version)
 
     @property
     def live_moves(self) -> tuple[int, ...]:
@@ -69,18 +69,21 @@ def fold(events: list[Event], upto: int | None = None) -> TableState:
     created = events[0]
     assert created.type == "game-created", "the first event of a game records its set-up"
     voided = _voids(events)
-    first_void = min(voided, default=None)
-    table = _initial(created)
+    # A rescore refolds the whole game with the chosen rules and re-checks every move.
+    rescored = [e.data["rules_version"] for e in events if e.type == "rules-rescored"]
+    recheck_after = 0 if rescored else min(voided, default=None)
+    table = _initial(created, rescored[-1] if rescored else created.data["rules_version"])
     for event in events[1:]:
-        table = _step(table, event, voided, recheck=first_void is not None and event.seq > first_void)
+        table = _step(table, event, voided,
+                      recheck=recheck_after is not None and event.seq > recheck_after)
     return replace(table, voided=voided)
 
 
-def _initial(created: Event) -> TableState:
+def _initial(created: Event, rules_version: int) -> TableState:
     d = created.data
-    game = get_game(d["kind"])
+    game = rules_for(d["kind"], rules_version)
     return TableState(kind=d["kind"], players=tuple(d["players"]), options=dict(d["options"]),
-                      rules_version=d["rules_version"], seq=created.seq,
+                      rules_version=rules_version, seq=created.seq,
                       game=game.setup(list(d["players"]), dict(d["options"])))
 
 
@@ -113,15 +116,13 @@ def _core_step(table: TableState, event: Event) -> TableState:
     elif event.type == "dispute-resolved":
         disputes[d["dispute"]] = {**disputes[d["dispute"]], "status": d["outcome"],
                                   "resolution": {"seq": event.seq, "reason": d["reason"]}}
-    elif event.type == "rules-rescored":
-        table = replace(table, rules_version=d["rules_version"])
     return replace(table, seq=event.seq, disputes=disputes)
 
 
 def advance(table: TableState, event: Event) -> TableState | None:
-    """Fold one more event forwards, or None when it changes the past (a void)."""
-    if event.type == "event-voided" or (event.type == "dispute-resolved"
-                                        and event.data["outcome"] == "voided"):
+    """Fold one more event forwards, or None when it changes the past (a void, a rescore)."""
+    if event.type in ("event-voided", "rules-rescored") or (
+            event.type == "dispute-resolved" and event.data["outcome"] == "voided"):
         return None
     return _step(table, event, table.voided, recheck=False)
 

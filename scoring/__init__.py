@@ -7,5 +7,20 @@ GAMES: dict[str, GameKind] = {g.kind: g for g in (
 )}
 
 
+# Rule versions a game has since replaced, kept so old games still score as they
+# did: (kind, rules_version) -> the GameKind of that version.
+RETIRED: dict[tuple[str, int], GameKind] = {}
+
+
 def get_game(kind: str) -> GameKind | None:
     return GAMES.get(kind)
+
+
+def rules_for(kind: str, version: int) -> GameKind | None:
+    """The rules a game pinned: a retired version if kept, else the current module."""
+    return RETIRED.get((kind, version)) or GAMES.get(kind)
+
+
+def knows_rules(kind: str, version: int) -> bool:
+    current = GAMES.get(kind)
+    return (kind, version) in RETIRED or (current is not None and current.rules_version == version)

@@ -1,0 +1,174 @@
+"""A game as one JSON document (docs/export-format.md): export, verify, replay, import.
+
+Verifying a file recomputes the hash chain and then re-checks every event through
+the same rules a phone's move passes (``events.table.check_move``) against the
+state folded from the events before it. The first bad event is named by number.
+"""
+from __future__ import annotations
+
+import secrets
+
+from jsonschema import Draft202012Validator
+
+from events import store
+from events.core_types import CORE_SCHEMAS, CORE_VERSION
+from events.hashing import HASHED_FIELDS, first_broken_link
+from events.projection import TableState, advance, fold, standings, upcast
+from events.store import Event, NewEvent
+from events.table import _check_setup, _hash_token, check_move
+from scoring import get_game, knows_rules, rules_for
+
+FORMAT = "tablescribe-export"
+FORMAT_VERSION = 1
+
+_ENVELOPE = Draft202012Validator({
+    "type": "object", "required": [*HASHED_FIELDS, "hash"],
+    "properties": {
+        "seq": {"type": "integer", "minimum": 1}, "type": {"type": "string"},
+        "version": {"type": "integer", "minimum": 1}, "data": {"type": "object"},
+        "seat": {"type": ["integer", "null"]}, "device": {"type": "string"},
+        "recorded_at": {"type": "string"},
+        "client_event_id": {"type": "string", "minLength": 1, "maxLength": 64},
+        "hash": {"type": "string"}}})
+_CREATED = Draft202012Validator(CORE_SCHEMAS["game-created"])
+
+
+class BadExport(ValueError):
+    """The file is refused: ``seq`` is the first bad event (0: the document itself)."""
+
+    def __init__(self, seq: int, reason: str):
+        super().__init__(f"event {seq}: {reason}" if seq else reason)
+        self.seq = seq
+        self.reason = reason
+
+
+def export_game(db, game_id: str) -> dict:
+    """Every event of the game with its envelope and hash, in order."""
+    events = store.read_events(db, game_id)
+    if not events:
+        raise LookupError(game_id)
+    return {"format": FORMAT, "format_version": FORMAT_VERSION,
+            "game": {"id": game_id, "kind": events[0].data["kind"], "exported_at": store.now()},
+            "events": [e.envelope() for e in events]}
+
+
+def verify(doc) -> list[Event]:
+    """The file's events, every one checked; raises ``BadExport`` at the first bad one."""
+    envelopes = _envelopes(doc)
+    broken = first_broken_link(envelopes)
+    if broken:
+        raise BadExport(*broken)
+    events = [Event(**{k: env[k] for k in (*HASHED_FIELDS, "hash")}) for env in envelopes]
+    _check_created(doc, events[0])
+    table = fold(events[:1])
+    for i, event in enumerate(events[1:], start=1):
+        _check_event(table, event)
+        table = advance(table, event) or fold(events[:i + 1])
+    return events
+
+
+def _envelopes(doc) -> list[dict]:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise BadExport(0, f"not a {FORMAT} document")
+    if doc.get("format_version") != FORMAT_VERSION:
+        raise BadExport(0, f"format version {doc.get('format_version')!r} is not supported "
+                           f"(this is version {FORMAT_VERSION})")
+    game, envelopes = doc.get("game"), doc.get("events")
+    if not isinstance(game, dict) or not isinstance(game.get("kind"), str):
+        raise BadExport(0, "the game metadata is missing")
+    if not isinstance(envelopes, list) or not envelopes:
+        raise BadExport(0, "the file has no events")
+    for i, env in enumerate(envelopes, start=1):
+        error = next(iter(_ENVELOPE.iter_errors(env)), None)
+        if error is not None:
+            where = ".".join(str(p) for p in error.path)
+            raise BadExport(i, f"malformed envelope{' (' + where + ')' if where else ''}: {error.message}")
+    return envelopes
+
+
+def _check_created(doc: dict, created: Event) -> None:
+    def bad(reason: str):
+        raise BadExport(1, reason)
+
+    if created.type != "game-created":
+        bad("the first event must be game-created")
+    error = next(iter(_CREATED.iter_errors(created.data)), None)
+    if error is not None:
+        bad(f"invalid set-up: {error.message}")
+    kind, version = created.data["kind"], created.data["rules_version"]
+    if kind != doc["game"]["kind"]:
+        bad(f"the game is {kind!r} but the file says {doc['game']['kind']!r}")
+    if get_game(kind) is None:
+        bad(f"unknown game kind {kind!r}")
+    if not knows_rules(kind, version):
+        bad(f"rules version {version} of {kind!r} is not known here")
+    players = [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in created.data["players"]]
+    problems = _check_setup(rules_for(kind, version), players, created.data["options"])
+    if problems:
+        bad("; ".join(f"{p.en} ({p.rule})" for p in problems))
+
+
+def _check_event(table: TableState, event: Event) -> None:
+    def bad(reason: str):
+        raise BadExport(event.seq, reason)
+
+    if event.seat is not None and not 0 <= event.seat < len(table.players):
+        bad(f"recorded by seat {event.seat}, which the game does not have")
+    if event.type in CORE_SCHEMAS:
+        data = event.data
+        if event.version != CORE_VERSION:
+            bad(f"{event.type} version {event.version} is not known")
+    else:
+        spec = table.rules.event_types.get(event.type)
+        if spec is None:
+            bad(f"unknown event type {event.type!r}")
+        if not 1 <= event.version <= spec.version:
+            bad(f"{event.type} version {event.version} is not known")
+        try:
+            data = dict(upcast(table.rules, event).data)
+        except Exception as err:  # an old payload the upcaster cannot read
+            bad(f"cannot upcast {event.type} version {event.version}: {err}")
+    problems = check_move(table, event.type, data)
+    if problems:
+        bad("; ".join(f"{p.en} ({p.rule})" for p in problems))
+
+
+def replay(doc, at: int | None = None) -> dict:
+    """The standings of a verified file after event ``at`` (default: the last)."""
+    events = verify(doc)
+    if at is not None and not 1 <= at <= len(events):
+        raise BadExport(0, f"--at must be between 1 and {len(events)}")
+    return summary(fold(events, upto=at))
+
+
+def summary(table: TableState) -> dict:
+    return {"game": table.kind, "finished": table.rules.is_over(table.game), "seq": table.seq,
+            "standings": [{k: row[k] for k in ("seat", "player", "score", "rank", "breakdown")}
+                          for row in standings(table)]}
+
+
+def import_game(db, doc, device: str) -> dict:
+    """Store a verified file as a new game with its own id; the events keep their
+    original times, recorders and hashes. Returns {"id", "join_code"}."""
+    events = verify(doc)
+    created = events[0].data
+    game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
+    tokens = [_hash_token(secrets.token_urlsafe(24)) for _ in created["players"]]
+    finished = rules_for(created["kind"], created["rules_version"]).is_over(fold(events).game)
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")  # the whole game or nothing
+    try:
+        store.insert_game(db, game_id, created["kind"], created["players"], join_code, tokens,
+                          imported_from=str(doc["game"].get("id") or created.get("origin") or ""))
+        for event in events:
+            new = NewEvent(event.type, event.version, event.data, event.seat, event.device,
+                           event.client_event_id, recorded_at=event.recorded_at)
+            stored = store._insert(db, game_id, new, expected_seq=event.seq - 1)
+            assert stored.hash == event.hash, "an imported event must keep its hash"
+        store._touch_summary(db, game_id, stored, finished)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return {"id": game_id, "join_code": join_code}
