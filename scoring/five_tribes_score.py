@@ -1,0 +1,97 @@
+"""Five Tribes final scoring: one player's holdings → the official categories.
+
+Both ways of keeping a game (turn by turn, or the score sheet) end in the same
+holdings dict, so both give the same breakdown:
+``{"gold", "viziers", "elders", "djinns": [names], "palms", "palaces", "tile_vp",
+"goods": {kind: n}, "fakirs"}``. Rules: seed 002 "Győzelmi pontok"; research §1.6;
+GAMES.md Five Tribes (djinn modifiers). docs/rules/five-tribes.md §9.
+"""
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from scoring.base import ScorePart, text
+from scoring.five_tribes_data import DJINNS, GOODS, SUIT_VALUES
+
+CATEGORIES = {
+    "gold": text("Arany", "Gold"),
+    "viziers": text("Vezírek", "Viziers"),
+    "vizier-bonus": text("Vezírtöbbség", "Vizier majority"),
+    "elders": text("Vének", "Elders"),
+    "djinns": text("Dzsinnek", "Djinns"),
+    "palms": text("Pálmafák", "Palm trees"),
+    "palaces": text("Paloták", "Palaces"),
+    "tiles": text("Lapkák", "Tiles"),
+    "goods": text("Árusorozatok", "Merchandise sets"),
+}
+
+
+def suit_layers(goods: dict[str, int]) -> list[int]:
+    """Layer the cards: suit k holds every kind held at least k times (GAMES.md Five Tribes,
+    research §1.1); returns the value of each suit, largest first."""
+    counts = [n for n in goods.values() if n > 0]
+    layers = []
+    for k in range(1, max(counts, default=0) + 1):
+        layers.append(SUIT_VALUES[sum(1 for n in counts if n >= k)])
+    return layers
+
+
+def best_with_wilds(goods: dict[str, int], wilds: int) -> tuple[dict[str, int], list[int]]:
+    """Al-Amin: each pair of fakirs is one wild good of the owner's choice (research §1.5);
+    the app picks the kinds that score most (every placement is tried)."""
+    best_goods, best = dict(goods), suit_layers(goods)
+    for picks in combinations_with_replacement(GOODS, wilds):
+        trial = dict(goods)
+        for kind in picks:
+            trial[kind] = trial.get(kind, 0) + 1
+        layers = suit_layers(trial)
+        if sum(layers) > sum(best):
+            best_goods, best = trial, layers
+    return best_goods, best
+
+
+def holdings_parts(seat: int, all_holdings: list[dict], src: dict[str, list[int]]) -> list[ScorePart]:
+    """The score parts of ``seat``; ``src`` names the events behind each category."""
+    h = all_holdings[seat]
+    djinns = set(h["djinns"])
+
+    def part(category, points, label):
+        return ScorePart(category, points, tuple(sorted(set(src.get(category, ())))), label)
+
+    vizier_vp = 3 if "Jafaar" in djinns else 1
+    elder_vp = 4 if "Shamhat" in djinns else 2
+    palm_vp = 5 if "Haurvatat" in djinns else 3
+    fewer = sum(1 for i, o in enumerate(all_holdings) if i != seat and o["viziers"] < h["viziers"])
+    parts = [
+        part("gold", h["gold"], text(f"Arany: {h['gold']}", f"Gold: {h['gold']}")),
+        part("viziers", h["viziers"] * vizier_vp, _times("Vezírek", "Viziers", h["viziers"], vizier_vp,
+                                                          "Jafaar" if vizier_vp == 3 else "")),
+        part("vizier-bonus", 10 * fewer, text(
+            f"Vezírtöbbség: 10 × {fewer} ellenfél kevesebb vezírrel",
+            f"Vizier majority: 10 × {fewer} opponent(s) with fewer viziers")),
+        part("elders", h["elders"] * elder_vp, _times("Vének", "Elders", h["elders"], elder_vp,
+                                                      "Shamhat" if elder_vp == 4 else "")),
+        part("djinns", sum(DJINNS[d]["vp"] for d in h["djinns"]), _djinn_label(h["djinns"])),
+        part("palms", h["palms"] * palm_vp, _times("Pálmafák", "Palm trees", h["palms"], palm_vp,
+                                                   "Haurvatat" if palm_vp == 5 else "")),
+        part("palaces", h["palaces"] * 5, _times("Paloták", "Palaces", h["palaces"], 5, "")),
+        part("tiles", h["tile_vp"], text(f"Lapkák: {h['tile_vp']} GyP", f"Tiles: {h['tile_vp']} VP")),
+    ]
+    wilds = h["fakirs"] // 2 if "Al-Amin" in djinns else 0
+    _, layers = best_with_wilds(h["goods"], wilds)
+    sums = " + ".join(str(v) for v in layers) or "0"
+    extra_hu = f" (Al-Amin: {wilds} joker)" if wilds else ""
+    extra_en = f" (Al-Amin: {wilds} wild)" if wilds else ""
+    parts.append(part("goods", sum(layers), text(f"Árusorozatok: {sums}{extra_hu}",
+                                                 f"Merchandise sets: {sums}{extra_en}")))
+    return parts
+
+
+def _times(hu: str, en: str, n: int, each: int, djinn: str) -> dict:
+    why = f" ({djinn})" if djinn else ""
+    return text(f"{hu}: {n} × {each}{why}", f"{en}: {n} × {each}{why}")
+
+
+def _djinn_label(names: list[str]) -> dict:
+    listed = ", ".join(f"{d} {DJINNS[d]['vp']}" for d in names) or "–"
+    return text(f"Dzsinnek: {listed}", f"Djinns: {listed}")
