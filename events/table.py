@@ -137,6 +137,18 @@ def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | No
     earlier = store.find_by_client_id(db, game_id, client_event_id)
     if earlier:
         return earlier, False
+    try:
+        return _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id)
+    except StaleSequence:
+        # A double tap racing itself: the twin appended first, so this is no stale
+        # view but the same submission; answer as the first answer did.
+        earlier = store.find_by_client_id(db, game_id, client_event_id)
+        if earlier:
+            return earlier, False
+        raise
+
+
+def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id):
     table = load(db, game_id)
     if expected_seq != table.seq:
         raise StaleSequence(table.seq)

@@ -63,9 +63,9 @@ def append_event(game_id: str):
     try:
         event, _ = record(db, game_id, type_, body.get("data", {}), expected, seat,
                           device_id(), client_id)
-    except StaleSequence as stale:
-        return _error(409, "stale: someone recorded first", seq=stale.current_seq,
-                      state=_state_json(game_id))
+    except StaleSequence:
+        fresh = _state_json(game_id)  # read after the refusal: as fresh as it gets
+        return _error(409, "stale: someone recorded first", seq=fresh["seq"], state=fresh)
     except Refused as refusal:
         return _error(422, "the rules refuse this move", problems=_problems(refusal))
     return jsonify({"seq": event.seq, "hash": event.hash}), 201
