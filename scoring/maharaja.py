@@ -1,0 +1,635 @@
+"""Maharaja (Kramer & Kiesling, Phalanx 2004): set-up, guided rounds, automatic city
+evaluations and the race to seven palaces.
+
+A round is a sequence of guided steps kept in the state: the Maharaja moves (the app
+does it), then each player in character order reveals his two actions and carries
+out their parts, then the city is evaluated (the app does it). ``state["pending"]``
+names the decision the table owes next; the phone form offers only legal choices.
+
+Rules as implemented: docs/rules/maharaja.md ("seed 003 §n" = the Hungarian rulebook).
+"""
+from __future__ import annotations
+
+from scoring import maharaja_rules as R
+from scoring.base import EventSpec, GameKind, Move, Option, Problem, ScorePart, clone, text
+from scoring.maharaja_forms import describe, parse_form
+
+_place = {"type": "string", "pattern": "^([A-G]|v([1-9]|[12][0-9]|30))$"}
+_city = {"enum": list(R.CITIES)}
+_action = {"enum": list(R.ACTIONS)}
+_character = {"type": "integer", "minimum": 1, "maximum": 7}
+
+
+def _spec(properties: dict, hu: str, en: str, required=None) -> EventSpec:
+    return EventSpec(schema={"type": "object", "additionalProperties": False,
+                             "required": list(properties) if required is None else required,
+                             "properties": properties}, label=text(hu, en))
+
+
+EVENT_TYPES = {
+    "governors-laid": _spec({"order": {"type": "array", "items": _city, "minItems": 7, "maxItems": 7}},
+                            "Kormányzósáv kirakva", "Governor track laid"),
+    "character-chosen": _spec({"seat": {"type": "integer", "minimum": 0}, "character": _character,
+                               "paid": {"type": "integer", "minimum": 0, "maximum": 1000}},
+                              "Karakter választva", "Character chosen", required=["seat", "character"]),
+    "start-house-placed": _spec({"seat": {"type": "integer", "minimum": 0}, "place": _place},
+                                "Kezdő ház lerakva", "Starting house placed"),
+    "actions-revealed": _spec({"seat": {"type": "integer", "minimum": 0},
+                               "actions": {"type": "array", "items": _action, "minItems": 2, "maxItems": 2}},
+                              "Cselekedetek felfedve", "Actions revealed"),
+    "architect-travelled": _spec({"city": _city, "via": {"type": "array", "maxItems": R.VILLAGES, "uniqueItems": True,
+                                                         "items": {"type": "integer", "minimum": 1,
+                                                                   "maximum": R.VILLAGES}}},
+                                 "Építész utazott", "Architect travelled"),
+    "gold-taken": _spec({}, "2 arany", "Took 2 gold"),
+    "house-built": _spec({"place": _place, "free": {"type": "boolean"}}, "Ház épült", "House built",
+                         required=["place"]),
+    "house-moved": _spec({"source": _place, "place": _place, "free": {"type": "boolean"}},
+                         "Ház áthelyezve", "House moved", required=["source", "place"]),
+    "quarry-used": _spec({}, "Kőbánya", "Quarry"),
+    "palace-built": _spec({"city": _city, "site": {"enum": ["inner", "outer"]}}, "Palota épült", "Palace built"),
+    "governor-moved": _spec({"city": _city}, "Kormányzó léptetve", "Governor moved"),
+    "character-swapped": _spec({"character": _character}, "Karaktercsere", "Character swapped"),
+    "character-picked": _spec({"character": _character}, "Karakter a bankból", "Character picked from the bank"),
+    "chip-used": _spec({"action": {"enum": [a for a in R.ACTIONS if a != "character"]}},
+                       "Cselekedetérme", "Action chip used"),
+    "turn-ended": _spec({"renounce": {"type": "boolean"}}, "Kör vége (játékos)", "Turn ended", required=[]),
+}
+
+OPTIONS = (
+    Option("short", False, text("Rövidebb játék: 6 palota, legfeljebb 8 forduló (11.1)",
+                                "Short game: 6 palaces, at most 8 rounds (11.1)")),
+    Option("yogi", False, text("Haladó: jógi és cselekedetérmék (11.2.2)", "Advanced: Yogi and action chips (11.2.2)")),
+    Option("auction", False, text("Haladó: licit a karakterekre (11.2.5)", "Advanced: characters auctioned (11.2.5)")),
+    Option("neutral_palaces", False, text("Haladó: semleges külső paloták 5-nél kevesebb játékosnál (11.2.4)",
+                                          "Advanced: neutral outer palaces with fewer than 5 players (11.2.4)")),
+    Option("homes", "", text("Haladó: otthonok – az 1–7. karakter városának betűje, pl. CAGBEDF (12.6)",
+                             "Advanced: homes – the city letter of characters 1–7, e.g. CAGBEDF (12.6)"),
+           help=text("Üresen hagyva nincs otthon-bónusz.", "Leave empty for no home bonus.")),
+    Option("secret_gold", True, text("Az arany titkos: csak a saját telefonon látszik",
+                                     "Gold is secret: shown only on the owner's phone")),
+)
+
+OVER = Problem("seed 003 §10", "A játék véget ért.", "The game is over.")
+
+
+def _p(rule: str, hu: str, en: str) -> list[Problem]:
+    return [Problem(rule, hu, en)]
+
+
+# ---- set-up --------------------------------------------------------------------------
+
+def check_setup(players: list[dict], options: dict) -> list[Problem]:
+    homes = options.get("homes", "")
+    if homes and sorted(homes) != list(R.CITIES):
+        return _p("seed 003 §12.6", "Az otthonok: az A–G betűk mindegyike egyszer (pl. CAGBEDF).",
+                  "Homes: each letter A–G exactly once (e.g. CAGBEDF).")
+    return []
+
+
+def setup(players: list[dict], options: dict) -> dict:
+    n = len(players)
+    short = options.get("short", False)
+    neutral = R.OUTER_SITES - (5 - n) if options.get("neutral_palaces") and n < 5 else R.OUTER_SITES
+    state = {
+        "n": n, "phase": "setup", "round": 0, "short": short, "auction": options.get("auction", False),
+        "yogi": options.get("yogi", False), "homes": options.get("homes", ""),
+        "palaces_each": 6 if short else 7, "village_cap": 1 if n == 2 else 2, "outer_sites": neutral,
+        "track": [None] * R.TRACK_BOXES, "maharaja": None, "last_round": False,
+        "characters": [None] * (7 if options.get("yogi") else 6),
+        "gold": [R.START_GOLD] * n, "reserve": [R.START_HOUSES] * n,
+        "bank_houses": [R.HOUSES_PER_COLOUR - R.START_HOUSES] * n,
+        "palaces": [], "architects": [None] * n, "chips": [0] * n, "chips_bank": 7,
+        "cities": {c: {"houses": [0] * n, "inner": None, "outer": []} for c in R.CITIES},
+        "villages": [[] for _ in range(R.VILLAGES)], "start_houses": 0,
+        "acted": [], "turn": None, "picks": [], "evaluations": [], "renounced": [],
+        "pending": [],
+    }
+    return _advance(state)
+
+
+def _setup_step(state: dict) -> dict | None:
+    if not any(state["track"]):
+        return {"kind": "lay-governors"}
+    without = [s for s in range(state["n"]) if R.character_of(state, s) is None]
+    if without:
+        return {"kind": "choose-character", "seat": None if state["auction"] else without[0]}
+    if state["start_houses"] < R.START_HOUSES * state["n"]:
+        order = R.character_order(state)
+        return {"kind": "start-house", "seat": order[state["start_houses"] % state["n"]]}
+    return None
+
+
+def _begin_round(state: dict) -> None:
+    state["round"] += 1
+    state["track"], state["maharaja"], box = R.maharaja_moves(state["track"])
+    state["last_round"] = box == R.LAST_BOX or (state["short"] and state["round"] == 8)
+    state["acted"] = []
+
+
+def _advance(state: dict) -> dict:
+    """Work out the next step: the app's own moves (Maharaja, evaluation) happen here."""
+    if state["phase"] == "setup":
+        step = _setup_step(state)
+        if step:
+            state["pending"] = [step]
+            return state
+        state["reserve"] = [R.START_RESERVE] * state["n"]
+        state["bank_houses"] = [b - R.START_RESERVE for b in state["bank_houses"]]
+        state["phase"] = "round"
+        _begin_round(state)
+    if state["picks"]:
+        state["pending"] = [{"kind": "pick-character", "seat": state["picks"][0]}]
+        return state
+    if state["turn"] is not None:
+        state["pending"] = []
+        return state
+    if len(state["acted"]) == state["n"]:
+        _evaluate(state)
+        if state["last_round"] or any(_palaces_left(state, s) == 0 for s in range(state["n"])):
+            state["phase"], state["pending"] = "over", []
+            return state
+        _begin_round(state)
+    state["pending"] = [{"kind": "reveal", "seat": R.next_actor(state)}]
+    return state
+
+
+def _evaluate(state: dict) -> None:
+    rows = R.evaluate(state, state["maharaja"])
+    for row in rows:
+        state["gold"][row["seat"]] += row["gold"]
+    state["evaluations"].append({"round": state["round"], "city": state["maharaja"], "rows": rows,
+                                 "points": R.presence(state, state["maharaja"])})
+
+
+def _palaces_left(state: dict, seat: int) -> int:
+    return state["palaces_each"] - sum(1 for p in state["palaces"] if p["seat"] == seat)
+
+
+# ---- checks ----------------------------------------------------------------------------
+
+STEP_TYPES = {
+    "lay-governors": {"governors-laid"}, "choose-character": {"character-chosen"},
+    "start-house": {"start-house-placed"}, "reveal": {"actions-revealed"},
+    "pick-character": {"character-picked"},
+}
+TURN_TYPES = {"architect-travelled", "gold-taken", "house-built", "house-moved", "quarry-used",
+              "palace-built", "governor-moved", "character-swapped", "chip-used", "turn-ended"}
+STEP_LABELS = {
+    "lay-governors": text("a kormányzósáv kirakása", "laying the governor track"),
+    "choose-character": text("karakterválasztás", "choosing a character"),
+    "start-house": text("kezdő ház lerakása", "placing a starting house"),
+    "reveal": text("a következő játékos cselekedeteinek felfedése", "the next player revealing his actions"),
+    "pick-character": text("a karakter nélkül maradt játékos választ", "the player left without a character picks"),
+}
+
+
+def allowed_types(state: dict) -> set[str]:
+    if state["phase"] == "over":
+        return set()
+    if state["pending"]:
+        return STEP_TYPES[state["pending"][0]["kind"]]
+    return TURN_TYPES
+
+
+def check(state: dict, move: Move) -> list[Problem]:
+    if state["phase"] == "over":
+        return [OVER]
+    if move.type not in allowed_types(state):
+        step = STEP_LABELS[state["pending"][0]["kind"]] if state["pending"] else \
+            text("a soron lévő játékos cselekedetei", "the current player's actions")
+        return _p("seed 003 §6.0", f"Most ez jön: {step['hu']}.", f"The step now is: {step['en']}.")
+    return CHECKS[move.type](state, move.data)
+
+
+def _check_governors(state, data):
+    if sorted(data["order"]) != list(R.CITIES):
+        return _p("seed 003 §3.2", "Mind a 7 kormányzó pontosan egyszer kerül a sávra.",
+                  "Each of the 7 governors goes on the track exactly once.")
+    return []
+
+
+def _check_choose(state, data):
+    seat, number, paid = data["seat"], data["character"], data.get("paid", 0)
+    step = state["pending"][0]
+    problems = []
+    if step["seat"] is not None and seat != step["seat"]:
+        problems += _p("seed 003 §5.1", "Ülésrendben választanak: most más következik.",
+                       "Players choose in seat order: someone else is next.")
+    elif not 0 <= seat < state["n"] or R.character_of(state, seat) is not None:
+        problems += _p("seed 003 §5.1", "Ennek a játékosnak már van karaktere.", "This player already has a character.")
+    if number > len(state["characters"]) or state["characters"][number - 1] is not None:
+        problems += _p("seed 003 §5.1", "Ez a karakter nem választható.", "This character is not available.")
+    if paid and not state["auction"]:
+        problems += _p("seed 003 §11.2.5", "Fizetni csak licitnél kell.", "Paying is only for the auction variant.")
+    elif 0 <= seat < state["n"] and paid > state["gold"][seat]:
+        problems += _gold_problem()
+    return problems
+
+
+def _gold_problem():
+    return _p("seed 003 §7.2", "Nincs elég aranyad: az arany nem mehet nulla alá.",
+              "Not enough gold: gold never goes below zero.")
+
+
+def _check_start_house(state, data):
+    if data["seat"] != state["pending"][0]["seat"]:
+        return _p("seed 003 §5.2", "A kezdő házakat karaktersorrendben rakják le.",
+                  "Starting houses are placed in character order.")
+    if R.is_city(data["place"]):
+        return _p("seed 003 §5.2", "A kezdő házak falvakba kerülnek.", "Starting houses go into villages.")
+    return _village_room(state, data["place"])
+
+
+def _village_room(state, place):
+    if len(state["villages"][R.village_index(place)]) >= state["village_cap"]:
+        cap = state["village_cap"]
+        return _p("seed 003 §4.0", f"Ebben a faluban már {cap} ház van, több nem fér.",
+                  f"This village already holds {cap} house{'s' if cap > 1 else ''}; no more fit.")
+    return []
+
+
+def _check_reveal(state, data):
+    if data["seat"] != state["pending"][0]["seat"]:
+        return _p("seed 003 §7.6", "Most a legalacsonyabb karakterű, még nem cselekedett játékos jön.",
+                  "Next is the lowest character among those who have not acted.")
+    return []
+
+
+def _turn(state) -> dict:
+    return state["turn"]
+
+
+def _has_part(state, *parts) -> bool:
+    return any(p in _turn(state)["parts"] for p in parts)
+
+
+def _no_part(action_hu, action_en):
+    return _p("seed 003 §6.2", f"Ez nem szerepel a megjelölt cselekedeteid között ({action_hu}).",
+              f"That is not among the actions you set ({action_en}).")
+
+
+def _check_travel(state, data):
+    seat = _turn(state)["seat"]
+    if data["city"] == state["architects"][seat]:
+        return _p("seed 003 §7.1", "Az építész már ebben a városban van.", "The architect is already in this city.")
+    via = [v - 1 for v in data["via"]]
+    empty = [v + 1 for v in via if not state["villages"][v]]
+    if empty:
+        return _p("seed 003 §7.1", f"Ház nélküli falun nem lehet áthaladni: {empty}.",
+                  f"An architect cannot pass a village without houses: {empty}.")
+    fee = sum(R.travel_fees(state["villages"], seat, via).values())
+    if not R.holds(state, seat, R.MONK) and fee > state["gold"][seat]:
+        return _gold_problem()
+    return []
+
+
+def _check_gold(state, data):
+    return [] if _has_part(state, "gold") else _no_part("arany", "gold")
+
+
+def _free_problem(state):
+    turn = _turn(state)
+    if not R.holds(state, turn["seat"], R.BUILDER):
+        return _p("seed 003 §5.1", "Ingyen házat csak a kőműves épít vagy helyez át.",
+                  "Only the Builder builds or moves a house for free.")
+    if turn["builder_used"]:
+        return _p("seed 003 §5.1", "A kőműves ingyen háza ebben a körben már elfogyott.",
+                  "The Builder's free house is already used this turn.")
+    return []
+
+
+def _city_problem(state, seat, place):
+    if R.is_city(place) and state["architects"][seat] != place:
+        return _p("seed 003 §7.2", "Városban csak ott lehet építeni, ahol az építészed áll.",
+                  "You can build in a city only where your architect stands.")
+    return []
+
+
+def _check_house(state, data):
+    seat, place = _turn(state)["seat"], data["place"]
+    if data.get("free"):
+        problems = _free_problem(state)
+    elif not _has_part(state, "house", "house-city") or (not R.is_city(place) and not _has_part(state, "house")):
+        problems = _p("seed 003 §7.2", "Nincs hátra ilyen házépítés (a 2 ház egyike városba kerül).",
+                      "No such house build is left (one of two houses goes in a city).")
+    elif state["gold"][seat] < R.HOUSE_COST:
+        problems = _gold_problem()
+    else:
+        problems = []
+    if state["reserve"][seat] < 1:
+        problems += _p("seed 003 §5.2", "Nincs házad a tartalékban (kőbányával szerezhetsz).",
+                       "No house left in your reserve (the quarry brings more).")
+    return problems + _city_problem(state, seat, place) + ([] if R.is_city(place) else _village_room(state, place))
+
+
+def _has_house(state, seat, place) -> bool:
+    if R.is_city(place):
+        return state["cities"][place]["houses"][seat] > 0
+    return seat in state["villages"][R.village_index(place)]
+
+
+def _check_move_house(state, data):
+    seat, source, place = _turn(state)["seat"], data["source"], data["place"]
+    problems = _free_problem(state) if data.get("free") else \
+        ([] if _has_part(state, "move") else _no_part("ház áthelyezése", "move a house"))
+    if not _has_house(state, seat, source):
+        problems += _p("seed 003 §7.3", "Csak a saját házadat helyezheted át onnan, ahol van.",
+                       "You can move only a house of yours from where it stands.")
+    if source == place:
+        problems += _p("seed 003 §7.3", "A ház máshová kerül.", "The house must go somewhere else.")
+    return problems + _city_problem(state, seat, place) + ([] if R.is_city(place) else _village_room(state, place))
+
+
+def _check_quarry(state, data):
+    if not _has_part(state, "quarry"):
+        return _no_part("kőbánya", "quarry")
+    if state["bank_houses"][_turn(state)["seat"]] < 1:
+        return _p("seed 003 §2.0", "A bankban nincs több házad (20 színenként).",
+                  "The bank holds no more houses of your colour (20 per colour).")
+    return []
+
+
+def palace_cost(state, seat) -> int:
+    return R.ARTIST_PALACE_COST if R.holds(state, seat, R.ARTIST) else R.PALACE_COST
+
+
+def _check_palace(state, data):
+    seat, city = _turn(state)["seat"], data["city"]
+    if not _has_part(state, "palace"):
+        return _no_part("palota", "palace")
+    site = state["cities"][city]
+    problems = _city_problem(state, seat, city)
+    if data["site"] == "inner" and site["inner"] is not None:
+        problems += _p("seed 003 §4.0", "A belső palotahely már foglalt.", "The inner palace site is taken.")
+    if data["site"] == "outer" and len(site["outer"]) >= state["outer_sites"]:
+        problems += _p("seed 003 §7.2", "Nincs szabad külső palotahely (városonként 7 palota).",
+                       "No outer palace site is free (7 palaces per city).")
+    if _palaces_left(state, seat) < 1:
+        problems += _p("seed 003 §3.2", "Nincs több palotád.", "You have no palace left.")
+    if state["gold"][seat] < palace_cost(state, seat):
+        problems += _gold_problem()
+    return problems
+
+
+def _check_governor(state, data):
+    if not _has_part(state, "governor"):
+        return _no_part("kormányzósáv", "governor track")
+    if R.governor_target(state["track"], data["city"]) is None:
+        return _p("seed 003 §7.5", "Ez a kormányzó nem léphet két mezőt lejjebb.",
+                  "This governor cannot go two boxes down.")
+    return []
+
+
+def _check_swap(state, data):
+    seat, number = _turn(state)["seat"], data["character"]
+    if not _has_part(state, "character"):
+        return _no_part("karaktercsere", "character swap")
+    if number > len(state["characters"]) or R.holds(state, seat, number):
+        return _p("seed 003 §7.6", "Ez a karakter nem vehető el.", "This character cannot be taken.")
+    return []
+
+
+def _check_pick(state, data):
+    if data["character"] not in R.bank_characters(state):
+        return _p("seed 003 §7.6", "Csak a bankban lévő karakterek közül lehet választani.",
+                  "Choose one of the characters in the bank.")
+    return []
+
+
+def _check_chip(state, data):
+    turn = _turn(state)
+    if not state["yogi"] or state["chips"][turn["seat"]] < 1:
+        return _p("seed 003 §11.2.3", "Nincs cselekedetérméd.", "You have no action chip.")
+    if turn["chip_used"]:
+        return _p("seed 003 §11.2.3", "Fordulónként legfeljebb egy plusz cselekedet.",
+                  "At most one extra action a round.")
+    return []
+
+
+def _check_end(state, data):
+    left = _turn(state)["parts"]
+    if left and not data.get("renounce"):
+        names = ", ".join(R.PARTS[p]["hu"] for p in left)
+        names_en = ", ".join(R.PARTS[p]["en"] for p in left)
+        return _p("seed 003 §7.7", f"Hátravan: {names}. Ha lemondasz róla, minden más játékos 2 aranyat kap.",
+                  f"Still to do: {names_en}. If you renounce it, every other player gets 2 gold.")
+    if not left and data.get("renounce"):
+        return _p("seed 003 §7.7", "Nincs miről lemondani.", "There is nothing left to renounce.")
+    return []
+
+
+CHECKS = {
+    "governors-laid": _check_governors, "character-chosen": _check_choose,
+    "start-house-placed": _check_start_house, "actions-revealed": _check_reveal,
+    "architect-travelled": _check_travel, "gold-taken": _check_gold, "house-built": _check_house,
+    "house-moved": _check_move_house, "quarry-used": _check_quarry, "palace-built": _check_palace,
+    "governor-moved": _check_governor, "character-swapped": _check_swap, "character-picked": _check_pick,
+    "chip-used": _check_chip, "turn-ended": _check_end,
+}
+
+
+# ---- apply -----------------------------------------------------------------------------
+
+def apply(state: dict, move: Move) -> dict:
+    state = clone(state)
+    APPLY[move.type](state, move.data, move.seq)
+    return _advance(state)
+
+
+def _use(state, *parts) -> None:
+    """Mark the first of ``parts`` still to do as done."""
+    left = state["turn"]["parts"]
+    for part in parts:
+        if part in left:
+            left.remove(part)
+            return
+
+
+def _apply_governors(state, data, seq):
+    state["track"][:R.PRE_BOXES] = data["order"]
+
+
+def _apply_choose(state, data, seq):
+    state["characters"][data["character"] - 1] = data["seat"]
+    state["gold"][data["seat"]] -= data.get("paid", 0)
+
+
+def _add_house(state, seat, place):
+    if R.is_city(place):
+        state["cities"][place]["houses"][seat] += 1
+    else:
+        state["villages"][R.village_index(place)].append(seat)
+
+
+def _remove_house(state, seat, place):
+    if R.is_city(place):
+        state["cities"][place]["houses"][seat] -= 1
+    else:
+        state["villages"][R.village_index(place)].remove(seat)
+
+
+def _apply_start_house(state, data, seq):
+    _add_house(state, data["seat"], data["place"])
+    state["reserve"][data["seat"]] -= 1
+    state["start_houses"] += 1
+
+
+def _apply_reveal(state, data, seq):
+    seat = data["seat"]
+    parts = [p for action in data["actions"] for p in R.ACTIONS[action][0]]
+    state["turn"] = {"seat": seat, "actions": list(data["actions"]), "parts": parts, "seq": seq,
+                     "builder_used": False, "chip_used": False}
+    if R.holds(state, seat, R.TRADER):
+        state["gold"][seat] += 1                      # seed 003 §5.1: Trader +1 at turn start
+    if R.holds(state, seat, R.YOGI) and state["chips_bank"] > 0:
+        state["chips"][seat] += 1                     # seed 003 §11.2.2
+        state["chips_bank"] -= 1
+
+
+def _apply_travel(state, data, seq):
+    seat = state["turn"]["seat"]
+    fees = R.travel_fees(state["villages"], seat, [v - 1 for v in data["via"]])
+    for owner, gold in fees.items():
+        state["gold"][owner] += gold
+    if not R.holds(state, seat, R.MONK):              # seed 003 §5.1: the bank pays for the Monk
+        state["gold"][seat] -= sum(fees.values())
+    state["architects"][seat] = data["city"]
+
+
+def _apply_gold(state, data, seq):
+    _use(state, "gold")
+    state["gold"][state["turn"]["seat"]] += 2
+
+
+def _apply_house(state, data, seq):
+    seat, place = state["turn"]["seat"], data["place"]
+    if data.get("free"):
+        state["turn"]["builder_used"] = True
+    else:
+        _use(state, "house-city", "house") if R.is_city(place) else _use(state, "house")
+        state["gold"][seat] -= R.HOUSE_COST
+    state["reserve"][seat] -= 1
+    _add_house(state, seat, place)
+
+
+def _apply_move_house(state, data, seq):
+    seat = state["turn"]["seat"]
+    if data.get("free"):
+        state["turn"]["builder_used"] = True
+    else:
+        _use(state, "move")
+    _remove_house(state, seat, data["source"])
+    _add_house(state, seat, data["place"])
+
+
+def _apply_quarry(state, data, seq):
+    seat = state["turn"]["seat"]
+    _use(state, "quarry")
+    taken = min(2, state["bank_houses"][seat])
+    state["bank_houses"][seat] -= taken
+    state["reserve"][seat] += taken
+
+
+def _apply_palace(state, data, seq):
+    seat, city = state["turn"]["seat"], data["city"]
+    _use(state, "palace")
+    state["gold"][seat] -= palace_cost(state, seat)
+    site = state["cities"][city]
+    if data["site"] == "inner":
+        site["inner"] = seat
+    else:
+        site["outer"].append(seat)
+    state["palaces"].append({"seat": seat, "city": city, "site": data["site"], "seq": seq})
+
+
+def _apply_governor(state, data, seq):
+    _use(state, "governor")
+    state["track"] = R.move_governor(state["track"], data["city"])
+
+
+def _apply_swap(state, data, seq):
+    seat, number = state["turn"]["seat"], data["character"]
+    _use(state, "character")
+    old = R.character_of(state, seat)
+    holder = state["characters"][number - 1]
+    if old is not None:
+        state["characters"][old - 1] = None
+    state["characters"][number - 1] = seat
+    if holder is not None:
+        state["picks"].append(holder)
+
+
+def _apply_pick(state, data, seq):
+    seat = state["picks"].pop(0)
+    state["characters"][data["character"] - 1] = seat
+
+
+def _apply_chip(state, data, seq):
+    seat = state["turn"]["seat"]
+    state["chips"][seat] -= 1
+    state["chips_bank"] += 1
+    state["turn"]["chip_used"] = True
+    state["turn"]["parts"] += R.ACTIONS[data["action"]][0]
+
+
+def _apply_end(state, data, seq):
+    seat = state["turn"]["seat"]
+    if data.get("renounce"):
+        for other in range(state["n"]):
+            if other != seat:
+                state["gold"][other] += R.RENOUNCE_GOLD
+        state["renounced"].append({"seat": seat, "round": state["round"], "seq": seq,
+                                   "parts": list(state["turn"]["parts"])})
+    state["acted"].append(seat)
+    state["turn"] = None
+
+
+APPLY = {
+    "governors-laid": _apply_governors, "character-chosen": _apply_choose,
+    "start-house-placed": _apply_start_house, "actions-revealed": _apply_reveal,
+    "architect-travelled": _apply_travel, "gold-taken": _apply_gold, "house-built": _apply_house,
+    "house-moved": _apply_move_house, "quarry-used": _apply_quarry, "palace-built": _apply_palace,
+    "governor-moved": _apply_governor, "character-swapped": _apply_swap, "character-picked": _apply_pick,
+    "chip-used": _apply_chip, "turn-ended": _apply_end,
+}
+
+
+# ---- score and end ----------------------------------------------------------------------
+
+def score(state: dict) -> dict[int, list[ScorePart]]:
+    """The score is the palaces built (seed 003 §10), one part per city."""
+    parts: dict[int, list[ScorePart]] = {s: [] for s in range(state["n"])}
+    for seat in parts:
+        for city in R.CITIES:
+            mine = [p["seq"] for p in state["palaces"] if p["seat"] == seat and p["city"] == city]
+            if mine:
+                parts[seat].append(ScorePart("palaces", len(mine), tuple(mine),
+                                             text(f"Paloták – {city} város", f"Palaces – city {city}")))
+    return parts
+
+
+def tiebreak(state: dict, seat: int) -> tuple:
+    """Seed 003 §10: equal palaces → more gold; then the lower character number."""
+    number = R.character_of(state, seat)
+    return (state["gold"][seat], -(number or 99))
+
+
+def is_over(state: dict) -> bool:
+    return state["phase"] == "over"
+
+
+def demo():
+    from scoring.maharaja_demo import demo_game
+    return demo_game()
+
+
+GAME = GameKind(
+    kind="maharaja", title=text("Maharadzsa", "Maharaja"), min_players=2, max_players=5,
+    rules_version=1, event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score,
+    is_over=is_over, describe=describe, parse_form=parse_form, options=OPTIONS,
+    categories={"palaces": text("Paloták", "Palaces")}, check_setup=check_setup, tiebreak=tiebreak,
+    tiebreak_rule=text("Azonos palotaszámnál a több arany, majd a kisebb karakterszám nyer.",
+                       "Equal palaces: more gold wins, then the lower character number."),
+    has_board=True, demo=demo,
+)
