@@ -1,0 +1,526 @@
+"""In the Year of the Dragon: every worked example of the Hungarian rulebook (seed 004)
+as a named test, and the rule checks with their citations."""
+import pytest
+
+from scoring import dragon
+from scoring.base import Move, clone
+from scoring.dragon_tally import final_parts
+
+NAMES = ["Anna", "Ben", "Clara", "David", "Emil"]
+ANNA, BEN, CLARA, DAVID, EMIL = range(5)
+ROW = ["contagion", "tribute", "drought", "festival", "mongols",
+       "contagion", "tribute", "drought", "festival", "mongols"]
+PAIRS = [("tax", "scholar"), ("tax", "farmer"), ("scholar", "farmer"), ("lady", "monk"), ("healer", "pyro")]
+GROUPS = {5: [["taxes", "build"], ["harvest", "fireworks"], ["parade"], ["research"], ["privilege"]],
+          4: [["taxes", "build"], ["harvest", "fireworks"], ["parade", "research"], ["privilege"]],
+          3: [["taxes", "build", "harvest"], ["fireworks", "parade"], ["research", "privilege"]]}
+
+
+def P(kind, age="young"):
+    return {"type": kind, "age": age}
+
+
+def palace(floors, *persons):
+    return {"floors": floors, "persons": list(persons)}
+
+
+class Table:
+    """A game driven through check + apply, as the recorder does; every move must be legal."""
+
+    def __init__(self, n=5, options=None):
+        self.state = dragon.setup([{"name": x} for x in NAMES[:n]], {"large_privilege": 6, **(options or {})})
+        self.seq = 1
+
+    def problems(self, type_, data):
+        return dragon.check(self.state, Move(self.seq + 1, type_, data))
+
+    def play(self, type_, data):
+        problems = self.problems(type_, data)
+        assert problems == [], problems
+        self.seq += 1
+        self.state = dragon.apply(self.state, Move(self.seq, type_, data))
+        return self.seq
+
+    def refused(self, type_, data) -> list[str]:
+        problems = self.problems(type_, data)
+        assert problems, f"{type_} {data} should be refused"
+        for p in problems:
+            assert p.rule and p.hu and p.en
+        return [p.rule for p in problems]
+
+    def player(self, seat):
+        return self.state["players"][seat]
+
+    def points(self, seat, category=None):
+        return sum(e["pts"] for e in self.state["points"]
+                   if e["seat"] == seat and (category is None or e["cat"] == category))
+
+
+def started(n=5) -> Table:
+    """Events laid and the opening recruitment done: month 1, waiting for the deal."""
+    table = Table(n)
+    table.play("dragon-events-laid", {"row": ROW})
+    for seat in range(n):
+        a, b = PAIRS[seat]
+        table.play("dragon-opening-recruited", {"seat": seat, "persons": [{"type": a, "palace": 0},
+                                                                         {"type": b, "palace": 1}]})
+    return table
+
+
+def position(table, seat, palaces, yuan=None, rice=0, fireworks=0, track=None):
+    player = table.state["players"][seat]
+    player["palaces"] = palaces
+    player["rice"], player["fireworks"] = rice, fireworks
+    if yuan is not None:
+        player["yuan"] = yuan
+    if track is not None:
+        player["track"] = track
+
+
+def dealt(table):
+    table.play("dragon-actions-dealt", {"groups": GROUPS[table.state["n"]]})
+    return table
+
+
+def trigger(table, event) -> int:
+    """Resolve ``event`` through the real flow: month 3's person phase ends with the
+    last player playing a card whose tiles are gone (which changes nothing else)."""
+    state = table.state
+    state["month"], state["phase"] = 3, "person"
+    state["row"][2] = event
+    seat = dragon.turn_order(state)[-1]
+    state["order"], state["turn"] = [seat], seat
+    state["supply"]["craftsman"]["young"] = 0
+    return table.play("dragon-person-recruited", {"seat": seat, "card": "craftsman"})
+
+
+# ---------------------------------------------------------------- set-up examples
+
+
+def test_example_opening_anna_7_ben_7_on_top_clara_8_david_may_not_repeat_a_pair():
+    table = Table(4)
+    table.play("dragon-events-laid", {"row": ROW})
+    for seat, (a, b) in enumerate(PAIRS[:3]):
+        table.play("dragon-opening-recruited", {"seat": seat, "persons": [{"type": a, "palace": 0},
+                                                                         {"type": b, "palace": 1}]})
+    assert [table.player(s)["track"] for s in (ANNA, BEN, CLARA)] == [7, 7, 8]
+    assert dragon.turn_order(table.state)[:3] == [CLARA, BEN, ANNA]  # Ben's marker sits on Anna's
+    for a, b in PAIRS[:3]:
+        rules = table.refused("dragon-opening-recruited", {"seat": DAVID, "persons": [
+            {"type": b, "palace": 0}, {"type": a, "palace": 1}]})
+        assert rules == [dragon.R_OPENING]
+    table.refused("dragon-opening-recruited", {"seat": DAVID, "persons": [
+        {"type": "monk", "palace": 0}, {"type": "monk", "palace": 1}]})
+
+
+def test_supply_per_player_count_follows_the_setup_note():
+    for n, (young, old, unsplit) in {5: (6, 4, 10), 4: (5, 3, 8), 3: (4, 2, 6), 2: (3, 1, 4)}.items():
+        supply = Table(n).state["supply"]
+        assert supply["monk"] == {"young": young, "old": old}
+        assert supply["lady"] == {"young": unsplit}
+
+
+def test_event_row_counts_and_no_identical_neighbours():
+    table = Table(3)
+    assert set(table.refused("dragon-events-laid", {"row": ["tribute", "tribute"] + ROW[2:]})) == {dragon.R_EVENTS_ROW}
+    assert table.refused("dragon-events-laid", {"row": ["drought"] + ROW[1:]}) == [dragon.R_EVENTS_ROW]
+    table.play("dragon-events-laid", {"row": ROW})
+    assert table.state["row"][:3] == ["peace", "peace", "contagion"]
+
+
+def test_action_groups_must_match_the_player_count():
+    table = started(3)
+    table.refused("dragon-actions-dealt", {"groups": GROUPS[4]})
+    table.refused("dragon-actions-dealt", {"groups": [["taxes", "taxes", "build"], ["harvest", "fireworks"],
+                                                      ["parade", "research"]]})
+    table.play("dragon-actions-dealt", {"groups": GROUPS[3]})
+
+
+# ---------------------------------------------------------------- action examples
+
+
+def test_example_taxes_clara_2_david_pays_3_and_takes_8():
+    table = started()
+    position(table, CLARA, [palace(2, P("monk"))], yuan=1, track=30)
+    position(table, DAVID, [palace(2, P("tax"), P("tax"))], yuan=3, track=29)
+    dealt(table)
+    assert table.state["turn"] == CLARA
+    table.play("dragon-action-chosen", {"seat": CLARA, "group": 0, "action": "taxes"})
+    assert table.player(CLARA)["yuan"] == 1 + 2
+    table.play("dragon-action-chosen", {"seat": DAVID, "group": 0, "action": "taxes"})
+    assert table.player(DAVID)["yuan"] == 3 - 3 + 8
+
+
+def test_example_david_pays_3_yuan_for_a_group_with_two_dragons():
+    table = started()
+    for seat, track in ((ANNA, 50), (BEN, 40), (DAVID, 30)):
+        table.player(seat)["track"] = track
+    dealt(table)
+    table.play("dragon-action-chosen", {"seat": ANNA, "group": 1, "action": "harvest"})
+    table.play("dragon-action-chosen", {"seat": BEN, "group": 1, "action": "fireworks"})
+    before = table.player(DAVID)["yuan"]
+    table.player(DAVID)["palaces"] = [palace(2, P("farmer"))]
+    table.play("dragon-action-chosen", {"seat": DAVID, "group": 1, "action": "harvest"})
+    assert table.player(DAVID)["yuan"] == before - 3
+    assert table.player(DAVID)["rice"] == 2
+
+
+def test_example_emil_refills_from_1_to_3_yuan():
+    table = started()
+    position(table, EMIL, [palace(2, P("monk"))], yuan=1, track=90)
+    dealt(table)
+    table.play("dragon-money-refilled", {"seat": EMIL})
+    assert table.player(EMIL)["yuan"] == 3
+
+
+def test_example_emil_builds_3_floors_one_palace_to_3_and_a_new_one():
+    table = started()
+    position(table, EMIL, [palace(1, P("craftsman")), palace(2, P("craftsman"))], track=90)
+    dealt(table)
+    table.play("dragon-action-chosen", {"seat": EMIL, "group": 0, "action": "build"})
+    assert table.state["pending"] == [{"kind": "build", "seat": EMIL, "floors": 3}]
+    assert table.state["ask"]["room"] == [2, 1]
+    table.play("dragon-floors-placed", {"seat": EMIL, "add": [2, 0], "new": [1]})
+    assert [p["floors"] for p in table.player(EMIL)["palaces"]] == [3, 2, 1]
+    assert table.state["phase"] == "action" and table.state["turn"] != EMIL
+
+
+def test_build_places_exactly_the_new_floors_and_never_above_3():
+    table = started()
+    position(table, EMIL, [palace(2, P("craftsman")), palace(2, P("lady"))], track=90)
+    dealt(table)
+    table.play("dragon-action-chosen", {"seat": EMIL, "group": 0, "action": "build"})
+    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [2, 0], "new": []}) == [dragon.R_PALACE]
+    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1, 0], "new": []}) == [dragon.R_BUILD]
+    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1, 1], "new": [1]}) == [dragon.R_BUILD]
+    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1], "new": [1]}) == [dragon.R_BUILD]
+    table.refused("dragon-action-chosen", {"seat": ANNA, "group": 0, "action": "taxes"})  # phases in order
+    table.play("dragon-floors-placed", {"seat": EMIL, "add": [0, 0], "new": [2]})
+
+
+def test_example_anna_harvests_4_rice():
+    table = started()
+    position(table, ANNA, [palace(2, P("farmer"), P("farmer", "old"))], track=90)
+    dealt(table)
+    table.play("dragon-action-chosen", {"seat": ANNA, "group": 1, "action": "harvest"})
+    assert table.player(ANNA)["rice"] == 4
+
+
+def test_example_ben_parades_5_steps_with_two_old_warriors():
+    table = started()
+    position(table, BEN, [palace(2, P("warrior", "old"), P("warrior", "old"))], track=90)
+    dealt(table)
+    table.play("dragon-action-chosen", {"seat": BEN, "group": 2, "action": "parade"})
+    assert table.player(BEN)["track"] == 95
+
+
+def test_example_david_research_scores_6():
+    """1 (card) + 2 (young scholar) + 3 (old scholar). The Hungarian text says "két
+    fiatalabb (2 könyv)"; one young scholar has 2 books, as the English rulebook's
+    example says (docs/rules/dragon.md)."""
+    table = started()
+    position(table, DAVID, [palace(3, P("scholar"), P("scholar", "old"))], track=90)
+    dealt(table)
+    seq = table.play("dragon-action-chosen", {"seat": DAVID, "group": 3, "action": "research"})
+    assert table.points(DAVID, "research") == 6
+    research = [p for p in dragon.score(table.state)[DAVID] if p.category == "research"]
+    assert research[0].events == (seq,)
+
+
+def test_fireworks_yield_counts_rockets():
+    table = started()
+    position(table, ANNA, [palace(2, P("pyro", "old"), P("pyro"))], track=90)
+    dealt(table)
+    table.play("dragon-action-chosen", {"seat": ANNA, "group": 1, "action": "fireworks"})
+    assert table.player(ANNA)["fireworks"] == 1 + 2 + 1
+
+
+@pytest.mark.parametrize("price", [6, 7])
+def test_privilege_small_2_large_by_option_one_per_action(price):
+    table = Table(5, {"large_privilege": price})
+    table.play("dragon-events-laid", {"row": ROW})
+    for seat in range(5):
+        a, b = PAIRS[seat]
+        table.play("dragon-opening-recruited", {"seat": seat, "persons": [{"type": a, "palace": 0},
+                                                                         {"type": b, "palace": 1}]})
+    position(table, ANNA, [palace(2, P("monk"))], yuan=price, track=90)
+    position(table, BEN, [palace(2, P("monk"))], yuan=price + 2, track=80)
+    dealt(table)
+    table.refused("dragon-action-chosen", {"seat": ANNA, "group": 4, "action": "privilege"})
+    table.play("dragon-action-chosen", {"seat": ANNA, "group": 4, "action": "privilege", "privilege": "large"})
+    assert (table.player(ANNA)["yuan"], table.player(ANNA)["large"]) == (0, 1)
+    # Ben pays 3 for the occupied group and cannot afford a large privilege any more
+    assert table.refused("dragon-action-chosen", {"seat": BEN, "group": 4, "action": "privilege",
+                                                  "privilege": "large"}) == [dragon.R_ACTION]
+    table.play("dragon-action-chosen", {"seat": BEN, "group": 4, "action": "privilege", "privilege": "small"})
+    assert (table.player(BEN)["yuan"], table.player(BEN)["small"]) == (price + 2 - 3 - 2, 1)
+
+
+def test_money_never_below_zero_for_a_shared_group():
+    table = started()
+    position(table, ANNA, [palace(2, P("monk"))], yuan=0, track=90)
+    position(table, BEN, [palace(2, P("monk"))], yuan=2, track=80)
+    dealt(table)
+    table.play("dragon-action-chosen", {"seat": ANNA, "group": 0, "action": "taxes"})
+    assert table.refused("dragon-action-chosen", {"seat": BEN, "group": 0, "action": "build"}) == [dragon.R_ACTION]
+    assert all(c["group"] != 0 for c in table.state["ask"]["choices"])  # the form offers only legal ones
+
+
+def test_only_the_player_whose_turn_it_is_may_act():
+    table = dealt(started())
+    first = table.state["turn"]
+    other = (first + 1) % 5
+    table.refused("dragon-action-chosen", {"seat": other, "group": 0, "action": "taxes"})
+
+
+# ---------------------------------------------------------------- person phase
+
+
+def _to_person_phase(table):
+    dealt(table)
+    while table.state["phase"] == "action":
+        table.play("dragon-money-refilled", {"seat": table.state["turn"]})
+    assert table.state["phase"] == "person"
+
+
+def test_recruit_moves_the_track_and_each_card_once():
+    table = started()
+    position(table, ANNA, [palace(2, P("monk")), palace(2)], track=90)
+    _to_person_phase(table)
+    table.play("dragon-person-recruited", {"seat": ANNA, "card": "scholar", "person": P("scholar", "old"), "palace": 1})
+    assert table.player(ANNA)["track"] == 92
+    assert table.state["supply"]["scholar"]["old"] == 3
+    assert "scholar" not in table.player(ANNA)["cards"]
+    table.state["order"].insert(0, ANNA)
+    table.state["turn"] = ANNA
+    assert table.refused("dragon-person-recruited", {"seat": ANNA, "card": "scholar",
+                                                     "person": P("scholar"), "palace": 1}) == [dragon.R_PERSON]
+
+
+def test_a_full_court_must_replace_or_send_away_and_sending_away_does_not_move_the_track():
+    table = started()
+    position(table, ANNA, [palace(1, P("monk")), palace(1, P("lady"))], track=90)
+    _to_person_phase(table)
+    assert table.refused("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"),
+                                                     "palace": 0}) == [dragon.R_PALACE]
+    assert [p["value"] for p in table.state["ask"]["places"]] == ["r:0:0", "r:1:0", "away"]
+    left = table.state["supply"]["healer"]["young"]
+    table.play("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"), "away": True})
+    assert table.player(ANNA)["track"] == 90
+    assert table.state["supply"]["healer"]["young"] == left - 1  # the tile left the game
+    table.state["order"].insert(0, ANNA)
+    table.state["turn"] = ANNA
+    table.play("dragon-person-recruited", {"seat": ANNA, "card": "farmer", "person": P("farmer"),
+                                           "palace": 1, "replace": 0})
+    assert table.player(ANNA)["palaces"][1]["persons"] == [P("farmer")]
+    assert table.player(ANNA)["track"] == 94
+
+
+def test_while_a_room_is_free_the_new_person_must_move_in():
+    table = started()
+    position(table, ANNA, [palace(2, P("monk"))], track=90)
+    _to_person_phase(table)
+    for how in ({"away": True}, {"palace": 0, "replace": 0}):
+        assert table.refused("dragon-person-recruited", {"seat": ANNA, "card": "healer",
+                                                         "person": P("healer"), **how}) == [dragon.R_PERSON]
+
+
+def test_a_card_whose_tiles_are_gone_gives_nothing_and_a_wild_card_takes_any():
+    table = started()
+    position(table, ANNA, [palace(3, P("monk"))], track=90)
+    _to_person_phase(table)
+    table.state["supply"]["monk"] = {"young": 0, "old": 0}
+    table.refused("dragon-person-recruited", {"seat": ANNA, "card": "monk", "person": P("monk"), "palace": 0})
+    table.refused("dragon-person-recruited", {"seat": ANNA, "card": "healer"})  # healers are still there
+    table.refused("dragon-person-recruited", {"seat": ANNA, "card": "wild", "person": P("lady", "old"), "palace": 0})
+    table.play("dragon-person-recruited", {"seat": ANNA, "card": "monk"})
+    assert table.player(ANNA)["track"] == 90
+    assert table.player(ANNA)["cards"].count("wild") == 2
+
+
+def test_month_12_has_no_person_phase():
+    table = started()
+    table.state["month"], table.state["row"][11] = 12, "peace"
+    dealt(table)
+    while table.state["phase"] == "action":
+        table.play("dragon-money-refilled", {"seat": table.state["turn"]})
+    assert table.state["phase"] == "over"
+
+
+# ---------------------------------------------------------------- events
+
+
+def test_example_clara_pays_2_yuan_tribute_and_releases_2_persons():
+    table = started()
+    position(table, CLARA, [palace(3, P("monk"), P("lady"), P("tax"))], yuan=2)
+    for seat in (ANNA, BEN, DAVID, EMIL):
+        table.player(seat)["yuan"] = 10
+    trigger(table, "tribute")
+    assert table.player(CLARA)["yuan"] == 0 and table.player(ANNA)["yuan"] == 6
+    assert table.state["pending"] == [{"kind": "release", "seat": CLARA, "count": 2, "reason": "tribute",
+                                       "rule": dragon.R_TRIBUTE}]
+    assert table.refused("dragon-persons-released", {"seat": CLARA, "persons": [[0, 0]]}) == [dragon.R_TRIBUTE]
+    table.play("dragon-persons-released", {"seat": CLARA, "persons": [[0, 0], [0, 2]]})
+    assert table.player(CLARA)["palaces"][0]["persons"] == [P("lady")]
+    assert table.state["month"] == 4 and table.state["phase"] == "deal"
+
+
+def test_example_drought_anna_pays_3_rice_ben_releases_one_from_each_of_3_palaces():
+    table = started()
+    position(table, ANNA, [palace(2, P("monk")), palace(2, P("lady")), palace(1, P("tax")), palace(2)], rice=4)
+    position(table, BEN, [palace(2, P("monk"), P("lady")), palace(2, P("tax")), palace(2, P("healer"))], rice=0)
+    for seat in (CLARA, DAVID, EMIL):
+        table.state["players"][seat]["rice"] = 5
+    trigger(table, "drought")
+    assert table.player(ANNA)["rice"] == 1
+    assert [p["seat"] for p in table.state["pending"]] == [BEN]
+    assert table.refused("dragon-persons-released", {"seat": BEN, "persons": [[0, 0], [0, 1], [1, 0]]}) \
+        == [dragon.R_DROUGHT]
+    table.play("dragon-persons-released", {"seat": BEN, "persons": [[0, 1], [1, 0], [2, 0]]})
+    assert [(p["floors"], len(p["persons"])) for p in table.player(BEN)["palaces"]] == [(2, 1), (1, 0), (1, 0)]
+    assert len(table.player(ANNA)["palaces"]) == 4
+
+
+def test_drought_with_some_rice_lets_the_player_choose_the_unsupplied_palaces():
+    table = started()
+    position(table, BEN, [palace(2, P("monk")), palace(2, P("tax")), palace(2, P("healer"))], rice=2)
+    for seat in (ANNA, CLARA, DAVID, EMIL):
+        table.state["players"][seat]["rice"] = 5
+    trigger(table, "drought")
+    assert table.state["pending"][0]["count"] == 1
+    table.play("dragon-persons-released", {"seat": BEN, "persons": [[1, 0]]})
+    assert [p["floors"] for p in table.player(BEN)["palaces"]] == [2, 1, 2]  # the emptied palace decays
+
+
+def test_example_festival_clara_and_emil_6_anna_3_ben_nothing_half_returned_rounded_up():
+    table = started()
+    for seat, count in ((ANNA, 2), (BEN, 1), (CLARA, 3), (DAVID, 0), (EMIL, 3)):
+        table.player(seat)["fireworks"] = count
+    seq = trigger(table, "festival")
+    assert [table.points(s, "festival") for s in range(5)] == [3, 0, 6, 0, 6]
+    assert [table.player(s)["fireworks"] for s in range(5)] == [1, 1, 1, 0, 1]
+    festival = [p for p in dragon.score(table.state)[CLARA] if p.category == "festival"]
+    assert festival[0].events == (seq,)
+
+
+def test_example_mongol_invasion_points_for_helmets_david_and_emil_release():
+    table = started()
+    old, young = P("warrior", "old"), P("warrior")
+    position(table, ANNA, [palace(2, old, young)])
+    position(table, BEN, [palace(3, young, young, young)])
+    position(table, CLARA, [palace(2, old, P("monk"))])
+    position(table, DAVID, [palace(2, young, P("monk"))], track=5)
+    position(table, EMIL, [palace(2, young, P("lady"))], track=9)
+    trigger(table, "mongols")
+    assert [table.points(s, "mongols") for s in range(5)] == [3, 3, 2, 1, 1]
+    assert [(p["seat"], p["count"]) for p in table.state["pending"]] == [(EMIL, 1), (DAVID, 1)]  # track order
+    table.refused("dragon-persons-released", {"seat": DAVID, "persons": [[0, 0]]})
+    table.play("dragon-persons-released", {"seat": EMIL, "persons": [[0, 0]]})  # the warrior just counted
+    table.play("dragon-persons-released", {"seat": DAVID, "persons": [[0, 1]]})
+    assert table.player(EMIL)["palaces"][0]["persons"] == [P("lady")]
+
+
+def test_mongols_when_everyone_has_0_helmets_everyone_releases():
+    table = started()
+    trigger(table, "mongols")
+    assert sorted(p["seat"] for p in table.state["pending"]) == [0, 1, 2, 3, 4]
+
+
+def test_example_clara_contagion_two_young_healers_lose_only_1():
+    table = started()
+    position(table, CLARA, [palace(3, P("healer"), P("healer"), P("monk")), palace(2, P("lady"))])
+    trigger(table, "contagion")
+    mine = [p for p in table.state["pending"] if p["seat"] == CLARA]
+    assert mine[0]["count"] == 1
+    for pending in list(table.state["pending"]):
+        if pending["seat"] == CLARA:
+            table.play("dragon-persons-released", {"seat": CLARA, "persons": [[0, 0]]})  # may be a healer
+            break
+        seat = pending["seat"]
+        spots = [[i, j] for i, pal in enumerate(table.player(seat)["palaces"]) for j in range(len(pal["persons"]))]
+        table.play("dragon-persons-released", {"seat": seat, "persons": spots[:pending["count"]]})
+    assert table.player(CLARA)["palaces"][0]["persons"] == [P("healer"), P("monk")]
+
+
+def test_contagion_releases_everything_without_asking_when_there_is_no_choice():
+    table = started()
+    for seat in range(5):
+        position(table, seat, [palace(2, P("monk")), palace(2, P("lady"))])
+    trigger(table, "contagion")
+    assert table.state["pending"] == [] and table.state["month"] == 4
+    assert all(len(p["palaces"]) == 2 and all(not pal["persons"] for pal in p["palaces"])
+               for p in table.state["players"])  # 2-floor palaces decayed to 1 floor, not gone
+    assert all([pal["floors"] for pal in p["palaces"]] == [1, 1] for p in table.state["players"])
+
+
+def test_releases_go_in_person_track_order_and_no_voluntary_extra():
+    table = started()
+    for seat in range(5):
+        position(table, seat, [palace(3, P("monk"), P("lady"), P("tax")), palace(2, P("scholar"), P("farmer"))],
+                 track=10 * seat)
+    trigger(table, "contagion")
+    assert [p["seat"] for p in table.state["pending"]] == [EMIL, DAVID, CLARA, BEN, ANNA]
+    assert table.refused("dragon-persons-released", {"seat": EMIL, "persons": [[0, 0], [0, 1], [0, 2], [1, 0]]}) \
+        == ["seed 004 Fertőzés"]
+    assert table.refused("dragon-persons-released", {"seat": ANNA, "persons": [[0, 0], [0, 1], [0, 2]]})
+
+
+# ---------------------------------------------------------------- decay and scoring
+
+
+def test_example_anna_month_scoring_7_three_palaces_two_ladies_a_large_privilege():
+    table = started()
+    position(table, ANNA, [palace(2, P("lady")), palace(2, P("lady")), palace(1, P("monk"))])
+    table.player(ANNA)["large"] = 1
+    before = table.points(ANNA)
+    seq = trigger(table, "peace")
+    assert table.points(ANNA) - before == 7
+    parts = {p.category: p for p in dragon.score(table.state)[ANNA]}
+    assert seq in parts["palaces"].events and seq in parts["ladies"].events
+
+
+def test_decay_uninhabited_palaces_lose_a_floor_and_one_floor_ones_vanish():
+    table = started()
+    position(table, ANNA, [palace(3), palace(1), palace(2, P("monk"))])
+    trigger(table, "peace")
+    assert [p["floors"] for p in table.player(ANNA)["palaces"]] == [2, 2]
+    assert table.points(ANNA, "palaces") == 2  # scored after the decay
+
+
+def test_example_ben_final_scoring_25():
+    ben = {"score": 0, "yuan": 4, "rice": 1, "fireworks": 2, "palaces": [
+        palace(2, P("monk"), P("lady")), palace(3, P("monk", "old"), P("tax"), P("craftsman")),
+        palace(2, P("healer"), P("farmer"))]}
+    parts = final_parts(ben)
+    assert (parts["persons"], parts["monks"], parts["money"]) == (14, 8, 3)
+    # the same position through the game engine after month 12
+    table = started()
+    position(table, BEN, ben["palaces"], yuan=4, rice=1, fireworks=2)
+    before = table.points(BEN)
+    table.state["month"] = 12
+    table.state["row"][11] = "peace"
+    dealt(table)
+    while table.state["phase"] == "action":
+        table.play("dragon-money-refilled", {"seat": table.state["turn"]})
+    final = sum(table.points(BEN, c) for c in ("persons", "monks", "money"))
+    assert final == 25
+    assert table.points(BEN) - before == 25 + 3 + 1  # + month 12: 3 palaces, 1 court lady
+    assert dragon.is_over(table.state)
+
+
+def test_money_is_1_point_per_3_yuan_not_2():
+    assert final_parts({"score": 0, "yuan": 9, "rice": 0, "fireworks": 0, "palaces": []})["money"] == 3
+    assert final_parts({"score": 0, "yuan": 8, "rice": 0, "fireworks": 0, "palaces": []})["money"] == 2
+
+
+def test_tiebreak_is_the_person_track_with_the_later_marker_on_top():
+    table = started()
+    assert dragon.tiebreak(table.state, BEN) > dragon.tiebreak(table.state, ANNA)  # both on 7, Ben on top
+
+
+def test_apply_does_not_mutate_and_check_never_raises_on_every_phase():
+    table = started()
+    snapshot = clone(table.state)
+    dragon.apply(table.state, Move(99, "dragon-actions-dealt", {"groups": GROUPS[5]}))
+    assert table.state == snapshot
+    assert table.refused("dragon-persons-released", {"seat": 0, "persons": [[0, 0]]}) == [dragon.R_FLOW]
