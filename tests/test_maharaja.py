@@ -1,0 +1,371 @@
+"""Maharaja rules: the seed's worked examples, evaluations, travel, turn order, the
+end triggers and every rule check (docs/rules/maharaja.md)."""
+import pytest
+
+from scoring import maharaja as M
+from scoring import maharaja_rules as R
+from scoring.base import FormError, Move
+
+NAMES = ["Krisztina", "Péter", "Jenő", "Anita", "Zoli"]
+
+
+def step(state, type_, data):
+    """Check then apply one move, failing with the problems if it is refused."""
+    move = Move(0, type_, data)
+    problems = M.check(state, move)
+    assert problems == [], (type_, data, problems)
+    return M.apply(state, move)
+
+
+def refused(state, type_, data) -> list[str]:
+    return [p.rule for p in M.check(state, Move(0, type_, data))]
+
+
+def started(characters, **options):
+    """A game through set-up: governors A..G from the bottom, ``characters[seat]``,
+    each seat's 4 starting houses in its own villages (seat s: v(4s+1)..v(4s+4))."""
+    n = len(characters)
+    players = [{"name": NAMES[i], "colour": ""} for i in range(n)]
+    state = M.setup(players, {**{o.name: o.default for o in M.OPTIONS}, **options})
+    state = step(state, "governors-laid", {"order": list("ABCDEFG")})
+    for seat, number in enumerate(characters):
+        state = step(state, "character-chosen", {"seat": seat, "character": number})
+    placed = [0] * n
+    while state["pending"][0]["kind"] == "start-house":
+        seat = state["pending"][0]["seat"]
+        state = step(state, "start-house-placed", {"seat": seat, "place": f"v{4 * seat + placed[seat] + 1}"})
+        placed[seat] += 1
+    return state
+
+
+def turn(state, seat, actions, *moves, end=None):
+    state = step(state, "actions-revealed", {"seat": seat, "actions": actions})
+    for type_, data in moves:
+        state = step(state, type_, data)
+    return step(state, "turn-ended", end or {})
+
+
+def pass_round(state):
+    """Every player takes gold twice."""
+    while state["pending"] and state["pending"][0]["kind"] == "reveal":
+        seat = state["pending"][0]["seat"]
+        state = turn(state, seat, ["gold", "gold"], ("gold-taken", {}), ("gold-taken", {}))
+        if state["phase"] == "over" or state["acted"] == []:
+            break
+    return state
+
+
+# ---- the seed's worked examples ---------------------------------------------------
+
+def test_example_8_city_a_jeno_12_peter_9_krisztina_6_anita_3_and_d_next():
+    # seed 003 §8: Krisztina Mogul, Péter Sadhu, Jenő Builder, Anita Artist; city A evaluated.
+    s = started([R.MOGUL, R.SADHU, R.BUILDER, R.ARTIST])
+    assert s["maharaja"] == "A"
+    gold_before = list(s["gold"])
+    s = turn(s, 0, ["palace-house", "gold"], ("gold-taken", {}), ("house-built", {"place": "v17"}),
+             ("architect-travelled", {"city": "A", "via": []}), ("palace-built", {"city": "A", "site": "inner"}))
+    s = turn(s, 1, ["palace-house", "move-house"], ("architect-travelled", {"city": "A", "via": []}),
+             ("palace-built", {"city": "A", "site": "outer"}), ("house-built", {"place": "A"}),
+             ("house-moved", {"source": "v5", "place": "A"}))
+    s = turn(s, 2, ["two-houses", "two-houses"], ("architect-travelled", {"city": "A", "via": []}),
+             *[("house-built", {"place": "A"})] * 4, ("house-built", {"place": "A", "free": True}))
+    s = turn(s, 3, ["palace-house", "governor"], ("architect-travelled", {"city": "D", "via": []}),
+             ("palace-built", {"city": "D", "site": "inner"}), ("house-built", {"place": "D"}),
+             ("governor-moved", {"city": "D"}), ("architect-travelled", {"city": "A", "via": []}))
+    evaluation = s["evaluations"][-1]
+    assert evaluation["city"] == "A"
+    assert evaluation["points"] == [4, 5, 6, 1]
+    paid = {NAMES[row["seat"]]: row["gold"] for row in evaluation["rows"]}
+    assert paid == {"Jenő": 12, "Péter": 9, "Krisztina": 6, "Anita": 3}
+    spent = [13 - 2, 13, 4, 10]  # the example's payments
+    assert s["gold"] == [gold_before[i] - spent[i] + paid[NAMES[i]] for i in range(4)]
+    # "A következő forduló elején a maharadzsa D városba utazik, és a D ... a 2-es mezőre kerül"
+    assert s["round"] == 2 and s["maharaja"] == "D"
+    assert R.box_number(s["track"].index("D")) == 2
+
+
+def test_example_7_1_blue_and_red_house_cost_1_to_blue_and_1_to_red():
+    blue, red, green = 0, 1, 2
+    villages = [[blue, red]] + [[] for _ in range(29)]
+    assert R.travel_fees(villages, green, [0]) == {blue: 1, red: 1}
+
+
+def test_example_7_1_two_blue_houses_cost_2_to_blue():
+    blue, green = 0, 2
+    villages = [[blue, blue]] + [[] for _ in range(29)]
+    assert R.travel_fees(villages, green, [0]) == {blue: 2}
+
+
+def test_travel_fees_are_paid_at_the_table_and_own_house_passes_free():
+    s = started([R.MOGUL, R.TRADER, R.SADHU])
+    gold = list(s["gold"])
+    # seat 0 passes v5 (seat 1's house), v9 (seat 2's) and v1 (its own house: free).
+    s = step(step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]}),
+             "architect-travelled", {"city": "C", "via": [5, 9, 1]})
+    assert s["gold"] == [gold[0] - 2, gold[1] + 1, gold[2] + 1]
+    assert s["architects"][0] == "C"
+
+
+def test_wandering_monk_travels_free_and_the_owners_are_still_paid():
+    s = started([R.MONK, R.MOGUL])
+    gold = list(s["gold"])
+    s = step(s, "actions-revealed", {"seat": 1, "actions": ["gold", "gold"]})
+    s = step(step(s, "gold-taken", {}), "gold-taken", {})
+    s = step(s, "turn-ended", {})
+    s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
+    s = step(s, "architect-travelled", {"city": "B", "via": [5, 6]})
+    assert s["gold"][0] == gold[0] and s["gold"][1] == gold[1] + 4 + 2
+
+
+def test_a_village_without_houses_blocks_the_road():
+    s = step(started([R.MOGUL, R.TRADER]), "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
+    assert refused(s, "architect-travelled", {"city": "B", "via": [30]}) == ["seed 003 §7.1"]
+
+
+def test_example_7_6_character_swap_changes_the_turn_order():
+    # Péter Builder (5), Krisztina Sadhu (3), Jenő Monk (4). Krisztina starts and takes the Builder.
+    s = started([R.SADHU, R.BUILDER, R.MONK])
+    assert s["pending"][0] == {"kind": "reveal", "seat": 0}
+    s = step(s, "actions-revealed", {"seat": 0, "actions": ["character", "gold"]})
+    s = step(s, "character-swapped", {"character": R.BUILDER})
+    assert s["pending"] == [{"kind": "pick-character", "seat": 1}]
+    assert refused(s, "gold-taken", {}) == ["seed 003 §6.0"]
+    s = step(s, "character-picked", {"character": R.SADHU})   # the one just put back
+    s = step(step(s, "gold-taken", {}), "turn-ended", {})
+    assert s["pending"][0] == {"kind": "reveal", "seat": 1}   # Péter: Sadhu 3 comes before Monk 4
+    s = turn(s, 1, ["gold", "gold"], ("gold-taken", {}), ("gold-taken", {}))
+    assert s["pending"][0] == {"kind": "reveal", "seat": 2}   # then Jenő; Krisztina does not act again
+    s = turn(s, 2, ["gold", "gold"], ("gold-taken", {}), ("gold-taken", {}))
+    assert s["round"] == 2 and s["evaluations"][-1]["round"] == 1
+
+
+def test_example_7_5_1_governor_two_down_passed_ones_up():
+    track = [None, "B", "C", "D", "E", "F", "G", "A"] + [None] * 9
+    moved = R.move_governor(track, "D")
+    assert moved[:4] == [None, "D", "B", "C"] and R.next_city(moved) == "D"
+
+
+def test_example_7_5_2_an_empty_box_passed_stays_empty_f_to_box_5_then_e():
+    track = [None] * 4 + ["E", "F", "G", "A", "B", "D", "C"] + [None] * 6   # C tops the track at box 4
+    moved = R.move_governor(track, "F")
+    assert moved[3:6] == ["F", None, "E"]
+    track, city, box = R.maharaja_moves(moved)
+    assert city == "F" and R.box_number(box) == 5
+    assert R.next_city(track) == "E"
+
+
+# ---- evaluation ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_payouts_follow_the_table_for_each_player_count(n):
+    points = list(range(n, 0, -1))
+    rows = R.payouts(points, list(range(1, n + 1)), n)
+    assert [r["gold"] for r in rows] == list(R.PAYOUTS[n])
+    assert R.PAYOUTS[4] == (12, 9, 6, 3)
+
+
+def test_a_tie_goes_to_the_lower_character_number():
+    rows = R.payouts([3, 3, 1], [6, 2, 1], 3)
+    assert [(r["seat"], r["gold"]) for r in rows] == [(1, 11), (0, 7), (2, 3)]
+
+
+def test_zero_points_get_nothing():
+    rows = R.payouts([0, 2, 1, 0], [1, 2, 3, 4], 4)
+    assert [(r["seat"], r["gold"]) for r in rows] == [(1, 12), (2, 9)]
+
+
+def test_monopoly_adds_5_to_the_sole_player_present():
+    rows = R.payouts([0, 0, 4], [1, 2, 3], 3)
+    assert rows == [{"seat": 2, "points": 4, "rank": 1, "gold": 11 + 5, "monopoly": True}]
+
+
+def test_sadhu_outer_palaces_count_2_and_home_bonus_counts_1():
+    s = started([R.SADHU, R.MOGUL], homes="BACDEFG")  # Mogul's home is B, Sadhu's C
+    s["cities"]["A"]["outer"] = [0, 1]
+    s["cities"]["B"]["outer"] = [0]
+    assert R.presence(s, "A") == [2, 1 + 0]
+    assert R.presence(s, "B") == [2, 1]
+
+
+# ---- turns, powers and rule checks --------------------------------------------------
+
+def test_renouncing_a_part_gives_every_other_player_2_gold():
+    s = started([R.MOGUL, R.SADHU, R.MONK])
+    gold = list(s["gold"])
+    s = step(step(s, "actions-revealed", {"seat": 0, "actions": ["palace-house", "gold"]}), "gold-taken", {})
+    assert refused(s, "turn-ended", {}) == ["seed 003 §7.7"]           # the app asks first
+    s = step(s, "turn-ended", {"renounce": True})
+    assert s["gold"] == [gold[0] + 2, gold[1] + 2, gold[2] + 2]
+    assert s["renounced"][0]["parts"] == ["palace", "house"]
+
+
+def test_renouncing_with_nothing_left_is_refused():
+    s = step(started([R.MOGUL, R.SADHU]), "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
+    s = step(step(s, "gold-taken", {}), "gold-taken", {})
+    assert refused(s, "turn-ended", {"renounce": True}) == ["seed 003 §7.7"]
+
+
+def test_trader_gets_1_gold_when_his_turn_starts_and_artist_builds_for_9():
+    s = started([R.TRADER, R.ARTIST])
+    gold = list(s["gold"])
+    s = turn(s, 0, ["gold", "gold"], ("gold-taken", {}), ("gold-taken", {}))
+    assert s["gold"][0] == gold[0] + 1 + 4
+    s = step(s, "actions-revealed", {"seat": 1, "actions": ["palace", "gold"]})
+    s = step(s, "architect-travelled", {"city": "A", "via": []})
+    s = step(s, "palace-built", {"city": "A", "site": "outer"})
+    assert s["gold"][1] == gold[1] - 9
+
+
+def test_builder_free_house_once_a_turn_and_only_for_the_builder():
+    s = step(started([R.BUILDER, R.MOGUL]), "actions-revealed", {"seat": 1, "actions": ["gold", "gold"]})
+    assert refused(s, "house-built", {"place": "v20", "free": True}) == ["seed 003 §5.1"]
+    s = step(step(step(s, "gold-taken", {}), "gold-taken", {}), "turn-ended", {})
+    s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
+    reserve, gold = s["reserve"][0], s["gold"][0]
+    s = step(s, "house-built", {"place": "v20", "free": True})
+    assert (s["reserve"][0], s["gold"][0]) == (reserve - 1, gold)
+    assert s["turn"]["parts"] == ["gold", "gold"]
+    assert refused(s, "house-built", {"place": "v21", "free": True}) == ["seed 003 §5.1"]
+
+
+def test_gold_never_below_zero():
+    s = step(started([R.MOGUL, R.TRADER]), "actions-revealed", {"seat": 0, "actions": ["palace", "palace"]})
+    s = step(s, "architect-travelled", {"city": "A", "via": []})
+    s = step(s, "palace-built", {"city": "A", "site": "inner"})
+    assert refused(s, "palace-built", {"city": "A", "site": "outer"}) == ["seed 003 §7.2"]
+
+
+def test_city_has_one_inner_and_six_outer_sites():
+    s = started([R.MOGUL, R.TRADER])
+    s["cities"]["A"]["outer"] = [1] * 6
+    s["cities"]["A"]["inner"] = 1
+    s = step(s, "actions-revealed", {"seat": 0, "actions": ["palace", "gold"]})
+    s = step(s, "architect-travelled", {"city": "A", "via": []})
+    assert refused(s, "palace-built", {"city": "A", "site": "inner"}) == ["seed 003 §4.0"]
+    assert refused(s, "palace-built", {"city": "A", "site": "outer"}) == ["seed 003 §7.2"]
+
+
+def test_neutral_palaces_take_outer_sites_with_fewer_players():
+    assert M.setup([{"name": "a"}] * 3, {"neutral_palaces": True})["outer_sites"] == 4
+
+
+def test_palace_supply_runs_out():
+    s = started([R.MOGUL, R.TRADER])
+    s["palaces"] = [{"seat": 0, "city": "B", "site": "outer", "seq": 1}] * 7
+    s["gold"][0] = 50
+    s = step(s, "actions-revealed", {"seat": 0, "actions": ["palace", "gold"]})
+    s = step(s, "architect-travelled", {"city": "A", "via": []})
+    assert refused(s, "palace-built", {"city": "A", "site": "outer"}) == ["seed 003 §3.2"]
+
+
+def test_village_capacity_is_2_and_1_with_two_players():
+    three = started([R.MOGUL, R.TRADER, R.SADHU])
+    three = step(three, "actions-revealed", {"seat": 0, "actions": ["house", "house"]})
+    three = step(three, "house-built", {"place": "v5"})
+    assert refused(three, "house-built", {"place": "v5"}) == ["seed 003 §4.0"]
+    two = step(started([R.MOGUL, R.TRADER]), "actions-revealed", {"seat": 0, "actions": ["house", "house"]})
+    assert refused(two, "house-built", {"place": "v5"}) == ["seed 003 §4.0"]
+
+
+def test_city_building_only_where_the_architect_stands_and_two_houses_need_a_city():
+    s = step(started([R.MOGUL, R.TRADER]), "actions-revealed", {"seat": 0, "actions": ["two-houses", "gold"]})
+    assert refused(s, "house-built", {"place": "B"}) == ["seed 003 §7.2"]
+    s = step(s, "house-built", {"place": "v20"})
+    assert refused(s, "house-built", {"place": "v21"}) == ["seed 003 §7.2"]
+    s = step(step(s, "architect-travelled", {"city": "B", "via": []}), "house-built", {"place": "B"})
+    assert s["cities"]["B"]["houses"][0] == 1
+
+
+def test_two_actions_only_and_a_chip_buys_a_third_but_never_the_swap():
+    from events.table import _check_shape  # the schema refuses the swap as a chip action
+    s = step(started([R.YOGI, R.MOGUL], yogi=True), "actions-revealed", {"seat": 1, "actions": ["gold", "gold"]})
+    s = step(step(s, "gold-taken", {}), "gold-taken", {})
+    assert refused(s, "gold-taken", {}) == ["seed 003 §6.2"]
+    s = step(step(s, "turn-ended", {}), "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
+    assert s["chips"][0] == 1
+    s = step(s, "chip-used", {"action": "quarry"})
+    assert refused(s, "chip-used", {"action": "gold"}) == ["seed 003 §11.2.3"]
+    assert "character" not in M.EVENT_TYPES["chip-used"].schema["properties"]["action"]["enum"]
+    assert s["turn"]["parts"] == ["gold", "gold", "quarry"]
+
+
+def test_each_player_acts_once_a_round():
+    s = turn(started([R.MOGUL, R.TRADER, R.SADHU]), 0, ["gold", "gold"], ("gold-taken", {}), ("gold-taken", {}))
+    assert refused(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]}) == ["seed 003 §7.6"]
+
+
+def test_governor_cannot_go_below_the_track():
+    s = step(started([R.MOGUL, R.TRADER]), "actions-revealed", {"seat": 0, "actions": ["governor", "gold"]})
+    assert R.bottom_governor(s["track"]) == 1
+    assert refused(s, "governor-moved", {"city": "B"}) == ["seed 003 §7.5"]
+
+
+def test_start_houses_go_in_character_order_into_villages():
+    players = [{"name": n} for n in NAMES[:3]]
+    s = M.setup(players, {})
+    s = step(s, "governors-laid", {"order": list("GFEDCBA")})
+    for seat, number in enumerate([4, 1, 2]):
+        s = step(s, "character-chosen", {"seat": seat, "character": number})
+    assert s["pending"] == [{"kind": "start-house", "seat": 1}]
+    assert refused(s, "start-house-placed", {"seat": 0, "place": "v1"}) == ["seed 003 §5.2"]
+    assert refused(s, "start-house-placed", {"seat": 1, "place": "A"}) == ["seed 003 §5.2"]
+
+
+# ---- the end --------------------------------------------------------------------------
+
+def test_game_ends_after_the_evaluation_of_the_round_with_a_last_palace():
+    s = started([R.MOGUL, R.TRADER])
+    s["palaces"] = [{"seat": 1, "city": "B", "site": "outer", "seq": 1}] * 6
+    s = turn(s, 0, ["gold", "gold"], ("gold-taken", {}), ("gold-taken", {}))
+    s = step(s, "actions-revealed", {"seat": 1, "actions": ["palace", "gold"]})
+    s = step(step(s, "architect-travelled", {"city": "A", "via": []}), "palace-built", {"city": "A", "site": "inner"})
+    assert not M.is_over(s)
+    s = step(step(s, "gold-taken", {}), "turn-ended", {})
+    assert M.is_over(s) and s["evaluations"][-1]["round"] == 1
+    assert M.check(s, Move(0, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]}))[0].rule == "seed 003 §10"
+
+
+def test_game_ends_when_a_governor_reaches_box_10():
+    s = started([R.MOGUL, R.TRADER])
+    for _ in range(9):
+        s = pass_round(s)
+    assert s["round"] == 10 and s["last_round"] and not M.is_over(s)
+    assert R.box_number(max(i for i, c in enumerate(s["track"]) if c)) == 10
+    s = pass_round(s)
+    assert M.is_over(s) and len(s["evaluations"]) == 10
+
+
+def test_short_variant_6_palaces_and_at_most_8_rounds():
+    s = started([R.MOGUL, R.TRADER], short=True)
+    assert s["palaces_each"] == 6
+    for _ in range(8):
+        s = pass_round(s)
+    assert M.is_over(s) and s["round"] == 8
+
+
+def test_winner_by_palaces_then_gold_then_lower_character():
+    s = started([R.TRADER, R.MOGUL, R.SADHU])
+    s["palaces"] = [{"seat": 2, "city": "A", "site": "outer", "seq": 5}]
+    s["gold"] = [20, 20, 3]
+    ranked = sorted(range(3), key=lambda seat: (-sum(p.points for p in M.score(s)[seat]),
+                                                [-x for x in M.tiebreak(s, seat)]))
+    assert ranked == [2, 1, 0]
+
+
+# ---- the phone form ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("form", [{}, {"action": "drop-table"}, {"action": "house-built"},
+                                  {"action": "house-built", "house_place": "v31"},
+                                  {"action": "architect-travelled", "travel_city": "A", "via": "x"},
+                                  {"action": "palace-built", "palace_site": "inner"}])
+def test_malformed_forms_raise_form_error(form):
+    s = step(started([R.MOGUL, R.TRADER]), "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
+    with pytest.raises(FormError):
+        M.parse_form(s, form)
+
+
+def test_form_free_and_renounce_buttons_become_flags():
+    s = step(started([R.BUILDER, R.MOGUL]), "actions-revealed", {"seat": 1, "actions": ["gold", "gold"]})
+    assert M.parse_form(s, {"action": "house-built-free", "house_place": "v3"}) == \
+        ("house-built", {"place": "v3", "free": True})
+    assert M.parse_form(s, {"action": "turn-ended-renounce"}) == ("turn-ended", {"renounce": True})
