@@ -6,6 +6,7 @@ GAMES: dict[str, GameKind] = {g.kind: g for g in (
     scorepad.GAME,
     __import__("scoring.maharaja").maharaja.GAME,
     __import__("scoring.five_tribes").five_tribes.GAME,
+    __import__("scoring.han").han.GAME,
     __import__("scoring.dragon").dragon.GAME, __import__("scoring.dragon_tally").dragon_tally.GAME,
 )}
 

@@ -83,6 +83,17 @@ class EventSpec:
 
 
 @dataclass(frozen=True)
+class Boards:
+    """Board profiles a game is played on, stored by ``events/boards.py`` and edited
+    at ``/boards/<kind>/``. A game pins one in its options as {"id", "version", "data"}."""
+
+    validate: Callable[[dict], list[Problem]]             # contradictions in a profile's data
+    from_form: Callable[[dict, Mapping[str, str]], dict]  # editor form -> data, or FormError
+    missing: Callable[[dict], list[Text]] = lambda data: []  # facts the profile leaves unknown
+    builtin: tuple[dict, ...] = ()                        # shipped profiles: {"id", "data"}
+
+
+@dataclass(frozen=True)
 class GameKind:
     kind: str
     title: Text
@@ -110,6 +121,7 @@ class GameKind:
     # A short legal game for the contract test: () -> (players, options, [(type, data), ...]).
     # It must use every event type the game declares.
     demo: Callable[[], tuple[list[dict], dict, list[tuple[str, dict]]]] | None = None
+    boards: Boards | None = None  # board profiles, for games whose board varies
 
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}

@@ -1,0 +1,220 @@
+"""Han board profiles: what is known of the two board sides, and their validation.
+
+The board's topology is published nowhere (GAMES.md, Han). A profile holds the
+known facts and leaves the rest ``null``; someone holding the board fills it in
+with the editor at /boards/han/. Rules as implemented: docs/rules/han.md §6.
+"""
+from __future__ import annotations
+
+import re
+
+from scoring.base import FormError, Problem, text
+
+COLOURS = ("violet", "yellow", "orange", "green", "red")
+COLOUR_TEXT = {"violet": text("lila", "violet"), "yellow": text("sárga", "yellow"),
+               "orange": text("narancs", "orange"), "green": text("zöld", "green"),
+               "red": text("vörös", "red")}
+AREAS = 9
+ALLIANCES = 15
+MAX_SITES = 20
+# Per side: player counts, face-up cards, border sites, harbours (GAMES.md, Han; seed 000).
+SIDES = {
+    1: {"players": (3, 5), "face_up": 4, "border_sites": 6, "harbours": 7,
+        "name": text("1. oldal: Határviták", "Side 1: Border Disputes")},
+    2: {"players": (2, 4), "face_up": 3, "border_sites": 0, "harbours": 0,
+        "name": text("2. oldal: A diplomácia útjai", "Side 2: Ways of Diplomacy")},
+}
+ID = re.compile(r"^[a-z0-9-]{1,24}$")
+RULE = "Han §6"
+
+
+def _area(id_, name="", colour=None):
+    return {"id": id_, "name": name, "colour": colour, "sites": None}
+
+
+def blank(side: int) -> dict:
+    """Every fact unknown: 9 unnamed areas, empty sites, 15 empty alliances."""
+    spec = SIDES[side]
+    return {"side": side, "name": dict(spec["name"]), "source": "",
+            "areas": [_area(f"a{i}") for i in range(1, AREAS + 1)],
+            "border_sites": [{"areas": [None, None]} for _ in range(spec["border_sites"])],
+            "harbours": [{"area": None} for _ in range(spec["harbours"])],
+            "alliances": [{"n": n, "areas": [None, None]} for n in range(1, ALLIANCES + 1)]}
+
+
+def _side1() -> dict:
+    """Known from the seeds: Vej red (ex. 1, 4); Csi and Csin yellow (ex. 1); Lu and Csao
+    orange (seed 000 board text, ex. 2); Csou the single violet province; alliance 3 joins
+    Vej and Csin, alliance 4 Csin and Su (ex. 6). Nothing else is published."""
+    data = blank(1)
+    data["areas"] = [_area("vej", "Vej", "red"), _area("csi", "Csi", "yellow"),
+                     _area("csin", "Csin", "yellow"), _area("lu", "Lu", "orange"),
+                     _area("csao", "Csao", "orange"), _area("csou", "Csou", "violet"),
+                     _area("su", "Su"), _area("a8"), _area("a9")]
+    data["alliances"][2]["areas"] = ["vej", "csin"]
+    data["alliances"][3]["areas"] = ["csin", "su"]
+    data["source"] = ("seed 000/001 examples 1-8 and board text; GAMES.md Han. Unknown: "
+                      "2 names, 3 colours, every site count, border sites, harbours, "
+                      "13 alliances, roads.")
+    return data
+
+
+def _side2() -> dict:
+    data = blank(2)
+    data["source"] = ("research/han.md §3: the capital in 9 districts, 2-4 players. "
+                      "Names, colours, sites and alliances are not published.")
+    return data
+
+
+BUILTIN = ({"id": "han-side1", "data": _side1()}, {"id": "han-side2", "data": _side2()})
+
+_PAIR = {"type": "array", "minItems": 2, "maxItems": 2,
+         "items": {"type": ["string", "null"], "maxLength": 24}}
+SCHEMA = {
+    "type": "object", "additionalProperties": False,
+    "required": ["side", "name", "areas", "border_sites", "harbours", "alliances"],
+    "properties": {
+        "side": {"enum": [1, 2]},
+        "name": {"type": "object", "additionalProperties": False, "required": ["hu", "en"],
+                 "properties": {"hu": {"type": "string", "maxLength": 80},
+                                "en": {"type": "string", "maxLength": 80}}},
+        "source": {"type": "string", "maxLength": 1000},
+        "areas": {"type": "array", "minItems": AREAS, "maxItems": AREAS, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["id", "name", "colour", "sites"],
+            "properties": {"id": {"type": "string", "pattern": ID.pattern},
+                           "name": {"type": "string", "maxLength": 40},
+                           "colour": {"enum": [*COLOURS, None]},
+                           "sites": {"type": ["integer", "null"], "minimum": 1,
+                                     "maximum": MAX_SITES}}}},
+        "border_sites": {"type": "array", "maxItems": 12, "items": {
+            "type": "object", "additionalProperties": False, "required": ["areas"],
+            "properties": {"areas": _PAIR}}},
+        "harbours": {"type": "array", "maxItems": 12, "items": {
+            "type": "object", "additionalProperties": False, "required": ["area"],
+            "properties": {"area": {"type": ["string", "null"], "maxLength": 24}}}},
+        "alliances": {"type": "array", "minItems": ALLIANCES, "maxItems": ALLIANCES, "items": {
+            "type": "object", "additionalProperties": False, "required": ["n", "areas"],
+            "properties": {"n": {"type": "integer"}, "areas": _PAIR}}},
+    },
+}
+
+
+def _p(hu: str, en: str) -> Problem:
+    return Problem(RULE, hu, en)
+
+
+def validate(data) -> list[Problem]:
+    """Contradictions in a profile; unknown (null) facts are allowed."""
+    from jsonschema import Draft202012Validator
+    errors = list(Draft202012Validator(SCHEMA).iter_errors(data))
+    if errors:
+        return [_p(f"Hibás profil: {e.message}", f"Invalid profile: {e.message}") for e in errors[:5]]
+    problems = []
+    ids = [a["id"] for a in data["areas"]]
+    if len(set(ids)) != AREAS:
+        problems.append(_p("A 9 terület azonosítója legyen különböző.", "The 9 area ids must differ."))
+    for colour in COLOURS:
+        most = 1 if colour == "violet" else 2
+        if sum(a["colour"] == colour for a in data["areas"]) > most:
+            c = COLOUR_TEXT[colour]
+            problems.append(_p(f"{c['hu']}: legfeljebb {most} terület lehet ilyen színű (4 szín kétszer, a lila egyszer).",
+                               f"{c['en']}: at most {most} area(s) of this colour (four colours twice, violet once)."))
+    spec = SIDES[data["side"]]
+    if len(data["border_sites"]) != spec["border_sites"] or len(data["harbours"]) != spec["harbours"]:
+        problems.append(_p(f"Ezen az oldalon {spec['border_sites']} határhely és {spec['harbours']} kikötő van.",
+                           f"This side has {spec['border_sites']} border sites and {spec['harbours']} harbours."))
+    known = set(ids)
+    pairs = [("border", b["areas"]) for b in data["border_sites"]] + \
+            [("alliance", a["areas"]) for a in data["alliances"]]
+    refs = [a for _, pair in pairs for a in pair] + [h["area"] for h in data["harbours"]]
+    if any(r is not None and r not in known for r in refs):
+        problems.append(_p("Ismeretlen területre hivatkozik.", "It refers to an unknown area."))
+    if any(pair[0] is not None and pair[0] == pair[1] for _, pair in pairs):
+        problems.append(_p("Egy határhely vagy szövetség két különböző területet köt össze.",
+                           "A border site or alliance joins two different areas."))
+    if [a["n"] for a in data["alliances"]] != list(range(1, ALLIANCES + 1)):
+        problems.append(_p("A szövetségek számai 1–15, sorban.", "Alliances are numbered 1–15 in order."))
+    full = [frozenset(a["areas"]) for a in data["alliances"] if None not in a["areas"]]
+    if len(full) != len(set(full)):
+        problems.append(_p("Két szövetség nem kötheti össze ugyanazt a két területet.",
+                           "No two alliances may join the same two areas."))
+    for area in data["areas"]:
+        harbours = sum(h["area"] == area["id"] for h in data["harbours"])
+        if area["sites"] is not None and harbours > area["sites"]:
+            problems.append(_p(f"{area['name'] or area['id']}: több kikötő, mint pagodahely.",
+                               f"{area['name'] or area['id']}: more harbours than pagoda sites."))
+    return problems
+
+
+def playable(data) -> list[Problem]:
+    """What a game needs before it can start: a valid profile with all 9 colours,
+    since every card check depends on them (Han §1.5)."""
+    problems = validate(data) if isinstance(data, dict) else [
+        _p("Válassz tábla-profilt.", "Choose a board profile.")]
+    if not problems and any(a["colour"] is None for a in data["areas"]):
+        problems.append(Problem("Han §1.5", "A profilban mind a 9 terület színét meg kell adni (tábla-szerkesztő).",
+                                "The profile needs the colour of all 9 areas (board editor)."))
+    return problems
+
+
+def missing(data) -> list[dict]:
+    """The facts this profile leaves to the table, for the editor and the set-up page."""
+    out = []
+    names = sum(not a["name"] for a in data["areas"])
+    colours = sum(a["colour"] is None for a in data["areas"])
+    sites = sum(a["sites"] is None for a in data["areas"])
+    border = sum(None in b["areas"] for b in data["border_sites"])
+    harbours = sum(h["area"] is None for h in data["harbours"])
+    alliances = sum(None in a["areas"] for a in data["alliances"])
+    for count, hu, en in ((names, "név", "names"), (colours, "szín (kötelező)", "colours (needed)"),
+                          (sites, "pagodahely-szám (a játék rákérdez)", "site counts (the app asks)"),
+                          (border, "határhely", "border sites"), (harbours, "kikötő helye", "harbour areas"),
+                          (alliances, "szövetség (a végén rákérdez)", "alliances (asked at the end)")):
+        if count:
+            out.append(text(f"{count} {hu}", f"{count} {en}"))
+    return out
+
+
+def area_name(data_or_state, area_id) -> str:
+    for i, area in enumerate(data_or_state["areas"], start=1):
+        if area["id"] == area_id:
+            return area["name"] or f"#{i}"
+    return str(area_id)
+
+
+# ---- the editor's form ------------------------------------------------------------
+
+def _opt(form, name):
+    value = (form.get(name) or "").strip()
+    return value or None
+
+
+def _int_or_none(form, name, label):
+    raw = _opt(form, name)
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise FormError([_p(f"{label}: egész számot adj meg.", f"{label}: enter a whole number.")]) from None
+
+
+def from_form(base: dict, form) -> dict:
+    """The editor's fields on top of ``base`` (the version being edited)."""
+    side = base["side"]
+    areas = []
+    for i, old in enumerate(base["areas"]):
+        areas.append({"id": old["id"], "name": (form.get(f"area_{i}_name") or "").strip()[:40],
+                      "colour": _opt(form, f"area_{i}_colour"),
+                      "sites": _int_or_none(form, f"area_{i}_sites", f"{i + 1}.")})
+    spec = SIDES[side]
+    return {"side": side, "name": {"hu": (form.get("name_hu") or "").strip()[:80] or base["name"]["hu"],
+                                   "en": (form.get("name_en") or "").strip()[:80] or base["name"]["en"]},
+            "source": (form.get("source") or "").strip()[:1000],
+            "areas": areas,
+            "border_sites": [{"areas": [_opt(form, f"border_{i}_a"), _opt(form, f"border_{i}_b")]}
+                             for i in range(spec["border_sites"])],
+            "harbours": [{"area": _opt(form, f"harbour_{i}")} for i in range(spec["harbours"])],
+            "alliances": [{"n": n, "areas": [_opt(form, f"alliance_{n}_a"), _opt(form, f"alliance_{n}_b")]}
+                          for n in range(1, ALLIANCES + 1)]}
