@@ -25,7 +25,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, cli, db, i18n, pages, security
+    from web import api, audit, cli, db, i18n, pages, security
     db.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
@@ -33,6 +33,7 @@ def create_app(test_config=None) -> Flask:
     csrf.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(audit.bp)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
     return app

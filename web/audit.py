@@ -1,0 +1,334 @@
+"""Audit pages for every game kind: timeline, disputes with what-if, replay, final
+sheet, score race, rescore, export and import. Everything goes through the core
+(the fold, ``check_move``, ``record``) and the game's own ``describe`` and board."""
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+
+from flask import (Blueprint, Response, abort, redirect, render_template, request, url_for)
+from markupsafe import Markup
+
+from events import store
+from events.core_types import CORE_LABELS
+from events.export import BadExport, export_game, import_game
+from events.history import scores, states
+from events.projection import TableState, fold, standings, upcast
+from events.store import Event
+from events.table import Refused, StaleSequence, check_move, record
+from scoring import get_game
+from scoring.base import Problem
+from web import chart, views
+from web.db import get_db
+from web.i18n import t
+from web.pages import my_seat
+from web.security import device_id
+
+bp = Blueprint("audit", __name__)
+
+COMMENT_NEEDED = Problem("core §4", "Írj megjegyzést.", "Write a comment.")
+BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Choose an exported game (JSON).")
+
+
+# ---- the history of a game, folded once per new event ------------------------------
+
+_cache: dict[tuple[str, str], tuple[list[Event], list[TableState]]] = {}
+_cache_lock = threading.Lock()
+
+
+def history(game_id: str) -> tuple[list[Event], list[TableState]]:
+    """Every event and the table after each; events never change, so the folds are
+    cached per game under the last event's hash."""
+    events = store.read_events(get_db(), game_id)
+    if not events:
+        abort(404)
+    key = (game_id, events[-1].hash)
+    with _cache_lock:
+        if key in _cache:
+            return _cache[key]
+    folded = (events, states(events))
+    with _cache_lock:
+        if len(_cache) > 200:
+            _cache.clear()
+        _cache[key] = folded
+    return folded
+
+
+def race(game_id: str, at: int | None = None) -> Markup:
+    _, tables = history(game_id)
+    return chart.race_chart([scores(s) for s in tables], tables[-1].players, at,
+                            t("Pontverseny", "Score race"))
+
+
+def nav_context(game_id: str, table: TableState) -> dict:
+    """What the table page's audit strip shows (templates/_table_nav.html)."""
+    current = get_game(table.kind)
+    return {"chart": race(game_id),
+            "disputes": [{"seq": seq, **d} for seq, d in table.disputes.items() if d["status"] == "open"],
+            "rescore": current is not None and current.rules_version > table.rules_version}
+
+
+def event_label(game, type_: str) -> dict:
+    spec = game.event_types.get(type_)
+    return spec.label if spec else CORE_LABELS.get(type_, {"hu": type_, "en": type_})
+
+
+@bp.record_once
+def _globals(state) -> None:
+    state.app.jinja_env.globals.update(audit_nav=nav_context, event_label=event_label)
+
+
+@bp.get("/games/<game_id>/audit-nav")
+def nav(game_id: str):
+    """The audit strip, polled like the live region: 204 while nothing changed."""
+    current = store.last_seq(get_db(), game_id)
+    if current == 0:
+        abort(404)
+    if request.args.get("seq", type=int) == current:
+        return Response(status=204)
+    events, tables = history(game_id)
+    return render_template("_table_nav.html", game_id=game_id, table=tables[-1], fragment=True)
+
+
+# ---- timeline -------------------------------------------------------------------------
+
+@bp.get("/games/<game_id>/timeline")
+def timeline(game_id: str):
+    return _timeline_page(game_id)
+
+
+def _timeline_page(game_id: str, problems=(), status: int = 200):
+    events, tables = history(game_id)
+    final = tables[-1]
+    seat_filter = request.args.get("seat", type=int)
+    type_filter = request.args.get("type") or None
+    rows = [row for row in _rows(events, tables)
+            if (seat_filter is None or row["event"].seat == seat_filter or seat_filter in row["delta"])
+            and (type_filter is None or row["event"].type == type_filter)]
+    return render_template("audit/timeline.html", game_id=game_id, table=final, game=final.rules,
+                           rows=rows, seat=my_seat(game_id), seat_filter=seat_filter,
+                           type_filter=type_filter, types=sorted({e.type for e in events}),
+                           problems=list(problems), client_event_id=secrets.token_hex(16)), status
+
+
+def _rows(events: list[Event], tables: list[TableState]) -> list[dict]:
+    final, rows, before = tables[-1], [], {}
+    targets = {d["target"]: seq for seq, d in final.disputes.items()}
+    for event, table in zip(events, tables):
+        after = scores(table)
+        rows.append({"event": event, "text": views.describe(table, event),
+                     "who": _player(table, event.seat), "is_move": event.seq in final.game_seqs,
+                     "delta": {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)},
+                     "void": final.voided.get(event.seq), "flag": final.flagged.get(event.seq),
+                     "dispute": targets.get(event.seq)})
+        before = after
+    return rows
+
+
+def _player(table: TableState, seat) -> str:
+    return table.players[seat]["name"] if seat is not None and 0 <= seat < len(table.players) else ""
+
+
+# ---- disputes -------------------------------------------------------------------------
+
+@bp.post("/games/<game_id>/events/<int:target>/dispute")
+def open_dispute(game_id: str, target: int):
+    comment_ = (request.form.get("comment") or "").strip()
+    return _write(game_id, "dispute-opened", {"target": target, "comment": comment_},
+                  lambda event: url_for("audit.dispute", game_id=game_id, dispute_seq=event.seq),
+                  lambda problems, status: _timeline_page(game_id, problems, status), comment_)
+
+
+@bp.post("/games/<game_id>/disputes/<int:dispute_seq>/comment")
+def comment(game_id: str, dispute_seq: int):
+    comment_ = (request.form.get("comment") or "").strip()
+    return _write(game_id, "dispute-commented", {"dispute": dispute_seq, "comment": comment_},
+                  lambda event: url_for("audit.dispute", game_id=game_id, dispute_seq=dispute_seq),
+                  lambda problems, status: _dispute_page(game_id, dispute_seq, problems, status), comment_)
+
+
+@bp.post("/games/<game_id>/disputes/<int:dispute_seq>/resolve")
+def resolve(game_id: str, dispute_seq: int):
+    reason, outcome = (request.form.get("reason") or "").strip(), request.form.get("outcome")
+    return _write(game_id, "dispute-resolved", {"dispute": dispute_seq, "outcome": outcome, "reason": reason},
+                  lambda event: url_for("audit.dispute", game_id=game_id, dispute_seq=dispute_seq),
+                  lambda problems, status: _dispute_page(game_id, dispute_seq, problems, status),
+                  reason or outcome != "voided")
+
+
+def _write(game_id: str, type_: str, data: dict, then, refused, has_text=True):
+    """Record a core event from a seated phone and go where ``then`` says; a refusal
+    re-renders the page it came from (``refused``) with the reasons."""
+    seat = my_seat(game_id)
+    if seat is None:
+        return refused([views.NOT_SEATED], 403)
+    if not has_text:
+        return refused([views.REASON_NEEDED if type_ == "dispute-resolved" else COMMENT_NEEDED], 422)
+    try:
+        event, _ = record(get_db(), game_id, type_, data, request.form.get("expected_seq", -1, type=int),
+                          seat, device_id(), (request.form.get("client_event_id") or secrets.token_hex(16))[:64])
+    except StaleSequence:
+        return refused([views.STALE], 409)
+    except Refused as refusal:
+        return refused(refusal.problems, 422)
+    return redirect(then(event), code=303)
+
+
+@bp.get("/games/<game_id>/disputes/<int:dispute_seq>")
+def dispute(game_id: str, dispute_seq: int):
+    return _dispute_page(game_id, dispute_seq)
+
+
+def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200):
+    events, tables = history(game_id)
+    final = tables[-1]
+    found = final.disputes.get(dispute_seq) or abort(404)
+    target = found["target"]
+    event, before, after = events[target - 1], tables[target - 2], tables[target - 1]
+    ctx = {"game_id": game_id, "table": final, "game": final.rules, "seat": my_seat(game_id),
+           "dispute_seq": dispute_seq, "dispute": found, "event": event,
+           "text": views.describe(after, event), "who": _player(after, event.seat),
+           "before": before, "after": after,
+           "standings_before": standings(before), "standings_after": standings(after),
+           "check": _recheck(before, event), "flag": final.flagged.get(target),
+           "parts": _parts_of(final, target), "void": final.voided.get(target),
+           "now": standings(final), "whatif": None, "newly_flagged": {},
+           "problems": list(problems), "client_event_id": secrets.token_hex(16)}
+    if target not in final.voided:
+        fork = what_if_voided(events, target)
+        ctx["whatif"] = standings(fork)
+        ctx["newly_flagged"] = {s: f for s, f in fork.flagged.items() if s not in final.flagged}
+    return render_template("audit/dispute.html", **ctx), status
+
+
+def what_if_voided(events: list[Event], target: int) -> TableState:
+    """The table as it would be without ``target``: a fork folded in memory with a
+    void appended; nothing is stored."""
+    void = Event(events[-1].seq + 1, "event-voided", 1, {"target": target, "reason": "what-if"},
+                 None, "", "", "", "")
+    return fold(events + [void])
+
+
+def _recheck(before: TableState, event: Event) -> list[Problem] | None:
+    """The rules re-run on the state before the move: [] when every check passes."""
+    if event.type in before.rules.event_types:
+        return check_move(before, event.type, dict(upcast(before.rules, event).data))
+    return None
+
+
+def _parts_of(table: TableState, target: int) -> list[dict]:
+    """The score parts (with their categories) that name the disputed move."""
+    return [{"player": row["player"], **part} for row in standings(table)
+            for part in row["parts"] if target in part["events"]]
+
+
+# ---- replay, final sheet --------------------------------------------------------------
+
+@bp.get("/games/<game_id>/replay")
+def replay(game_id: str):
+    events, tables = history(game_id)
+    last = len(events)
+    at = min(max(request.args.get("at", last, type=int), 1), last)
+    table = tables[at - 1]
+    now, then = scores(table), scores(tables[at - 2]) if at > 1 else {}
+    delta = {s: now[s] - then.get(s, 0) for s in now if now[s] != then.get(s, 0)}
+    event = events[at - 1]
+    return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,
+                           at=at, last=last, event=event, text=views.describe(table, event),
+                           who=_player(table, event.seat), standings=standings(table), delta=delta,
+                           over=table.rules.is_over(table.game), chart=race(game_id, at),
+                           seat=None, problems=[], form={}, void=tables[-1].voided.get(event.seq))
+
+
+@bp.get("/games/<game_id>/final")
+def final(game_id: str):
+    events, tables = history(game_id)
+    table = tables[-1]
+    rows = standings(table)
+    return render_template("audit/final.html", game_id=game_id, table=table, game=table.rules,
+                           standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
+                           over=table.rules.is_over(table.game), last=events[-1],
+                           categories=_categories(rows))
+
+
+def _categories(rows: list[dict]) -> list[dict]:
+    """Every category any player scored in, in first-seen order, with its label."""
+    seen: dict[str, dict] = {}
+    for row in rows:
+        for part in row["parts"]:
+            seen.setdefault(part["category"], {"category": part["category"], "label": part["label"]})
+    return list(seen.values())
+
+
+def _ties(game, rows: list[dict]) -> list[dict]:
+    """Equal scores: shared ranks, or the game's tie-break that separated them."""
+    ties = []
+    for score in sorted({r["score"] for r in rows}, reverse=True):
+        same = [r for r in rows if r["score"] == score]
+        if len(same) > 1:
+            ties.append({"score": score, "players": [r["player"] for r in same],
+                         "shared": len({r["rank"] for r in same}) == 1,
+                         "ranks": [(r["player"], r["rank"], r["tiebreak"]) for r in same],
+                         "rule": game.tiebreak_rule})
+    return ties
+
+
+# ---- rescore --------------------------------------------------------------------------
+
+@bp.route("/games/<game_id>/rescore", methods=["GET", "POST"])
+def rescore(game_id: str):
+    if request.method == "GET":
+        return _rescore_page(game_id)
+    current = get_game(history(game_id)[1][-1].kind)
+    return _write(game_id, "rules-rescored", {"rules_version": current.rules_version},
+                  lambda event: url_for("audit.final", game_id=game_id),
+                  lambda problems, status: _rescore_page(game_id, problems, status))
+
+
+def _rescore_page(game_id: str, problems=(), status: int = 200):
+    """The standings under the pinned rules beside those under the current rules,
+    folded on a fork: nothing changes until the table confirms."""
+    events, tables = history(game_id)
+    table = tables[-1]
+    current = get_game(table.kind)
+    rows, preview = [], None
+    if current.rules_version > table.rules_version:
+        marker = Event(events[-1].seq + 1, "rules-rescored", 1, {"rules_version": current.rules_version},
+                       None, "", "", "", "")
+        preview = fold(events + [marker])
+        pinned = {r["seat"]: r for r in standings(table)}
+        rows = [{"new": r, "old": pinned[r["seat"]]} for r in standings(preview)]
+    return render_template("audit/rescore.html", game_id=game_id, table=table, game=table.rules,
+                           current=current, rows=rows, seat=my_seat(game_id), preview=preview,
+                           problems=list(problems), client_event_id=secrets.token_hex(16)), status
+
+
+# ---- export and import ----------------------------------------------------------------
+
+@bp.get("/games/<game_id>/export.json")
+def export(game_id: str):
+    try:
+        doc = export_game(get_db(), game_id)
+    except LookupError:
+        abort(404)
+    return Response(json.dumps(doc, ensure_ascii=False, indent=1), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="tablescribe-{game_id}.json"'})
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page():
+    if request.method == "GET":
+        return render_template("audit/import.html", refusal=None, problems=[])
+    upload = request.files.get("file")
+    try:
+        doc = json.loads(upload.read().decode("utf-8")) if upload else None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        doc = None
+    if doc is None:
+        return render_template("audit/import.html", refusal=None, problems=[BAD_FILE]), 422
+    try:
+        created = import_game(get_db(), doc, device_id())
+    except BadExport as err:
+        return render_template("audit/import.html", refusal=err, problems=[]), 422
+    return redirect(url_for("pages.table", game_id=created["id"]), code=303)
