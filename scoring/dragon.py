@@ -344,7 +344,7 @@ _CHECKS = {"dragon-events-laid": _check_row, "dragon-opening-recruited": _check_
 def apply(state: dict, move: Move) -> dict:
     state = clone(state)
     _APPLY[move.type](state, move.data, move.seq)
-    state["ask"] = ask(state)
+    state["ask"] = {**ask(state), "track_order": turn_order(state)}
     return state
 
 
@@ -622,6 +622,10 @@ def ask(state: dict) -> dict:
     if phase == "opening":
         return {"seat": state["turn"], "types": [k for k in TYPES if state["supply"][k]["young"] > 0],
                 "pairs": state["pairs"]}
+    if phase == "deal":
+        sizes = GROUP_SIZES[state["n"]]
+        return {"seat": None, "sizes": list(sizes), "actions": list(ACTIONS),
+                "defaults": [g for g, size in enumerate(sizes) for _ in range(size)]}
     if phase == "action":
         return _ask_action(state)
     if phase == "build":

@@ -1,0 +1,111 @@
+"""In the Year of the Dragon through the phone forms (Flask's client, no JavaScript):
+every demo move entered as a form becomes exactly the demo's event, every page renders,
+bad input is refused beside the form, the final tally mode scores Ben's example."""
+import json
+
+import pytest
+
+from events import store
+from scoring import dragon, dragon_tally
+
+
+def form_for(type_, data) -> dict:
+    """The fields a phone posts for a move (the seat comes from the state)."""
+    fields = {"action": type_}
+    if type_ == "dragon-events-laid":
+        fields.update({f"ev{m}": e for m, e in enumerate(data["row"], start=3)})
+    elif type_ == "dragon-opening-recruited":
+        for i, p in enumerate(data["persons"], start=1):
+            fields.update({f"type{i}": p["type"], f"palace{i}": str(p["palace"])})
+    elif type_ == "dragon-actions-dealt":
+        fields.update({f"group_{a}": str(g + 1) for g, grp in enumerate(data["groups"]) for a in grp})
+    elif type_ == "dragon-action-chosen":
+        fields["choice"] = f"{data['group']}:{data['action']}" + (f":{data['privilege']}" if "privilege" in data else "")
+    elif type_ == "dragon-floors-placed":
+        fields.update({f"add{i}": str(a) for i, a in enumerate(data["add"])})
+        fields["new"] = [str(f) for f in data["new"]] + ["0"]
+    elif type_ == "dragon-person-recruited":
+        person = data.get("person")
+        fields["pick"] = data["card"] + "|" + (f"{person['type']}:{person['age']}" if person else "")
+        if data.get("away"):
+            fields["place"] = "away"
+        elif "replace" in data:
+            fields["place"] = f"r:{data['palace']}:{data['replace']}"
+        elif "palace" in data:
+            fields["place"] = f"p:{data['palace']}"
+    elif type_ == "dragon-persons-released":
+        fields["release"] = [f"{a}:{b}" for a, b in data["persons"]]
+    return fields
+
+
+def _new(client, kind, names):
+    response = client.post("/games/new", data={"kind": kind, "name": names,
+                                               "colour": ["red", "blue", "green", "yellow", "purple"][:len(names)]})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def _post(client, url, seq, fields):
+    return client.post(f"{url}/moves", data={"expected_seq": str(seq), "client_event_id": f"c{seq}", **fields})
+
+
+def test_the_demo_game_entered_through_the_phone_forms(app, client, db):
+    players, _, moves = dragon.demo()
+    url = _new(client, "dragon", [p["name"] for p in players])
+    game_id = url.rsplit("/", 1)[1]
+    for seq, (type_, data) in enumerate(moves, start=1):
+        page = client.get(url)
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        assert f'value="{type_}"' in html, f"the form should offer {type_} before event {seq + 1}"
+        response = _post(client, url, seq, form_for(type_, data))
+        assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+        recorded = store.read_events(db, game_id)[-1]
+        assert (recorded.type, recorded.data) == (type_, data)
+    html = client.get(url).get_data(as_text=True)
+    assert 'data-testid="event-row"' in html and "Fertőzés" in html
+
+
+@pytest.mark.parametrize("fields", [
+    {"action": "dragon-events-laid", "ev3": "peace"},
+    {"action": "dragon-events-laid", **{f"ev{m}": "drought" for m in range(3, 13)}},
+    {"action": "nonsense"},
+    {"action": "dragon-persons-released"},
+])
+def test_bad_input_is_refused_beside_the_form_never_a_500(app, client, db, fields):
+    url = _new(client, "dragon", ["Anna", "Ben", "Clara"])
+    response = _post(client, url, 1, fields)
+    assert response.status_code == 422
+    assert 'class="problems"' in response.get_data(as_text=True)
+    assert len(store.read_events(db, url.rsplit("/", 1)[1])) == 1
+
+
+def test_every_phase_renders_in_both_languages(app, client):
+    players, _, moves = dragon.demo()
+    url = _new(client, "dragon", [p["name"] for p in players])
+    for seq, (type_, data) in enumerate(moves, start=1):
+        for lang in ("hu", "en"):
+            client.set_cookie("lang", lang)
+            assert client.get(url).status_code == 200
+        _post(client, url, seq, form_for(type_, data))
+
+
+def test_final_tally_mode_scores_ben_25_from_a_phone_form(app, client, db):
+    url = _new(client, "dragon-tally", ["Ben", "Anna"])
+    fields = {"action": "dragon-position-entered", "seat": "0", "score": "80", "yuan": "4", "rice": "1",
+              "fireworks": "2", "track": "40",
+              "floors0": "2", "person0_0": "monk:young", "person0_1": "lady:young",
+              "floors1": "3", "person1_0": "monk:old", "person1_1": "tax:young", "person1_2": "craftsman:young",
+              "floors2": "2", "person2_0": "healer:young", "person2_1": "farmer:young"}
+    assert _post(client, url, 1, fields).status_code == 303
+    state = client.get(f"/api/games/{url.rsplit('/', 1)[1]}/state").get_json()
+    ben = next(r for r in state["standings"] if r["seat"] == 0)
+    assert ben["breakdown"] == {"earlier": 80, "persons": 14, "monks": 8, "money": 3}
+    assert ben["score"] == 80 + 25
+    refused = _post(client, url, 2, {**fields, "floors0": "1"})  # 2 persons in a 1-floor palace
+    assert refused.status_code == 422
+
+
+def test_tally_tie_goes_to_the_person_track():
+    state = dragon_tally.setup([{"name": "A"}, {"name": "B"}], {})
+    assert dragon_tally.tiebreak(state, 0) == (0,)
