@@ -300,9 +300,8 @@ def check_place(state: dict, data: dict) -> list[Problem]:
     if problems:
         return problems
     problems += _check_supply(state, data["seat"], pieces)
-    problems += _check_empty(state, pieces)
-    problems += _check_sites(state, pieces, area)
-    problems += _check_envoy_cap(state, pieces, area, data["seat"])
+    problems += _check_empty(state, pieces) or (
+        _check_sites(state, pieces, area) + _check_envoy_cap(state, pieces, area, data["seat"]))
     if not problems:
         problems += _check_cards(state, pieces, cards)
     return problems
@@ -379,7 +378,7 @@ def _check_sites(state: dict, pieces: list[dict], area: str) -> list[Problem]:
         problems.append(_rule("Han §2.8, seed 001 A)", "Ebben a tartományban nincs szabad kikötő.",
                               "There is no free harbour in this province."))
     ordinary = free_ordinary(state, area)
-    if kinds["ordinary"] and ordinary is not None and ordinary < kinds["ordinary"]:
+    if kinds["ordinary"] and ordinary is not None and ordinary < kinds["ordinary"] and not problems:
         problems.append(_rule("Han §2.9, seed 001 A)", "Nincs több szabad közönséges pagodahely itt.",
                               "No ordinary pagoda site is free here."))
     return problems

@@ -1,0 +1,481 @@
+"""Han: the seed's worked examples 1–8, the placement rules one by one, scoring.
+
+Boards here are the INVENTED example layouts of scoring/han_demo.py (the printed
+topology is unknown), keeping the seed's known facts: Vej red, Csi/Csin yellow,
+Lu/Csao orange, Csou violet, alliance 3 = Vej–Csin, alliance 4 = Csin–Su.
+"""
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from scoring import han
+from scoring.base import FormError, Move
+from scoring.han_demo import example_profile, pinned
+from scoring.han_rules import rank_points
+
+JENO, ANITA, EVA, MARK = 0, 1, 2, 3
+PLAYERS = [{"name": n, "colour": c} for n, c in
+           (("Jenő", "green"), ("Anita", "red"), ("Éva", "blue"), ("Márk", "purple"))]
+
+
+def new(players=4, side=1, profile=None, **options):
+    data = profile or example_profile(side)
+    opts = {**han.GAME.default_options(), "board": pinned(data), **options}
+    people = (PLAYERS + [{"name": "Béla", "colour": "black"}])[:players]
+    assert han.check_setup(people, opts) == []
+    return han.setup(people, opts)
+
+
+_seq = iter(range(2, 10_000))
+
+
+def put(state, seat, cards, *pieces):
+    """Apply a placement out of turn order (apply never validates): a position builder."""
+    state = {**state, "turn": seat}
+    return han.apply(state, Move(next(_seq), "pieces-placed", {"seat": seat, "cards": cards, "pieces": list(pieces)}))
+
+
+def move(state, seat, cards, *pieces):
+    state = {**state, "turn": seat}
+    return Move(next(_seq), "pieces-placed", {"seat": seat, "cards": cards, "pieces": list(pieces)})
+
+
+def problems(state, seat, cards, *pieces):
+    return han.check({**state, "turn": seat}, move(state, seat, cards, *pieces))
+
+
+def rules_of(found):
+    return [p.rule.split(",")[0] for p in found]
+
+
+def P(area, site="ordinary", **kw):
+    return {"type": "pagoda", "area": area, "site": site, **kw}
+
+
+def E(area):
+    return {"type": "envoy", "area": area}
+
+
+def F(area, site="ordinary"):
+    return {"type": "fortress", "area": area, "site": site}
+
+
+def big_board():
+    data = example_profile(1)
+    for area in data["areas"]:
+        area["sites"] = 12
+    return data
+
+
+def final(state, seq=900):
+    return han.apply(state, Move(seq, "game-ended", {}))
+
+
+def points(state, seat, category=None):
+    return sum(p.points for p in han.score(state)[seat] if category in (None, p.category))
+
+
+# ---- the seed's worked examples -------------------------------------------------
+
+def test_example_1_jeno_one_red_card_places_one_pagoda_in_empty_vej():
+    s = new()
+    assert problems(s, JENO, ["red"], P("vej")) == []
+    assert rules_of(problems(s, JENO, ["red", "red", "red"], P("vej"), P("vej"))) == ["Han §2.5"]
+
+
+def test_example_1_anita_red_card_and_green_pair_place_two_in_vej():
+    s = put(new(), JENO, ["red"], P("vej"))
+    assert problems(s, ANITA, ["red", "green", "green"], P("vej"), P("vej")) == []
+    assert rules_of(problems(s, ANITA, ["red", "green"], P("vej"), P("vej"))) == ["Han §2.3–2.4"]
+
+
+def test_example_1_mark_three_yellow_cards_two_pieces_in_one_province_only():
+    s = put(put(new(profile=big_board()), JENO, ["yellow"], P("csi")), ANITA, ["yellow"], P("csin"))
+    assert problems(s, MARK, ["yellow", "yellow"], P("csi"), E("csi")) == []
+    assert problems(s, MARK, ["yellow", "yellow"], P("csin"), P("csin")) == []
+    assert problems(s, MARK, ["yellow", "yellow"], P("vej")) == []            # the pair as a joker
+    assert rules_of(problems(s, MARK, ["yellow", "yellow", "yellow"], P("csi"), P("csi"))) == ["Han §2.3–2.4"]
+    assert rules_of(problems(s, MARK, ["yellow", "yellow"], P("csi"), P("csin"))) == ["Han §2.2"]
+
+
+def test_example_2_eva_two_envoys_to_csou_with_violet_and_orange_pair():
+    s = new(profile=big_board())
+    for _ in range(4):
+        s = put(s, MARK, ["violet"], P("csou"))
+    s = put(s, JENO, ["violet", "violet"], E("csou"), E("csou"))
+    assert problems(s, EVA, ["violet", "orange", "orange"], E("csou"), E("csou")) == []
+    s = put(s, ANITA, ["violet"], E("csou"))
+    found = problems(s, EVA, ["violet", "orange", "orange"], E("csou"), E("csou"))
+    assert rules_of(found) == ["Han §2.6"] and "at most 4 envoys" in found[0].en
+
+
+def test_example_3_jeno_two_envoys_in_csin_where_anita_and_mark_tie_with_two():
+    s = new(profile=big_board())
+    s = put(s, ANITA, ["yellow"], P("csin"))
+    s = put(s, ANITA, ["yellow"], P("csin"))
+    s = put(s, MARK, ["yellow", "yellow"], P("csin"), P("csin"))
+    for pieces in ((E("csin"), E("csin")), (E("csin"), P("csin")), (P("csin"), P("csin"))):
+        assert problems(s, JENO, ["yellow", "yellow"], *pieces) == []
+
+
+def test_example_4_wei_4_2_1_pagodas_score_7_4_2():
+    assert rank_points([4, 2, 1, 0]) == [7, 4, 2, 0]
+    s = new(profile=big_board())
+    for seat, n in ((JENO, 4), (ANITA, 2), (EVA, 1)):
+        for _ in range(n):
+            s = put(s, seat, ["red"], P("vej"))
+    s = final(s)
+    assert [points(s, seat, "provinces") for seat in (JENO, ANITA, EVA, MARK)] == [7, 4, 2, 0]
+
+
+def test_example_5_chi_2_2_1_pagodas_score_5_5_2():
+    assert rank_points([0, 2, 2, 1]) == [0, 5, 5, 2]
+    s = new(profile=big_board())
+    for seat, n in ((ANITA, 2), (MARK, 2), (EVA, 1)):
+        for _ in range(n):
+            s = put(s, seat, ["yellow"], P("csi"))
+    s = final(s)
+    assert [points(s, seat, "provinces") for seat in (ANITA, MARK, EVA, JENO)] == [5, 5, 2, 0]
+
+
+def test_example_6_alliance_3_scores_6_for_blue_and_alliance_4_nothing():
+    s = new(profile=big_board())
+    s = put(s, JENO, ["red", "red"], P("vej"), P("vej"))          # pagodas so envoys may come
+    s = put(s, JENO, ["yellow", "yellow"], P("csin"), P("csin"))
+    s = put(s, JENO, ["green", "green"], P("su"), P("su"))
+    s = put(s, JENO, ["green"], P("su"))
+    s = put(s, JENO, ["yellow", "yellow"], P("csin"), P("csin"))
+    s = put(s, ANITA, ["red"], E("vej"))
+    s = put(s, EVA, ["red"], E("vej"))
+    s = put(s, EVA, ["yellow", "yellow"], E("csin"), E("csin"))
+    s = put(s, ANITA, ["yellow"], E("csin"))
+    s = put(s, JENO, ["yellow"], E("csin"))
+    s = put(s, MARK, ["green", "green"], E("su"), E("su"))
+    s = put(s, EVA, ["green"], E("su"))
+    s = final(s)
+    alliances = {p.label["en"]: (seat, p.points) for seat, parts in han.score(s).items()
+                 for p in parts if p.category == "alliances"}
+    assert alliances["Alliance 3 (Vej–Csin)"] == (EVA, 6)
+    assert not any(label.startswith("Alliance 4 ") for label in alliances)
+    assert han_rules_result(s, 4)["winners"] == []
+
+
+def han_rules_result(state, n):
+    from scoring.han_rules import alliance_result
+    return alliance_result(state, n)
+
+
+def _at_final_with_pagodas(seat, n, **options):
+    s = new(profile=big_board(), **options)
+    areas = ["vej", "csi", "lu", "csou", "su"]
+    for i in range(n):
+        s = put(s, seat, [{"vej": "red", "csi": "yellow", "lu": "orange", "csou": "violet", "su": "green"}[areas[i % 5]]],
+                P(areas[i % 5]))
+    return final(s)
+
+
+def test_example_7_a_road_chain_of_5_pagodas_scores_5():
+    s = _at_final_with_pagodas(EVA, 5)
+    chains = Move(950, "road-chains-entered", {"chains": [{"seat": EVA, "length": 5, "fortified": False}]})
+    assert han.check(s, chains) == []
+    assert points(han.apply(s, chains), EVA, "roads") == 5
+    short = Move(950, "road-chains-entered", {"chains": [{"seat": EVA, "length": 3, "fortified": False}]})
+    assert rules_of(han.check(s, short)) == ["Han §3.6"]
+
+
+def test_example_8_the_fortress_turn_one_card_each_two_pieces_at_most():
+    s = put(new(fortress=True), ANITA, ["yellow"], P("csi"))
+    assert problems(s, JENO, ["yellow", "yellow"], F("csi"), P("csi", "fortress")) == []
+    assert rules_of(problems(s, JENO, ["yellow", "yellow", "yellow"], F("csi"), P("csi", "fortress"))) == ["Han §2.3–2.4"]
+    assert rules_of(problems(s, JENO, ["yellow"] * 3, F("csi"), P("csi", "fortress"), P("csi")))[0] == "Han §2.3"
+    after = put(s, JENO, ["yellow", "yellow"], F("csi"), P("csi", "fortress"))
+    assert han.tiebreak(after, JENO) == (20 - 1 + 8,)  # the fortress is placed, one pagoda too
+
+
+# ---- placement rules one by one ---------------------------------------------------
+
+def test_turn_order_is_clockwise_from_the_start_player():
+    s = new(start_player=2)
+    assert s["turn"] == EVA
+    found = han.check(s, Move(2, "pieces-placed", {"seat": JENO, "cards": ["red"], "pieces": [P("vej")]}))
+    assert rules_of(found) == ["Han §2.1"]
+    s = han.apply(s, Move(2, "card-exchanged", {"seat": EVA}))
+    assert s["turn"] == MARK
+    s = han.apply(s, Move(3, "card-exchanged", {"seat": MARK}))
+    assert s["turn"] == JENO
+
+
+def test_at_most_three_cards_and_two_pieces():
+    s = put(new(), JENO, ["red"], P("vej"))
+    assert rules_of(problems(s, ANITA, ["red"] * 4, P("vej"), P("vej"))) == ["Han §2.3"]
+    assert rules_of(problems(s, ANITA, ["red"] * 3, P("vej"), P("vej"), P("vej"))) == ["Han §2.3"]
+
+
+def test_a_pair_of_the_provinces_own_colour_is_no_joker():
+    s = put(new(), JENO, ["red"], P("vej"))
+    assert rules_of(problems(s, ANITA, ["red", "red"], P("vej"))) == ["Han §2.3–2.4"]
+    assert rules_of(problems(s, ANITA, ["green"], P("vej"))) == ["Han §2.3–2.4"]
+
+
+def test_an_empty_province_takes_exactly_one_pagoda_never_an_envoy():
+    s = new()
+    assert rules_of(problems(s, JENO, ["red"], E("vej"))) == ["Han §2.5"]
+    assert rules_of(problems(s, JENO, ["red", "red"], P("vej"), P("vej"))) == ["Han §2.5"]
+
+
+def test_envoy_cap_counts_the_pagodas_placed_this_turn_and_stays_open_after_scoring():
+    s = put(new(), JENO, ["yellow"], P("csi"))
+    assert problems(s, ANITA, ["yellow", "yellow"], P("csi"), E("csi")) == []
+    assert rules_of(problems(s, ANITA, ["yellow", "yellow"], E("csi"), E("csi"))) == ["Han §2.6"]
+    s = put(s, ANITA, ["yellow"], P("csi"))           # Csi has 2 sites: full, scored at once
+    assert "csi" in s["scored"]
+    assert problems(s, EVA, ["yellow"], E("csi")) == []
+    assert rules_of(problems(s, EVA, ["yellow"], P("csi"))) == ["Han §2.9"]
+
+
+def test_border_site_costs_one_card_of_each_province_or_two_of_one():
+    s = put(put(new(), JENO, ["red"], P("vej")), ANITA, ["green"], P("su"))
+    border = P("vej", "border", **{"with": "su"})
+    for cards in (["red", "green"], ["red", "red"], ["green", "green"]):
+        assert problems(s, EVA, cards, border) == [], cards
+    assert rules_of(problems(s, EVA, ["red"], border)) == ["Han §2.3–2.4"]
+    assert rules_of(problems(s, EVA, ["yellow", "yellow"], border)) == ["Han §2.3–2.4"]
+    no_such = P("vej", "border", **{"with": "csi"})
+    assert "Han §2.7" in rules_of(problems(s, EVA, ["red", "yellow"], no_such))
+
+
+def test_a_border_pagoda_counts_in_both_provinces():
+    s = put(put(new(), JENO, ["red"], P("vej")), ANITA, ["green"], P("su"))
+    s = put(s, EVA, ["red", "green"], P("vej", "border", **{"with": "su"}))
+    from scoring.han_rules import pagodas
+    assert pagodas(s, "vej")[EVA] == 1 and pagodas(s, "su")[EVA] == 1
+
+
+def test_harbours_only_where_the_profile_has_a_free_one():
+    s = put(new(), JENO, ["orange"], P("lu", "harbour"))
+    assert problems(s, ANITA, ["orange"], P("lu", "harbour")) == []
+    s = put(s, ANITA, ["orange"], P("lu", "harbour"))
+    assert rules_of(problems(s, EVA, ["orange"], P("lu", "harbour"))) == ["Han §2.8"]
+    assert rules_of(problems(new(), JENO, ["yellow"], P("csi", "harbour"))) == ["Han §2.8"]
+
+
+def test_the_supply_holds_20_pagodas_and_8_envoys():
+    s = new(profile=big_board())
+    colours = {"vej": "red", "csi": "yellow", "csin": "yellow", "lu": "orange", "csao": "orange",
+               "csou": "violet", "su": "green", "x8": "green", "x9": "red"}
+    areas = list(colours)
+    for i in range(20):
+        s = put(s, JENO, [colours[areas[i % 9]]], P(areas[i % 9]))
+    assert rules_of(problems(s, JENO, ["red"], P("vej"))) == ["Han §2.10"]
+    for i in range(8):
+        s = put(s, JENO, [colours[areas[i]]], E(areas[i]))
+    assert rules_of(problems(s, JENO, ["red"], E("vej"))) == ["Han §2.10"]
+
+
+def test_fortress_only_in_the_variant_and_only_on_a_site():
+    s = put(new(), ANITA, ["yellow"], P("csi"))
+    assert rules_of(problems(s, JENO, ["yellow"], F("csi"))) == ["Han §2.11"]
+    s = put(new(fortress=True), ANITA, ["yellow"], P("csi"))
+    assert rules_of(problems(s, JENO, ["yellow"], P("csi", "fortress"))) == ["Han §2.11"]
+    s = put(s, JENO, ["yellow"], F("csi"))
+    assert problems(s, EVA, ["yellow"], P("csi", "fortress")) == []   # neutral: anyone may top it
+    assert rules_of(problems(s, JENO, ["yellow"], F("csi")))[0] == "Han §2.10"
+
+
+def test_fortress_rule_together_option_needs_fortress_and_pagoda_with_two_matching_cards():
+    s = put(new(fortress=True, fortress_rule="together"), ANITA, ["yellow"], P("csi"))
+    assert problems(s, JENO, ["yellow", "yellow"], F("csi"), P("csi", "fortress")) == []
+    assert rules_of(problems(s, JENO, ["yellow"], F("csi"))) == ["Han §2.11"]
+
+
+def test_full_province_scored_at_once_with_its_events():
+    s = put(new(), JENO, ["yellow"], P("csi"))
+    s = put(s, ANITA, ["yellow"], P("csi"))
+    seq = s["last"]["seq"]
+    assert s["scored"] == {"csi": seq} and s["last"]["scored"] == ["csi"]
+    parts = han.score(s)
+    assert [p.points for p in parts[JENO]] == [2] and [p.points for p in parts[ANITA]] == [2]
+    assert seq in parts[JENO][0].events and parts[JENO][0].label["en"] == "Province Csi"
+
+
+def test_province_with_unknown_site_count_is_scored_when_the_table_confirms():
+    data = example_profile(1)
+    data["areas"][1]["sites"] = None
+    s = put(put(new(profile=data), JENO, ["yellow"], P("csi")), ANITA, ["yellow"], P("csi"))
+    assert s["scored"] == {}
+    confirm = Move(500, "province-scored", {"area": "csi"})
+    assert han.check(s, confirm) == []
+    s = han.apply(s, confirm)
+    assert points(s, JENO) == 2 and 500 in han.score(s)[JENO][0].events
+    assert rules_of(han.check(s, confirm)) == ["Han §3.2"]
+    known = put(new(), JENO, ["yellow"], P("csi"))
+    assert rules_of(han.check(known, confirm)) == ["Han §3.2"]
+
+
+# ---- scoring -------------------------------------------------------------------
+
+@pytest.mark.parametrize("counts, expected", [
+    ([3, 3, 2, 2, 1], [11, 11, 3, 3, 2]),
+    ([2, 2, 2, 2, 2], [10, 10, 10, 10, 10]),
+    ([4, 3, 3, 1, 1], [12, 4, 4, 3, 3]),
+    ([5, 4, 3, 2, 1], [15, 5, 4, 3, 2]),
+    ([0, 1, 0, 1, 0], [0, 2, 0, 2, 0]),
+])
+def test_ties_at_every_rank_with_5_players(counts, expected):
+    assert rank_points(counts) == expected
+
+
+def test_fortress_doubles_province_harbour_and_chain():
+    s = new(fortress=True)
+    s = put(s, JENO, ["orange"], F("lu", "harbour"))
+    s = put(s, JENO, ["orange"], P("lu", "fortress"))
+    s = put(s, ANITA, ["orange"], P("lu", "harbour"))
+    s = final(s)
+    # Lu: Jenő 1, Anita 1 -> 2 each; Jenő doubled. Harbours: the same counts.
+    assert points(s, JENO, "provinces") == 4 and points(s, ANITA, "provinces") == 2
+    assert points(s, JENO, "harbours") == 4 and points(s, ANITA, "harbours") == 2
+    labels = [p.label["en"] for p in han.score(s)[JENO]]
+    assert "Province Lu (fortress: ×2)" in labels
+
+
+def test_harbours_score_as_an_extra_province_on_side_1():
+    s = new(profile=big_board())
+    tally = _tally(s, harbours=[4, 2, 1, 0], lu=[2, 1, 0, 0], csao=[1, 1, 1, 0], x8=[1, 0, 0, 0])
+    s = han.apply(s, Move(70, "final-position-entered", tally))
+    # planneu: all 7 harbours filled, the player with 4 scores 7; the next the leader's count
+    assert [points(s, seat, "harbours") for seat in range(4)] == [7, 4, 2, 0]
+
+
+def _tally(state, harbours=None, **areas):
+    n = state["n"]
+    data = {"areas": {a["id"]: {"pagodas": [0] * n, "envoys": [0] * n} for a in state["areas"]},
+            "harbours": harbours or [0] * n, "border_pagodas": [0] * n, "fortresses": []}
+    for area, counts in areas.items():
+        data["areas"][area]["pagodas"] = counts
+    return data
+
+
+def test_final_tally_gives_the_same_scoring_as_moves():
+    moves = new(profile=big_board())
+    for seat, n in ((JENO, 4), (ANITA, 2), (EVA, 1)):
+        for _ in range(n):
+            moves = put(moves, seat, ["red"], P("vej"))
+    moves = final(moves)
+    tally = new(profile=big_board())
+    entered = Move(2, "final-position-entered", _tally(tally, vej=[4, 2, 1, 0]))
+    assert han.check(tally, entered) == []
+    tally = han.apply(tally, entered)
+    assert [points(tally, s) for s in range(4)] == [points(moves, s) for s in range(4)] == [7, 4, 2, 0]
+
+
+def test_final_tally_refuses_fewer_pieces_than_recorded_and_too_many_envoys():
+    s = put(new(profile=big_board()), JENO, ["red"], P("vej"))
+    assert rules_of(han.check(s, Move(9, "final-position-entered", _tally(s)))) == ["Han §5"]
+    bad = _tally(s, vej=[1, 0, 0, 0])
+    bad["areas"]["vej"]["envoys"] = [0, 2, 0, 0]
+    assert rules_of(han.check(s, Move(9, "final-position-entered", bad))) == ["Han §2.6"]
+
+
+def test_second_draw_pile_run_out_finishes_the_round_then_final_scoring():
+    s = new(players=3, start_player=1)
+    out = Move(5, "draw-pile-ran-out", {})
+    s = han.apply(s, out)
+    assert s["deck_outs"] == 1 and s["phase"] == "play"
+    s = han.apply(s, Move(6, "card-exchanged", {"seat": 1}))
+    s = han.apply(s, Move(7, "draw-pile-ran-out", {}))
+    assert s["last_round"] and s["phase"] == "play" and s["turn"] == 2
+    s = han.apply(s, Move(8, "card-exchanged", {"seat": 2}))
+    assert s["phase"] == "play"
+    s = han.apply(s, Move(9, "card-exchanged", {"seat": 0}))
+    assert s["phase"] == "final"          # the start player's right-hand neighbour has played
+    assert han.waiting_for(s) == ["chains"]
+    assert rules_of(han.check(s, Move(10, "card-exchanged", {"seat": 1}))) == ["Han §4"]
+    s = han.apply(s, Move(10, "road-chains-entered", {"chains": []}))
+    assert han.is_over(s)
+
+
+def test_alliances_unknown_in_the_profile_are_entered_at_the_end():
+    data = example_profile(1)
+    data["alliances"][0]["areas"] = [None, None]
+    s = final(new(profile=data))
+    assert han.waiting_for(s) == ["alliances", "chains"]
+    dup = Move(20, "alliances-entered", {"alliances": [{"n": 1, "areas": ["vej", "csin"]}]})
+    assert rules_of(han.check(s, dup)) == ["Han §6"]           # alliance 3 already joins them
+    known = Move(20, "alliances-entered", {"alliances": [{"n": 2, "areas": ["vej", "lu"]}]})
+    assert rules_of(han.check(s, known)) == ["Han §3.5"]
+    ok = Move(20, "alliances-entered", {"alliances": [{"n": 1, "areas": ["vej", "lu"]}]})
+    assert han.check(s, ok) == []
+    assert han.waiting_for(han.apply(s, ok)) == ["chains"]
+
+
+def test_point_cards_are_announced_at_50_and_100():
+    s = new(players=3)
+    tally = _tally(s)
+    for area in tally["areas"].values():
+        area["pagodas"] = [2, 1, 1]
+        area["envoys"] = [1, 0, 0]
+    tally["areas"]["x9"]["pagodas"] = [0, 1, 1]
+    tally["areas"]["x9"]["envoys"] = [0, 0, 0]
+    s = han.apply(s, Move(2, "final-position-entered", tally))
+    total = points(s, 0)
+    assert 50 <= total < 100
+    assert s["point_cards"] == [{"seat": 0, "points": 50, "seq": 2}]
+
+
+def test_winner_tie_break_counts_unplaced_pieces():
+    from events.projection import standings
+    from events.store import Event
+    players = PLAYERS[:3]
+    opts = {**han.GAME.default_options(), "board": pinned(example_profile(1))}
+    events = [Event(1, "game-created", 1, {"kind": "han", "rules_version": 1, "players": players, "options": opts},
+                    None, "d", "t", "c1", "h")]
+    tally = _tally(han.setup(players, opts), vej=[1, 1, 0])
+    tally["areas"]["su"]["pagodas"] = [0, 0, 1]
+    tally["areas"]["csi"]["pagodas"] = [0, 0, 1]
+    tally["areas"]["csi"]["envoys"] = [0, 0, 1]
+    tally["areas"]["vej"]["envoys"] = [1, 0, 0]
+    for i, (type_, data) in enumerate([("final-position-entered", tally),
+                                       ("road-chains-entered", {"chains": []})], start=2):
+        events.append(Event(i, type_, 1, data, 0, "d", "t", f"c{i}", "h"))
+    from events.projection import fold
+    rows = standings(fold(events))
+    # Vej 1/1: 2 each; Éva: Su 1 + Csi 1 = 2. Unplaced: Jenő 19+7, Anita 19+8, Éva 18+7.
+    by_seat = {r["seat"]: r for r in rows}
+    assert {r["score"] for r in rows} == {2}
+    assert by_seat[1]["rank"] == 1 and by_seat[1]["tiebreak"] == [20 - 1 + 8]
+    assert by_seat[0]["tiebreak"] == [20 - 1 + 7] and by_seat[0]["rank"] == 2
+
+
+def test_expected_draw_pile_counts_cards_drawn():
+    s = new(players=4)
+    assert han.expected_deck(s) == 57 - 5 - 12 - 4
+    s = put(s, JENO, ["red"], P("vej"))
+    assert han.expected_deck(s) == 57 - 5 - 12 - 4 - 1
+
+
+def test_player_counts_per_side_and_a_playable_profile():
+    opts = {**han.GAME.default_options(), "board": pinned(example_profile(2))}
+    assert han.check_setup(PLAYERS[:2], opts) == []
+    assert rules_of(han.check_setup(PLAYERS[:2] + [{"name": "x"}] * 3, opts)) == ["Han §1.1"]
+    from scoring.han_board import BUILTIN
+    shipped = {**opts, "board": pinned(BUILTIN[0]["data"], "han-side1")}
+    assert rules_of(han.check_setup(PLAYERS[:3], shipped)) == ["Han §1.5"]
+    assert rules_of(han.check_setup(PLAYERS[:3], {**opts, "board": {}})) == ["Han §1.5"]
+
+
+# ---- forms ---------------------------------------------------------------------
+
+def test_move_form_builds_a_placement_and_refuses_rubbish_without_crashing():
+    s = new()
+    form = MultiDict({"action": "pieces-placed", "seat": "0", "area": "vej", "card1": "red",
+                      "piece1": "pagoda", "site1": "ordinary", "piece2": ""})
+    assert han.GAME.parse_form(s, form) == ("pieces-placed", {
+        "seat": 0, "cards": ["red"], "pieces": [{"type": "pagoda", "area": "vej", "site": "ordinary"}]})
+    border = MultiDict({"action": "pieces-placed", "seat": "0", "area": "vej", "card1": "red", "card2": "green",
+                        "piece1": "pagoda", "site1": "border:su"})
+    assert han.GAME.parse_form(s, border)[1]["pieces"][0] == {"type": "pagoda", "area": "vej", "site": "border", "with": "su"}
+    for bad in ({"action": "pieces-placed", "seat": "x"}, {"action": "nope"},
+                {"action": "pieces-placed", "seat": "0", "area": "vej", "card1": "pink", "piece1": "pagoda"},
+                {"action": "pieces-placed", "seat": "0", "area": "vej", "card1": "red"},
+                {"action": "road-chains-entered", "chain_len_0": "4", "chain_seat_0": "z"}):
+        with pytest.raises(FormError):
+            han.GAME.parse_form(s, MultiDict(bad))
