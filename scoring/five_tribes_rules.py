@@ -13,6 +13,7 @@ from scoring.five_tribes_data import (BID_COSTS, BID_SPOTS, COLS, DJINNS, FAKIRS
                                       PALM_TREES, PAYMENTS, ROWS, START_GOLD, TILES, TRIBES,
                                       camels_per_player, distance, neighbours)
 from scoring.five_tribes_score import suit_layers
+from scoring.five_tribes_view import pending
 
 CELLS = ROWS * COLS
 TURN_EVENTS = ("meeples-moved", "palm-placed", "palace-placed", "goods-bought", "djinn-taken",
@@ -22,7 +23,7 @@ TURN_EVENTS = ("meeples-moved", "palm-placed", "palace-placed", "goods-bought", 
 def setup(players: list[dict], options: dict) -> dict:
     n = len(players)
     markers = list(range(n)) * (2 if n == 2 else 1)  # seed 002 set-up: 2 players, 2 markers each
-    return {
+    state = {
         "n": n, "camels": camels_per_player(n), "phase": "setup", "round": 0,
         "board": None, "displays": False, "djinn_row": [], "card_row": [],
         "players": [{"gold": START_GOLD, "viziers": 0, "elders": 0, "djinns": [], "goods": {},
@@ -32,6 +33,12 @@ def setup(players: list[dict], options: dict) -> dict:
         "supply": {"palms": PALM_TREES, "palaces": PALACES},
         "last_camel": False, "no_moves": False, "sheets": [None] * n, "over": False,
     }
+    return _with_pending(state)
+
+
+def _with_pending(state: dict) -> dict:
+    state["pending"] = pending(state, holdings_all(state))
+    return state
 
 
 # ---------------------------------------------------------------- checks
@@ -536,7 +543,7 @@ def _djinn_owner(state, name):
 def apply(state: dict, move: Move) -> dict:
     s = clone(state)
     APPLY[move.type](s, move.seq, move.data)
-    return s
+    return _with_pending(s)
 
 
 def _note(s, seat, category, seq):
