@@ -619,6 +619,13 @@ def is_over(state: dict) -> bool:
     return state["phase"] == "over"
 
 
+# Score category plus the names the templates show (as other games do, via game.categories).
+LABELS = {"palaces": text("Paloták", "Palaces"),
+          **{f"char-{n}": label for n, label in R.CHARACTERS.items()},
+          **{f"act-{a}": label for a, (_, label) in R.ACTIONS.items()},
+          **{f"part-{p}": label for p, label in R.PARTS.items()}}
+
+
 def demo():
     from scoring.maharaja_demo import demo_game
     return demo_game()
@@ -628,7 +635,7 @@ GAME = GameKind(
     kind="maharaja", title=text("Maharadzsa", "Maharaja"), min_players=2, max_players=5,
     rules_version=1, event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score,
     is_over=is_over, describe=describe, parse_form=parse_form, options=OPTIONS,
-    categories={"palaces": text("Paloták", "Palaces")}, check_setup=check_setup, tiebreak=tiebreak,
+    categories=LABELS, check_setup=check_setup, tiebreak=tiebreak,
     tiebreak_rule=text("Azonos palotaszámnál a több arany, majd a kisebb karakterszám nyer.",
                        "Equal palaces: more gold wins, then the lower character number."),
     has_board=True, demo=demo,

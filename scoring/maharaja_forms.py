@@ -57,7 +57,7 @@ def _values(form, name: str) -> list[str]:
 
 
 def _pending_seat(state: dict, form) -> int:
-    seat = state["pending"][0]["seat"] if state["pending"] else None
+    seat = state["pending"][0].get("seat") if state["pending"] else None
     return seat if seat is not None else _number(form, "seat", "játékos", "player")
 
 

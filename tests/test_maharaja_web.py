@@ -1,0 +1,89 @@
+"""Maharaja on the phone pages (Flask's client): every step renders, forms record,
+bad forms are refused beside the form, gold stays secret unless the table says not."""
+import re
+
+import pytest
+
+from events import store
+from events.table import new_game, record
+from scoring import maharaja as M
+
+
+def _game(client, **options):
+    data = {"kind": "maharaja", "name": ["Anna", "Béla", "Csaba"], "colour": ["red", "blue", "green"]}
+    options = {"secret_gold": "1", **options}  # the new-game form's checkbox is ticked by default
+    data.update({f"opt_{k}": v for k, v in options.items() if v is not None})
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 302, response.data[:2000]
+    return response.headers["Location"]
+
+
+def _seq(client, url) -> int:
+    return int(re.search(rb'id="expected-seq" value="(\d+)"', client.get(url).data).group(1))
+
+
+def _post(client, url, **fields):
+    return client.post(f"{url}/moves", data={"expected_seq": str(_seq(client, url)),
+                                             "client_event_id": f"c{_seq(client, url)}", **fields})
+
+
+def _set_up(client, url):
+    assert _post(client, url, action="governors-laid", **{f"gov{i}": c for i, c in enumerate("CABDEFG", 1)}).status_code == 303
+    for character in ("3", "1", "2"):
+        assert _post(client, url, action="character-chosen", character=character).status_code == 303
+    for i in range(12):
+        assert _post(client, url, action="start-house-placed", place=f"v{i + 1}").status_code == 303
+
+
+def test_a_round_starts_from_the_phone_forms_with_the_maharaja_in_the_bottom_city(client):
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    _set_up(client, url)
+    page = client.get(url).data.decode()
+    assert 'data-testid="mh-maharaja">C<' in page and 'data-testid="mh-next">A<' in page
+    assert "Béla" in re.search(r'data-testid="mh-step">(.*?)</p>', page, re.S).group(1)  # the Mogul acts first
+    assert _post(client, url, action="actions-revealed", action1="gold", action2="palace").status_code == 303
+    assert _post(client, url, action="gold-taken").status_code == 303
+    assert _post(client, url, action="architect-travelled", travel_city="C", via=["1", "2"]).status_code == 303
+    assert _post(client, url, action="palace-built", palace_site="inner").status_code == 303
+    assert _post(client, url, action="turn-ended").status_code == 303
+    page = client.get(url).data.decode()
+    assert "Csaba" in re.search(r'data-testid="mh-step">(.*?)</p>', page, re.S).group(1)  # the Trader next
+    city_c = re.search(r'data-testid="mh-city-C">(.*?)</li>', page, re.S).group(1)
+    assert 'class="mh-dot c-blue inner"' in city_c                      # Béla's inner palace
+
+
+def test_gold_is_secret_on_other_phones_unless_the_table_turns_it_off(client, app):
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    page = client.get(url).data.decode()
+    assert re.search(r'data-testid="mh-gold-0">15<', page)                   # this phone is seat 0
+    assert re.search(r'data-testid="mh-gold-1"><span class="mh-secret"', page)
+    open_url = _game(app.test_client(), secret_gold=None)                      # box unticked: off
+    assert re.search(r'data-testid="mh-gold-1">15<', app.test_client().get(open_url).data.decode())
+
+
+@pytest.mark.parametrize("fields", [{"action": "governors-laid", "gov1": "Z"}, {"action": "nope"},
+                                    {"action": "character-chosen", "character": "x"},
+                                    {"action": "governors-laid", **{f"gov{i}": "A" for i in range(1, 8)}}])
+def test_bad_forms_are_refused_beside_the_form(client, app, fields):
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    response = _post(client, url, **fields)
+    assert response.status_code == 422 and b'class="problems"' in response.data
+    assert store.last_seq(store.connect(app.config["DATABASE"]), url.rsplit("/", 1)[1]) == 1
+
+
+@pytest.mark.parametrize("lang", ["hu", "en"])
+def test_every_step_of_the_demo_renders(app, client, lang):
+    players, options, moves = M.demo()
+    db = store.connect(app.config["DATABASE"])
+    created = new_game(db, "maharaja", players, options, "dev")
+    client.set_cookie(f"seat_{created['id']}", created["seats"][0]["token"])
+    client.set_cookie("lang", lang)
+    url = f"/games/{created['id']}"
+    for seq, (type_, data) in enumerate(moves, start=1):
+        page = client.get(url)
+        assert page.status_code == 200 and b'data-testid="mh-board"' in page.data
+        record(db, created["id"], type_, data, seq, 0, "dev", f"d{seq}")
+    assert client.get(url).status_code == 200
