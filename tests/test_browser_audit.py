@@ -1,0 +1,126 @@
+"""A disputed move, walked through in real Chromium at 390 × 844 by two phones:
+flag it, comment, see the what-if, void it, then replay back to before it."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _record(page, player: str, points: int):
+    page.get_by_label(player, exact=True).check()
+    page.get_by_test_id("points").fill(str(points))
+    page.get_by_role("button", name="Record", exact=True).click()
+    expect(page.get_by_test_id("points")).to_have_value("")
+
+
+def _no_sideways_scroll(page):
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, page.url
+
+
+def test_dispute_comment_what_if_void_and_replay_back(live_server, new_phone):
+    host = new_phone()
+    host.goto(f"{live_server}/lang/en?next=/games/new")
+    host.get_by_label("Player 1", exact=True).fill("Anna")
+    host.get_by_label("Player 2", exact=True).fill("Béla")
+    host.get_by_role("button", name="Start the game").click()
+    game_url = host.url
+    join_url = host.get_by_test_id("join-link").get_attribute("href")
+    guest = new_phone()
+    guest.goto(f"{live_server}/lang/en?next=/")
+    guest.goto(join_url)
+    guest.get_by_role("button", name="Béla").click()
+
+    _record(host, "Anna", 5)
+    expect(guest.get_by_test_id("score-0")).to_have_text("5", timeout=4000)
+    _record(guest, "Béla", 20)   # event 3: the disputed one
+    expect(host.get_by_test_id("score-1")).to_have_text("20", timeout=4000)
+    _record(host, "Anna", 4)
+    expect(host.get_by_test_id("score-0")).to_have_text("9")
+
+    # Anna flags Béla's 20 on the timeline.
+    host.get_by_role("link", name="Timeline").first.click()
+    expect(host.locator("#e3 .what")).to_have_text("Béla: +20 points")
+    expect(host.locator("#e3 .deltas")).to_contain_text("Béla +20")
+    screenshot(host, "audit-timeline")
+    _no_sideways_scroll(host)
+    host.locator("#e3 summary").click()
+    host.locator("#e3").get_by_label("Why do you dispute it?").fill("Béla only had 2 sets, so 10")
+    host.locator("#e3").get_by_role("button", name="Dispute").click()
+    expect(host.get_by_test_id("dispute-status")).to_have_text(re.compile("Open dispute"))
+
+    # What-if: the standings without it, computed on a fork.
+    whatif = host.get_by_test_id("whatif")
+    expect(whatif.get_by_test_id("now-1")).to_have_text("20")
+    expect(whatif.get_by_test_id("whatif-1")).to_have_text("0")
+    expect(whatif.get_by_test_id("whatif-0")).to_have_text("9")
+    expect(host.get_by_test_id("check-ok")).to_be_visible()
+    screenshot(host, "audit-dispute")
+    _no_sideways_scroll(host)
+
+    # Béla's phone shows the open dispute on the table page without a reload, and he comments.
+    expect(guest.get_by_role("link", name="Disputed move #3")).to_be_visible(timeout=8000)
+    screenshot(guest, "audit-table-open-dispute")
+    _no_sideways_scroll(guest)
+    guest.get_by_role("link", name="Disputed move #3").click()
+    guest.get_by_label("Comment").fill("I counted three sets")
+    guest.get_by_role("button", name="Add comment").click()
+    expect(guest.locator(".comments li")).to_have_count(2)
+    expect(guest.locator(".comments")).to_contain_text("I counted three sets")
+
+    # Anna reloads, sees the comment, and the table agrees to void it.
+    host.reload()
+    expect(host.locator(".comments")).to_contain_text("I counted three sets")
+    host.get_by_label("Reason").fill("recount: two sets")
+    host.get_by_role("button", name="Void the move").click()
+    expect(host.get_by_test_id("dispute-status")).to_contain_text("the move is void")
+    expect(host.get_by_test_id("whatif")).to_have_count(0)
+    host.goto(game_url)
+    expect(host.get_by_test_id("score-1")).to_have_text("0")
+    expect(host.get_by_test_id("score-0")).to_have_text("9")
+
+    host.get_by_role("link", name="Timeline").first.click()
+    expect(host.locator("#e3")).to_have_class(re.compile("voided"))
+    expect(host.locator("#e3 .why")).to_contain_text("recount: two sets")
+    host.get_by_label("Player").select_option("Béla")
+    host.get_by_role("button", name="Filter").click()
+    expect(host.locator(".timeline > li")).not_to_have_count(0)
+    for seq in host.locator(".timeline > li").evaluate_all("els => els.map(e => e.id)"):
+        assert seq != "e2"  # Anna's own points are filtered out
+
+    # Replay: from the last step, arrow keys step back to before the disputed move.
+    host.goto(f"{game_url}/replay")
+    last = int(host.get_by_test_id("step").inner_text())
+    assert last == 7  # created, three points, dispute, comment, resolution
+    expect(host.get_by_test_id("score-1")).to_have_text("0")
+    for expected in range(last - 1, 1, -1):
+        host.keyboard.press("ArrowLeft")
+        expect(host.get_by_test_id("step")).to_have_text(str(expected))
+        assert host.url.endswith(f"?at={expected}")
+    expect(host.get_by_test_id("step-event")).to_contain_text("Anna: +5 points")
+    expect(host.get_by_test_id("score-0")).to_have_text("5")
+    expect(host.get_by_test_id("score-1")).to_have_text("0")
+    host.keyboard.press("ArrowRight")
+    expect(host.get_by_test_id("step")).to_have_text("3")
+    expect(host.get_by_test_id("score-1")).to_have_text("20")   # as it stood before the void
+    expect(host.get_by_test_id("step-event")).to_have_class(re.compile("voided"))
+    expect(host.locator(".race line.step")).to_have_attribute("data-at", "3")
+    screenshot(host, "audit-replay")
+    _no_sideways_scroll(host)
+
+    # The slider jumps; the link to a step can be shared.
+    host.locator("#at").fill("1")
+    expect(host.get_by_test_id("step")).to_have_text("1")
+    expect(host).to_have_url(re.compile(r"at=1$"))
+    guest.goto(f"{game_url}/replay?at=4")
+    expect(guest.get_by_test_id("score-0")).to_have_text("9")
+
+    host.get_by_role("link", name="Final").click()
+    expect(host.get_by_test_id("final-0")).to_have_text("9")
+    screenshot(host, "audit-final")
+    _no_sideways_scroll(host)
+    host.emulate_media(media="print")
+    screenshot(host, "audit-final-print")
