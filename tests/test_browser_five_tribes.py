@@ -1,0 +1,47 @@
+"""A Five Tribes table fills the score sheet for 3 players on a phone, in real Chromium."""
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _fill_sheet(page, player: str, values: dict, djinns=(), goods=None):
+    sheet = page.get_by_test_id("ft-sheet")
+    sheet.get_by_label(player, exact=True).check()
+    for label, value in values.items():
+        sheet.get_by_label(label, exact=True).fill(str(value))
+    for name in djinns:
+        sheet.get_by_label(name).check()
+    for label, value in (goods or {}).items():
+        sheet.get_by_label(label, exact=True).fill(str(value))
+    page.get_by_role("button", name="Record the score sheet").click()
+
+
+def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
+    page = new_phone()
+    page.goto(f"{live_server}/lang/en?next=/games/new?kind=five-tribes")
+    for i, name in enumerate(["Peti", "Zoli", "Gerda"], start=1):
+        page.get_by_label(f"Player {i}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_test_id("ft-sheet")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "five-tribes-sheet-empty")
+
+    _fill_sheet(page, "Peti", {"Gold": 42, "Viziers (yellow)": 6, "Elders (white)": 2, "Palm trees on your tiles": 2,
+                               "Palaces on your tiles": 1, "Your tiles’ VP": 36},
+                djinns=["Jafaar", "Haurvatat"], goods={"fish": 2, "silk": 1, "ivory": 1})
+    expect(page.get_by_test_id("score-0")).to_have_text(str(42 + 18 + 20 + 4 + 14 + 10 + 5 + 36 + 7 + 1))
+    _fill_sheet(page, "Zoli", {"Gold": 61, "Viziers (yellow)": 2, "Elders (white)": 5, "Your tiles’ VP": 40},
+                djinns=["Shamhat"], goods={"Fakirs": 4})
+    expect(page.get_by_test_id("score-1")).to_have_text(str(61 + 2 + 10 + 20 + 6 + 40))
+    screenshot(page, "five-tribes-sheet-two-in")
+    _fill_sheet(page, "Gerda", {"Gold": 80, "Viziers (yellow)": 0, "Your tiles’ VP": 25},
+                goods={"pottery": 1, "wheat": 1, "spice": 1, "papyrus": 1, "jewels": 1})
+    expect(page.get_by_text("The game is over.")).to_be_visible()
+    expect(page.get_by_test_id("score-2")).to_have_text(str(80 + 25 + 21))
+    page.locator("li[data-seat='0'] summary").click()
+    expect(page.locator("li[data-seat='0']")).to_contain_text("Viziers: 6 × 3 (Jafaar)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "five-tribes-sheet-final")
