@@ -25,8 +25,9 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, cli, db, i18n, pages, security
+    from web import admin, api, audit, cli, db, i18n, pages, security
     db.init_app(app)
+    admin.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
@@ -34,6 +35,7 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(__import__("web.boards").boards.bp)  # board profiles (events/boards.py)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
     return app

@@ -125,13 +125,21 @@ def flask_cli(db_path: str, *args: str, timeout: float = 60) -> subprocess.Compl
                           capture_output=True, text=True, timeout=timeout)
 
 
-def assert_store_sound(db_path: str) -> None:
-    """integrity_check ok, and `flask --app app verify-db` passes (every chain intact)."""
+def assert_store_sound(db_path: str, subprocess_cli: bool = True) -> None:
+    """integrity_check ok, and `flask --app app verify-db` passes (every chain intact):
+    as a subprocess, or the same click command in-process (Flask's CLI runner)."""
     import sqlite3
     conn = sqlite3.connect(db_path)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         conn.close()
-    verified = flask_cli(db_path, "verify-db")
-    assert verified.returncode == 0, verified.stderr + verified.stdout
+    if subprocess_cli:
+        verified = flask_cli(db_path, "verify-db")
+        assert verified.returncode == 0, verified.stderr + verified.stdout
+        return
+    from app import create_app
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": db_path})
+    with app.app_context():  # as `flask` itself provides
+        result = app.test_cli_runner().invoke(args=["verify-db"])
+    assert result.exit_code == 0, result.output

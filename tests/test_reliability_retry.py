@@ -145,3 +145,23 @@ def _get_with_cookies(url: str, path: str, cookie: str):
     jar = [cookie] + [h.split(";")[0] for k, h in response.getheaders() if k.lower() == "set-cookie"]
     conn.close()
     return response.status, "; ".join(jar), html
+
+
+def test_twin_that_loses_the_race_gets_the_first_answer_not_409(db, monkeypatch):
+    """Deterministic form of the double-tap race: twin B finds no event with its id,
+    then twin A appends before B reads the table. B must answer as A did, not 409."""
+    from events import table as table_mod
+    game_id = table_mod.new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+    original_load, first = table_mod.load, []
+
+    def load_after_twin(db_, game_id_, at=None):
+        monkeypatch.setattr(table_mod, "load", original_load)
+        first.append(table_mod.record(db, game_id, "points-recorded", {"seat": 0, "points": 4},
+                                      1, 0, "dev", "twin"))
+        return original_load(db_, game_id_, at)
+
+    monkeypatch.setattr(table_mod, "load", load_after_twin)
+    event, created = table_mod.record(db, game_id, "points-recorded", {"seat": 0, "points": 4},
+                                      1, 0, "dev", "twin")
+    assert first[0] == (event, True) and created is False
+    assert table_mod.store.last_seq(db, game_id) == 2
