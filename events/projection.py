@@ -97,9 +97,9 @@ def _step(table: TableState, event: Event, voided: dict, recheck: bool) -> Table
     move = upcast(game, event)
     if recheck:
         problems = game.check(table.game, move)
-        if problems:
-            table = replace(table, flagged={**table.flagged,
-                                            event.seq: [p.as_dict() for p in problems]})
+        if problems:  # flagged, and left out: apply is only defined for legal moves
+            return replace(table, flagged={**table.flagged,
+                                           event.seq: [p.as_dict() for p in problems]})
     return replace(table, game=game.apply(table.game, move))
 
 

@@ -233,3 +233,13 @@ def test_the_shared_game_of_the_export_tests_renders_every_audit_page(client, db
         assert client.get(f"/games/{gid}{path}").status_code == 200, path
     page = client.get(f"/games/{gid}/disputes/8?lang=en").get_data(as_text=True)
     assert "Resolved: the move is void" in page and 'data-testid="whatif"' not in page
+
+
+def test_a_move_the_rules_refuse_after_a_void_is_flagged_and_left_out(db):
+    gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 4}),
+                    (0, "round-closed", {}),
+                    (0, "points-recorded", {"seat": 1, "points": 2})])
+    record(db, gid, "event-voided", {"target": 2, "reason": "wrong table"}, 4, 1, "dev", "v")
+    table = load(db, gid)
+    assert list(table.flagged) == [3] and table.game["round"] == 1  # the close did not count
+    assert [e["round"] for e in table.game["entries"]] == [1]
