@@ -59,3 +59,22 @@ def create_seats(db):
             issued_at TEXT NOT NULL
         )""")
     db.execute("CREATE INDEX IF NOT EXISTS seat_tokens_game ON seat_tokens (game_id)")
+
+
+@migrations()
+def create_board_profiles(db):
+    # Board profiles (events/boards.py): insert-only versions, a new version is a new row.
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS board_profiles (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            profile_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            data TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (kind, profile_id, version)
+        )""")
+    db.execute("""CREATE TRIGGER IF NOT EXISTS board_profiles_no_update BEFORE UPDATE ON board_profiles
+                  BEGIN SELECT RAISE(ABORT, 'board profiles are insert-only'); END""")
+    db.execute("""CREATE TRIGGER IF NOT EXISTS board_profiles_no_delete BEFORE DELETE ON board_profiles
+                  BEGIN SELECT RAISE(ABORT, 'board profiles are insert-only'); END""")

@@ -107,7 +107,7 @@ def setup(players: list[dict], options: dict) -> dict:
     data = options["board"]["data"]
     n, side = len(players), data["side"]
     removed = options["removed_cards"] if options["removed_cards"] >= 0 else removed_default(side, n)
-    return {
+    state = {
         "n": n, "side": side, "start": options["start_player"], "turn": options["start_player"],
         "areas": [dict(a) for a in data["areas"]],
         "border_pairs": [list(b["areas"]) for b in data["border_sites"]],
@@ -121,6 +121,33 @@ def setup(players: list[dict], options: dict) -> dict:
         "entered_alliances": {}, "chains": None, "tally": None,
         "point_cards": [], "last": {"seq": 0, "areas": [], "scored": []},
     }
+    state["view"] = view(state)
+    return state
+
+
+def view(state: dict) -> dict:
+    """What the board view shows, derived from the position (kept in the state so the
+    templates need no rules of their own)."""
+    areas = []
+    for a in state["areas"]:
+        aid = a["id"]
+        pag, env = rules.pagodas(state, aid), rules.envoys(state, aid)
+        cap = rules.capacity(state, aid)
+        areas.append({"id": aid, "name": a["name"] or aid, "colour": a["colour"], "pagodas": pag, "envoys": env,
+                      "free": None if cap is None or state["tally"] else cap - rules.used_sites(state, aid),
+                      "room": max(pag) - sum(env), "scored": state["scored"].get(aid),
+                      "open_forts": rules.open_fortresses(state, aid), "fortified": sorted(rules.fortified(state, aid)),
+                      "confirmable": cap is None and aid not in state["scored"] and any(pag)})
+    final = state["phase"] in ("final", "over")
+    missing = forms.missing_alliances(state)
+    return {"areas": areas, "harbours": rules.harbour_pagodas(state) if state["side"] == 1 else None,
+            "supply": [rules.supply(state, s) for s in range(state["n"])], "deck": expected_deck(state),
+            "border": list(state["tally"]["border_pagodas"]) if state["tally"] else
+            [sum(p["seat"] == s and p["site"] == "border" and p["type"] == "pagoda" for p in state["pieces"])
+             for s in range(state["n"])],
+            "alliances": [rules.alliance_result(state, n) for n in range(1, 16)] if final else [],
+            "emperor": (missing[0] if missing else None) if final else None,
+            "missing_alliances": missing, "waiting": waiting_for(state) if final else []}
 
 
 # ---- checks ----------------------------------------------------------------------
@@ -213,6 +240,7 @@ def apply(state: dict, move: Move) -> dict:
         state["phase"] = "final"
     _settle(state)
     _announce(state, before, move.seq)
+    state["view"] = view(state)
     return state
 
 

@@ -200,21 +200,44 @@ def _int_or_none(form, name, label):
         raise FormError([_p(f"{label}: egész számot adj meg.", f"{label}: enter a whole number.")]) from None
 
 
+_ACCENTS = str.maketrans("áéíóöőúüű", "aeiooouuu")
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower().translate(_ACCENTS)).strip("-")[:24]
+
+
+def _ids(base: dict, names: list[str]) -> dict[str, str]:
+    """Old area id -> new: readable ids from the names (the move log shows them)."""
+    new_ids, taken = {}, set()
+    for old, name in zip((a["id"] for a in base["areas"]), names):
+        wanted = slug(name) if name else old
+        new_ids[old] = wanted if wanted and wanted not in taken else old
+        taken.add(new_ids[old])
+    return new_ids if len(set(new_ids.values())) == len(new_ids) else {a["id"]: a["id"] for a in base["areas"]}
+
+
 def from_form(base: dict, form) -> dict:
     """The editor's fields on top of ``base`` (the version being edited)."""
     side = base["side"]
+    names = [(form.get(f"area_{i}_name") or "").strip()[:40] for i in range(len(base["areas"]))]
+    ids = _ids(base, names)
     areas = []
     for i, old in enumerate(base["areas"]):
-        areas.append({"id": old["id"], "name": (form.get(f"area_{i}_name") or "").strip()[:40],
+        areas.append({"id": ids[old["id"]], "name": names[i],
                       "colour": _opt(form, f"area_{i}_colour"),
                       "sites": _int_or_none(form, f"area_{i}_sites", f"{i + 1}.")})
+
+    def _ref(name):
+        value = _opt(form, name)
+        return ids.get(value, value) if value else None
     spec = SIDES[side]
     return {"side": side, "name": {"hu": (form.get("name_hu") or "").strip()[:80] or base["name"]["hu"],
                                    "en": (form.get("name_en") or "").strip()[:80] or base["name"]["en"]},
             "source": (form.get("source") or "").strip()[:1000],
             "areas": areas,
-            "border_sites": [{"areas": [_opt(form, f"border_{i}_a"), _opt(form, f"border_{i}_b")]}
+            "border_sites": [{"areas": [_ref(f"border_{i}_a"), _ref(f"border_{i}_b")]}
                              for i in range(spec["border_sites"])],
-            "harbours": [{"area": _opt(form, f"harbour_{i}")} for i in range(spec["harbours"])],
-            "alliances": [{"n": n, "areas": [_opt(form, f"alliance_{n}_a"), _opt(form, f"alliance_{n}_b")]}
+            "harbours": [{"area": _ref(f"harbour_{i}")} for i in range(spec["harbours"])],
+            "alliances": [{"n": n, "areas": [_ref(f"alliance_{n}_a"), _ref(f"alliance_{n}_b")]}
                           for n in range(1, ALLIANCES + 1)]}

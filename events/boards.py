@@ -1,0 +1,109 @@
+"""Board profiles: what a table knows of a physical board, in insert-only versions.
+
+A game kind with a ``boards`` declaration (scoring/base.py ``Boards``) validates the
+data; this module only stores, lists, exports and imports it. A saved version is
+never changed: editing saves a new version, and a game pins the version it used.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from events.store import now
+from scoring.base import GameKind, Problem
+
+FORMAT = "tablescribe-board"
+FORMAT_VERSION = 1
+PROFILE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+class BadProfile(ValueError):
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(p.en for p in problems))
+        self.problems = problems
+
+
+def _problem(hu: str, en: str) -> Problem:
+    return Problem("boards", hu, en)
+
+
+def ensure_builtin(db, game: GameKind) -> None:
+    """The game's shipped profiles as version 1, once (idempotent)."""
+    for profile in game.boards.builtin:
+        db.execute("INSERT OR IGNORE INTO board_profiles (kind, profile_id, version, data, created_at)"
+                   " VALUES (?,?,?,?,?)", [game.kind, profile["id"], 1,
+                                           json.dumps(profile["data"], ensure_ascii=False), now()])
+
+
+def _row(row) -> dict:
+    profile_id, version, data, created_at = row
+    return {"id": profile_id, "version": version, "data": json.loads(data), "created_at": created_at}
+
+
+def list_profiles(db, game: GameKind) -> list[dict]:
+    """The latest version of each profile, with the numbers of all its versions."""
+    ensure_builtin(db, game)
+    rows = db.execute("SELECT profile_id, version, data, created_at FROM board_profiles WHERE kind = ?"
+                      " ORDER BY profile_id, version", [game.kind]).fetchall()
+    latest: dict[str, dict] = {}
+    for row in rows:
+        profile = _row(row)
+        versions = latest.get(profile["id"], {}).get("versions", []) + [profile["version"]]
+        latest[profile["id"]] = {**profile, "versions": versions}
+    return list(latest.values())
+
+
+def load(db, game: GameKind, profile_id: str, version: int | None = None) -> dict | None:
+    ensure_builtin(db, game)
+    sql = "SELECT profile_id, version, data, created_at FROM board_profiles WHERE kind = ? AND profile_id = ?"
+    params: list = [game.kind, profile_id]
+    if version is not None:
+        sql += " AND version = ?"
+        params.append(version)
+    row = db.execute(sql + " ORDER BY version DESC LIMIT 1", params).fetchone()
+    return _row(row) if row else None
+
+
+def save(db, game: GameKind, profile_id: str, data) -> dict:
+    """Validate and store ``data`` as the next version of ``profile_id``."""
+    if not isinstance(profile_id, str) or not PROFILE_ID.match(profile_id):
+        raise BadProfile([_problem("A profil azonosítója kisbetű, szám és kötőjel (max. 40).",
+                                   "A profile id is lower-case letters, digits and hyphens (at most 40).")])
+    problems = game.boards.validate(data)
+    if problems:
+        raise BadProfile(problems)
+    ensure_builtin(db, game)
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        row = conn.execute("SELECT MAX(version) FROM board_profiles WHERE kind = ? AND profile_id = ?",
+                           [game.kind, profile_id]).fetchone()
+        version = (row[0] or 0) + 1
+        conn.execute("INSERT INTO board_profiles (kind, profile_id, version, data, created_at)"
+                     " VALUES (?,?,?,?,?)", [game.kind, profile_id, version,
+                                             json.dumps(data, ensure_ascii=False), now()])
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return load(db, game, profile_id, version)
+
+
+def pin(profile: dict) -> dict:
+    """What a game records in its options: everything a replay needs."""
+    return {"id": profile["id"], "version": profile["version"], "data": profile["data"]}
+
+
+def export(game: GameKind, profile: dict) -> dict:
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "kind": game.kind,
+            "id": profile["id"], "version": profile["version"], "data": profile["data"]}
+
+
+def import_document(db, game: GameKind, document, profile_id: str | None = None) -> dict:
+    """Store an exported profile as a new version (of its own id, or ``profile_id``)."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT \
+            or document.get("format_version") != FORMAT_VERSION or document.get("kind") != game.kind:
+        raise BadProfile([_problem("Ez nem ennek a játéknak a tábla-profilja (tablescribe-board, 1).",
+                                   "This is not a board profile of this game (tablescribe-board, 1).")])
+    return save(db, game, profile_id or document.get("id"), document.get("data"))

@@ -1,0 +1,142 @@
+"""Han on the web: board profiles (store, editor, export/import), set-up with a pinned
+profile, the move form and board view, refusals with their rule."""
+import html
+import json
+import re
+import sqlite3
+
+import pytest
+
+from events import boards, store
+from scoring import get_game
+from scoring.han_demo import example_profile
+
+HAN = get_game("han")
+
+
+@pytest.fixture
+def example(app, db):
+    return boards.save(db, HAN, "example", example_profile(1))
+
+
+def test_builtin_profiles_hold_the_known_facts_only(db):
+    profiles = {p["id"]: p for p in boards.list_profiles(db, HAN)}
+    side1 = profiles["han-side1"]["data"]
+    colours = {a["name"]: a["colour"] for a in side1["areas"] if a["name"]}
+    assert colours == {"Vej": "red", "Csi": "yellow", "Csin": "yellow", "Lu": "orange", "Csao": "orange",
+                       "Csou": "violet", "Su": None}
+    assert [a["areas"] for a in side1["alliances"] if None not in a["areas"]] == [["vej", "csin"], ["csin", "su"]]
+    assert all(a["sites"] is None for a in side1["areas"])
+    assert len(side1["border_sites"]) == 6 and len(side1["harbours"]) == 7
+    side2 = profiles["han-side2"]["data"]
+    assert all(a["colour"] is None and not a["name"] for a in side2["areas"])
+    assert HAN.boards.validate(side1) == [] and HAN.boards.validate(side2) == []
+
+
+def test_profiles_are_insert_only_versions(db, example):
+    again = boards.save(db, HAN, "example", example_profile(1))
+    assert (example["version"], again["version"]) == (1, 2)
+    assert boards.load(db, HAN, "example", 1)["data"] == example["data"]
+    with pytest.raises(sqlite3.DatabaseError):
+        db.execute("UPDATE board_profiles SET data = '{}'")
+    with pytest.raises(sqlite3.DatabaseError):
+        db.execute("DELETE FROM board_profiles")
+    store.migrate(db)  # the migration is idempotent
+    assert boards.load(db, HAN, "example")["version"] == 2
+
+
+@pytest.mark.parametrize("spoil, words", [
+    (lambda d: d["areas"][0].update(colour="violet"), "at most 1"),
+    (lambda d: d["alliances"][1].update(areas=["vej", "csin"]), "No two alliances"),
+    (lambda d: d["alliances"][0].update(areas=["vej", "vej"]), "two different areas"),
+    (lambda d: d["harbours"].pop(), "7 harbours"),
+    (lambda d: d["areas"].pop(), "Invalid profile"),
+])
+def test_the_validator_refuses_contradictions(db, spoil, words):
+    data = example_profile(1)
+    spoil(data)
+    with pytest.raises(boards.BadProfile) as refused:
+        boards.save(db, HAN, "bad", data)
+    assert any(words in p.en for p in refused.value.problems)
+
+
+def test_the_editor_saves_a_new_version_with_readable_ids(client, db):
+    page = client.get("/boards/han/han-side1/")
+    assert page.status_code == 200 and b'name="area_6_colour"' in page.data
+    form = {f"area_{i}_name": a["name"] for i, a in enumerate(example_profile(1)["areas"])}
+    form.update({f"area_{i}_colour": a["colour"] for i, a in enumerate(example_profile(1)["areas"])})
+    form.update({"area_7_name": "Han", "alliance_3_a": "vej", "alliance_3_b": "csin",
+                 "alliance_1_a": "a8", "alliance_1_b": "vej"})
+    saved = client.post("/boards/han/han-side1/", data=form)
+    assert saved.status_code == 303
+    profile = boards.load(db, HAN, "han-side1")
+    assert profile["version"] == 2
+    ids = [a["id"] for a in profile["data"]["areas"]]
+    assert "han" in ids and profile["data"]["alliances"][0]["areas"] == ["han", "vej"]
+    bad = client.post("/boards/han/han-side1/", data={**form, "area_0_colour": "violet"})
+    assert bad.status_code == 422 and "Csou" not in bad.data.decode().split("problems")[0]
+    assert boards.load(db, HAN, "han-side1")["version"] == 2
+
+
+def test_export_and_import_round_trip(client, db, example):
+    exported = client.get("/boards/han/example/1.json")
+    assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
+    document = exported.get_json()
+    assert document["format"] == "tablescribe-board" and document["data"] == example["data"]
+    imported = client.post("/boards/han/import", data={"document": json.dumps(document), "profile_id": "copy"})
+    assert imported.status_code == 303
+    assert boards.load(db, HAN, "copy")["data"] == example["data"]
+    refused = client.post("/boards/han/import", data={"document": "{not json"})
+    assert refused.status_code == 422
+    assert client.get("/boards/scorepad/").status_code == 404
+
+
+def _start(client, board: str, names=("Anna", "Béla", "Cili"), **extra):
+    page = client.get(f"/games/new?kind=han&board={board}").data.decode()
+    value = html.unescape(re.search(r'name="opt_board" value="([^"]+)"[^>]*checked', page).group(1))
+    data = {"kind": "han", "name": list(names), "colour": ["red", "blue", "green"][:len(names)],
+            "opt_board": value, "opt_start_player": "0", **extra}
+    return client.post("/games/new", data=data)
+
+
+def test_a_new_game_pins_the_profile_in_its_first_event(client, db, example):
+    created = _start(client, "example", opt_fortress="1")
+    assert created.status_code == 302
+    game_id = created.headers["Location"].rsplit("/", 1)[1]
+    first = store.read_events(db, game_id)[0]
+    assert first.data["options"]["board"] == {"id": "example", "version": 1, "data": example["data"]}
+    assert first.data["options"]["fortress"] is True
+
+
+def test_the_shipped_profile_cannot_start_a_game_until_its_colours_are_known(client, db):
+    page = client.get("/games/new?kind=han").data.decode()
+    assert "han-side1" in page and "disabled" in page
+    shipped = boards.pin(boards.load(db, HAN, "han-side1"))
+    bodies = []
+    for board in (json.dumps(shipped), json.dumps({"id": "x", "version": 1, "data": {"side": 1}}), "nonsense"):
+        refused = client.post("/games/new", data={"kind": "han", "name": ["A", "B", "C"],
+                                                  "opt_start_player": "0", "opt_board": board})
+        assert refused.status_code == 422
+        bodies.append(refused.data.decode())
+    assert "Han §1.5" in bodies[0] and "Han §6" in bodies[1] and "tábla-profilt" in bodies[2]
+
+
+def test_table_page_move_form_board_view_and_a_refused_move(client, example):
+    location = _start(client, "example").headers["Location"]
+    page = client.get(location).data.decode()
+    assert 'name="card1"' in page and 'value="pieces-placed"' in page and 'class="han-grid"' in page
+    assert "games/han.css" in page
+    move = {"action": "pieces-placed", "seat": "0", "area": "vej", "card1": "red", "piece1": "pagoda",
+            "site1": "ordinary", "piece2": "", "expected_seq": "1", "client_event_id": "m1"}
+    assert client.post(location + "/moves", data=move).status_code == 303
+    page = client.get(location).data.decode()
+    assert re.search(r'class="han-area han-red changed"[^>]*data-area="vej"', page)
+    again = client.post(location + "/moves", data={**move, "expected_seq": "2", "client_event_id": "m2"})
+    assert again.status_code == 422
+    assert "Han §2.1" in again.data.decode()
+    envoy = {**move, "seat": "1", "area": "csi", "card1": "yellow", "piece1": "envoy", "expected_seq": "2",
+             "client_event_id": "m3"}
+    refused = client.post(location + "/moves", data=envoy)
+    assert refused.status_code == 422 and "Han §2.5" in refused.data.decode()
+    garbage = client.post(location + "/moves", data={"action": "pieces-placed", "seat": "zz", "expected_seq": "2"})
+    assert garbage.status_code == 422
