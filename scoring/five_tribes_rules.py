@@ -69,9 +69,12 @@ def check(state: dict, move: Move) -> list[Problem]:
         return _check_bid(state, move.data)
     if t == "round-ended":
         return _check_round_end(state, move.data)
-    if state["phase"] != "turn":
+    if state["phase"] == "bid":
         return [P("seed 002 §1", "Most a sorrendért licitáltok, nem kör van.",
                   "Bidding for turn order is under way, not a turn.")]
+    if state["phase"] != "turn":
+        return [P("seed 002 Egy forduló vége", "A forduló körei lezajlottak: töltsétek fel a sorokat.",
+                  "Every turn of the round is played: refill the displays.")]
     return CHECKS[t](state, state["turn"], move.data)
 
 
@@ -153,8 +156,8 @@ def bid_price(cost: int, fakirs: int) -> int:
     return BID_COSTS[max(0, BID_COSTS.index(cost) - fakirs)] if cost in BID_COSTS else cost
 
 
-def _no_gold() -> Problem:
-    return P("seed 002 §1", "Az arany nem mehet nulla alá.", "Gold can never go below zero.")
+def _no_gold(rule: str = "seed 002 §1") -> Problem:
+    return P(rule, "Az arany nem mehet nulla alá.", "Gold can never go below zero.")
 
 
 def _check_round_end(state, d) -> list[Problem]:
@@ -309,7 +312,7 @@ def _check_buy(state, turn, d) -> list[Problem]:
     elif not state["displays"]:
         problems += _card_supply(state, Counter(cards))
     if state["players"][turn["seat"]]["gold"] < price:
-        problems.append(_no_gold())
+        problems.append(_no_gold("seed 002 §2.5"))
     return problems
 
 
