@@ -16,7 +16,7 @@ from scoring.dragon_data import (ACTION_NAMES, ACTION_PERSON, ACTIONS, AGES, CAR
                                  GROUP_SIZES, MAX_FLOORS, MONTHS, PERSONS, PRIVILEGE_DRAGONS,
                                  REFILL_TO, SHARED_GROUP_FEE, SMALL_PRIVILEGE, START_PALACES,
                                  START_YUAN, TRIBUTE, TYPES, WILD, person_name, supply_for,
-                                 symbols, value, labels)
+                                 symbols, value, labels, PHASE_NAMES)
 
 RULES = "docs/rules/dragon.md"
 # Rule references (seed 004 = the Hungarian rulebook; sections by their Hungarian headings).
@@ -170,16 +170,6 @@ _PHASE_OF = {"dragon-events-laid": "lay-events", "dragon-opening-recruited": "op
              "dragon-actions-dealt": "deal", "dragon-action-chosen": "action",
              "dragon-money-refilled": "action", "dragon-floors-placed": "build",
              "dragon-person-recruited": "person", "dragon-persons-released": "release"}
-PHASE_NAMES = {
-    "lay-events": text("az eseménysor lerakása", "laying the event row"),
-    "opening": text("az első két alattvaló kiválasztása", "the opening recruitment"),
-    "deal": text("az akciókártyák kiosztása", "dealing the action cards"),
-    "action": text("akcióválasztás", "the action phase"),
-    "build": text("a palotaszintek lerakása", "placing palace floors"),
-    "person": text("új alattvaló behívása", "the person phase"),
-    "release": text("elbocsátás", "releasing persons"),
-    "over": text("vége a játéknak", "the game is over"),
-}
 
 
 def check(state: dict, move: Move) -> list[Problem]:
@@ -505,6 +495,8 @@ def _event(state, seq):
         helmets = [count_symbols(p, "warrior") for p in players]
         for seat, h in enumerate(helmets):
             _score(state, seat, "mongols", h, seq)
+            if h:
+                state["report"].append({"seat": seat, "points": h})
         for seat, h in enumerate(helmets):
             if h == min(helmets):
                 needs[seat] = (1, "mongols", "seed 004 Mongol támadás")
@@ -551,7 +543,8 @@ def _festival(state, seq):
                 _score(state, seat, "festival", FESTIVAL_POINTS[rank], seq)
                 returned = (level + 1) // 2
                 player["fireworks"] -= returned
-                state["report"].append({"seat": seat, "returned_fireworks": returned})
+                state["report"].append({"seat": seat, "points": FESTIVAL_POINTS[rank],
+                                        "returned_fireworks": returned})
 
 
 def _finish_month(state, seq):

@@ -92,6 +92,18 @@ CATEGORIES = {
     "earlier": text("Eddigi pontok", "Points so far"),
 }
 
+# What the table is doing now (the phase names of the guided month).
+PHASE_NAMES = {
+    "lay-events": text("az eseménysor lerakása", "laying the event row"),
+    "opening": text("az első két alattvaló kiválasztása", "the opening recruitment"),
+    "deal": text("az akciókártyák kiosztása", "dealing the action cards"),
+    "action": text("akcióválasztás", "the action phase"),
+    "build": text("a palotaszintek lerakása", "placing palace floors"),
+    "person": text("új alattvaló behívása", "the person phase"),
+    "release": text("elbocsátás", "releasing persons"),
+    "over": text("vége a játéknak", "the game is over"),
+}
+
 
 def supply_for(players: int) -> dict[str, dict[str, int]]:
     """Tiles per type and age: 10 each at 5 players (6 young + 4 old of split types);
@@ -134,4 +146,5 @@ def labels() -> dict[str, dict[str, str]]:
         names[f"card:{card}"] = dict(name)
     names.update({f"action:{a}": dict(n) for a, n in ACTION_NAMES.items()})
     names.update({f"event:{e}": dict(n) for e, n in EVENT_NAMES.items()})
+    names.update({f"phase:{p}": dict(n) for p, n in PHASE_NAMES.items()})
     return names

@@ -1,0 +1,158 @@
+"""Two months of a 3-player In the Year of the Dragon on phones in real Chromium (390 × 844):
+set-up and month 1 come in through the API, months 2 and 3 are entered on the phone forms,
+month 3 is a contagion in which Clara picks whom to release on her own phone."""
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+ROW = ["contagion", "tribute", "drought", "festival", "mongols",
+       "contagion", "tribute", "drought", "festival", "mongols"]
+GROUPS = [["taxes", "build", "harvest"], ["fireworks", "parade"], ["research", "privilege"]]
+ANNA, BEN, CLARA = 0, 1, 2
+
+
+def _api(base, path, body=None, token=None):
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json",
+                                              **({"X-Seat-Token": token} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def _set_up_through_month_1(base):
+    created = _api(base, "/api/games", {"kind": "dragon", "players": [
+        {"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"}, {"name": "Clara", "colour": "green"}]})
+    game, token = created["id"], created["seats"][0]["token"]
+    moves = [
+        ("dragon-events-laid", {"row": ROW}),
+        ("dragon-opening-recruited", {"seat": ANNA, "persons": [{"type": "healer", "palace": 0},
+                                                                {"type": "monk", "palace": 1}]}),
+        ("dragon-opening-recruited", {"seat": BEN, "persons": [{"type": "lady", "palace": 0},
+                                                               {"type": "tax", "palace": 1}]}),
+        ("dragon-opening-recruited", {"seat": CLARA, "persons": [{"type": "farmer", "palace": 0},
+                                                                 {"type": "scholar", "palace": 1}]}),
+        # month 1: track order Anna 10, Clara 8, Ben 4
+        ("dragon-actions-dealt", {"groups": GROUPS}),
+        ("dragon-money-refilled", {"seat": ANNA}),
+        ("dragon-money-refilled", {"seat": CLARA}),
+        ("dragon-money-refilled", {"seat": BEN}),
+        ("dragon-person-recruited", {"seat": ANNA, "card": "pyro", "person": {"type": "pyro", "age": "young"}, "palace": 0}),
+        ("dragon-person-recruited", {"seat": CLARA, "card": "warrior", "person": {"type": "warrior", "age": "young"}, "palace": 0}),
+        ("dragon-person-recruited", {"seat": BEN, "card": "craftsman", "person": {"type": "craftsman", "age": "young"}, "palace": 0}),
+    ]
+    for seq, (type_, data) in enumerate(moves, start=1):
+        _api(base, f"/api/games/{game}/events", {"type": type_, "data": data, "expected_seq": seq,
+                                                 "client_event_id": f"setup-{seq}"}, token)
+    return game, created["join_url"]
+
+
+def _join(page, base, join_url, name):
+    page.goto(f"{base}/lang/en?next=/")
+    page.goto(join_url)
+    page.get_by_role("button", name=name, exact=True).click()
+    expect(page.get_by_test_id("dragon-step")).to_be_visible()
+
+
+def _step(page, text):
+    expect(page.get_by_test_id("dragon-step")).to_contain_text(text, timeout=5000)
+
+
+def _refill(page, who):
+    _step(page, f"Action: {who}")
+    page.get_by_test_id("refill").click()
+
+
+def _recruit(page, who, pick, place):
+    _step(page, f"New person: {who}")
+    page.get_by_test_id("pick").select_option(pick)
+    page.get_by_test_id("place").select_option(place)
+    page.get_by_role("button", name="Record", exact=True).click()
+
+
+def _release(page, who, spots):
+    _step(page, f"Release: {who}")
+    for spot in spots:
+        page.locator(f'input[name="release"][value="{spot}"]').check()
+    page.get_by_role("button", name="Record the release").click()
+
+
+def _persons(base, game):
+    state = _api(base, f"/api/games/{game}/state")["state"]
+    return [sum(len(p["persons"]) for p in player["palaces"]) for player in state["players"]], state
+
+
+def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(live_server, new_phone):
+    game, join_url = _set_up_through_month_1(live_server)
+    host, clara = new_phone(), new_phone()
+    _join(host, live_server, join_url, "Anna")
+    _join(clara, live_server, join_url, "Clara")
+
+    # ---- month 2: peace. Deal with the offered grouping (taxes+build+harvest | … ).
+    _step(host, "2/12 month")
+    host.get_by_role("button", name="Record the groups").click()
+    _step(host, "Action: Anna")
+    expect(host.locator('input[name="choice"]')).to_have_count(8)  # 7 actions, privilege small and large
+    host.locator('input[name="choice"][value="0:build"]').check()
+    host.get_by_role("button", name="Record the action").click()
+    _step(host, "Action: Anna")
+    host.locator('select[name="add1"]').select_option("1")
+    host.get_by_role("button", name="Record the floors").click()
+    _refill(host, "Clara")
+    _refill(host, "Ben")
+    _recruit(host, "Anna", "lady|lady:young", "p:1")
+    _recruit(host, "Clara", "tax|tax:young", "p:1")
+    _recruit(host, "Ben", "monk|monk:young", "p:1")
+    expect(host.get_by_test_id("palace-0-1")).to_contain_text("3 fl.")
+    screenshot(host, "dragon-month2-done")
+
+    # ---- month 3: contagion. Clara (16, on top of Anna) acts first.
+    _step(host, "3/12 month")
+    host.get_by_role("button", name="Record the groups").click()
+    _refill(host, "Clara")
+    _refill(host, "Anna")
+    _refill(host, "Ben")
+    # Clara's court is full: the form offers replacing or sending away only
+    _step(host, "New person: Clara")
+    places = host.get_by_test_id("place").locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert "away" in places and not any(v.startswith("p:") for v in places)
+    _recruit(host, "Clara", "healer|healer:young", "away")
+    _recruit(host, "Anna", "farmer|farmer:young", "p:1")
+    _recruit(host, "Ben", "wild|healer:old", "r:1:0")
+
+    # contagion: Anna 3−1 = 2 of 5, Clara 3 of 4 (no healer), Ben 3−2 = 1 of 4; in track order
+    _release(host, "Anna", ["0:1", "1:2"])
+    _step(clara, "Release: Clara")
+    expect(clara.get_by_test_id("release")).to_contain_text("releases 3")
+    clara.locator('input[name="release"][value="0:0"]').check()
+    clara.get_by_role("button", name="Record the release").click()  # one is not enough: refused, cited
+    expect(clara.locator(".problems")).to_contain_text("Exactly 3 person(s) must be released")
+    expect(clara.locator(".problems")).to_contain_text("seed 004 Fertőzés")
+    screenshot(clara, "dragon-contagion-refused")
+    for spot in ("0:1", "1:1"):
+        clara.locator(f'input[name="release"][value="{spot}"]').check()
+    expect(clara.locator('input[name="release"]:checked')).to_have_count(3)
+    clara.get_by_role("button", name="Record the release").click()
+    _release(host, "Ben", ["0:0"])
+
+    _step(host, "4/12 month")
+    counts, state = _persons(live_server, game)
+    assert counts == [5 - 2, 4 - 1, 4 - 3]
+    assert state["players"][CLARA]["palaces"][1]["persons"] == [{"type": "scholar", "age": "young"}]
+    assert state["players"][ANNA]["palaces"][1]["persons"] == [{"type": "monk", "age": "young"},
+                                                              {"type": "lady", "age": "young"}]
+    # Clara's emptied palace 1 (2 floors) decayed to 1 floor
+    assert [p["floors"] for p in state["players"][CLARA]["palaces"]] == [1, 2]
+    expect(clara.get_by_test_id("event-report")).to_contain_text("person(s) released", timeout=5000)
+    expect(clara.get_by_test_id("palace-2-0")).to_contain_text("1 fl.")
+    assert clara.evaluate("document.documentElement.scrollWidth") <= 390
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(clara, "dragon-month4-clara")
+    host.get_by_role("link", name="HU").click()
+    _step(host, "4/12 hónap")
+    screenshot(host, "dragon-month4-host-hu")
