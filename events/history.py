@@ -6,24 +6,22 @@ void, a rescore) triggers a full fold up to it, exactly as ``events.table.load``
 """
 from __future__ import annotations
 
-from events.projection import TableState, advance, fold, standings
+from events.projection import TableState, advance, fold
 from events.store import Event
 
 
-def states(events: list[Event]) -> list[TableState]:
-    """``states(events)[i]`` is the table after ``events[i]``."""
-    out: list[TableState] = []
-    for i, event in enumerate(events):
-        table = advance(out[-1], event) if out else None
+def states(events: list[Event], known: list[TableState] = ()) -> list[TableState]:
+    """``states(events)[i]`` is the table after ``events[i]``; ``known`` are the
+    states of a prefix of ``events`` already folded, extended from where they end."""
+    out = list(known)
+    for i in range(len(out), len(events)):
+        table = advance(out[-1], events[i]) if out else None
         out.append(table or fold(events[:i + 1]))
     return out
 
 
 def scores(table: TableState) -> dict[int, int]:
     """Each seat's total at this point."""
-    return {row["seat"]: row["score"] for row in standings(table)}
+    parts = table.rules.score(table.game)
+    return {seat: sum(p.points for p in parts.get(seat, [])) for seat in range(len(table.players))}
 
-
-def score_series(history: list[TableState]) -> list[dict[int, int]]:
-    """Each seat's total after every event (the score race)."""
-    return [scores(table) for table in history]

@@ -33,32 +33,39 @@ BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Cho
 
 # ---- the history of a game, folded once per new event ------------------------------
 
-_cache: dict[tuple[str, str], tuple[list[Event], list[TableState]]] = {}
+_cache: dict[str, tuple[list[Event], list[TableState], list[dict]]] = {}
 _cache_lock = threading.Lock()
 
 
-def history(game_id: str) -> tuple[list[Event], list[TableState]]:
-    """Every event and the table after each; events never change, so the folds are
-    cached per game under the last event's hash."""
+def _folded(game_id: str) -> tuple[list[Event], list[TableState], list[dict]]:
+    """Every event, the table after each and each seat's total after each. Events
+    never change, so a game's folds are kept and extended by the events since: a
+    cached prefix is valid when its last hash is the hash at the same place now."""
     events = store.read_events(get_db(), game_id)
     if not events:
         abort(404)
-    key = (game_id, events[-1].hash)
     with _cache_lock:
-        if key in _cache:
-            return _cache[key]
-    folded = (events, states(events))
+        known_events, tables, series = _cache.get(game_id, ([], [], []))
+    n = len(known_events)
+    if n > len(events) or (n and events[n - 1].hash != known_events[-1].hash):
+        tables, series = [], []
+    tables = states(events, tables)
+    series = series + [scores(table) for table in tables[len(series):]]
     with _cache_lock:
         if len(_cache) > 200:
             _cache.clear()
-        _cache[key] = folded
-    return folded
+        _cache[game_id] = (events, tables, series)
+    return events, tables, series
+
+
+def history(game_id: str) -> tuple[list[Event], list[TableState]]:
+    events, tables, _ = _folded(game_id)
+    return events, tables
 
 
 def race(game_id: str, at: int | None = None) -> Markup:
-    _, tables = history(game_id)
-    return chart.race_chart([scores(s) for s in tables], tables[-1].players, at,
-                            t("Pontverseny", "Score race"))
+    _, tables, series = _folded(game_id)
+    return chart.race_chart(series, tables[-1].players, at, t("Pontverseny", "Score race"))
 
 
 def nav_context(game_id: str, table: TableState) -> dict:
@@ -99,11 +106,11 @@ def timeline(game_id: str):
 
 
 def _timeline_page(game_id: str, problems=(), status: int = 200):
-    events, tables = history(game_id)
+    events, tables, series = _folded(game_id)
     final = tables[-1]
     seat_filter = request.args.get("seat", type=int)
     type_filter = request.args.get("type") or None
-    rows = [row for row in _rows(events, tables)
+    rows = [row for row in _rows(events, tables, series)
             if (seat_filter is None or row["event"].seat == seat_filter or seat_filter in row["delta"])
             and (type_filter is None or row["event"].type == type_filter)]
     return render_template("audit/timeline.html", game_id=game_id, table=final, game=final.rules,
@@ -112,11 +119,10 @@ def _timeline_page(game_id: str, problems=(), status: int = 200):
                            problems=list(problems), client_event_id=secrets.token_hex(16)), status
 
 
-def _rows(events: list[Event], tables: list[TableState]) -> list[dict]:
+def _rows(events: list[Event], tables: list[TableState], series: list[dict]) -> list[dict]:
     final, rows, before = tables[-1], [], {}
     targets = {d["target"]: seq for seq, d in final.disputes.items()}
-    for event, table in zip(events, tables):
-        after = scores(table)
+    for event, table, after in zip(events, tables, series):
         rows.append({"event": event, "text": views.describe(table, event),
                      "who": _player(table, event.seat), "is_move": event.seq in final.game_seqs,
                      "delta": {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)},
@@ -227,11 +233,11 @@ def _parts_of(table: TableState, target: int) -> list[dict]:
 
 @bp.get("/games/<game_id>/replay")
 def replay(game_id: str):
-    events, tables = history(game_id)
+    events, tables, series = _folded(game_id)
     last = len(events)
     at = min(max(request.args.get("at", last, type=int), 1), last)
     table = tables[at - 1]
-    now, then = scores(table), scores(tables[at - 2]) if at > 1 else {}
+    now, then = series[at - 1], series[at - 2] if at > 1 else {}
     delta = {s: now[s] - then.get(s, 0) for s in now if now[s] != then.get(s, 0)}
     event = events[at - 1]
     return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,
