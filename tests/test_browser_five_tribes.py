@@ -45,3 +45,35 @@ def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
     expect(page.locator("li[data-seat='0']")).to_contain_text("Viziers: 6 × 3 (Jafaar)")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "five-tribes-sheet-final")
+
+
+def test_keeping_the_books_lay_bid_move_and_see_the_board(live_server, new_phone):
+    from scoring.five_tribes import DEMO_BOARD
+    page = new_phone()
+    page.goto(f"{live_server}/lang/en?next=/games/new?kind=five-tribes")
+    for i, name in enumerate(["Peti", "Zoli", "Gerda"], start=1):
+        page.get_by_label(f"Player {i}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_text("Keep the books turn by turn").click()
+    for i, kind in enumerate(DEMO_BOARD):
+        page.locator(f"select[name=tile_{i}]").select_option(kind)
+    screenshot(page, "five-tribes-lay")
+    page.get_by_role("button", name="Record the sultanate").click()
+    expect(page.get_by_test_id("ft-map")).to_be_visible()
+    for name in ["Peti", "Zoli", "Gerda"]:
+        expect(page.get_by_role("heading", name=f"1. round – bid: {name}")).to_be_visible()
+        page.get_by_role("button", name="Bid", exact=True).click()
+    expect(page.get_by_role("heading", name="Turn: Gerda")).to_be_visible()
+    page.locator("select[name=move_tile]").select_option("7")       # B2, an oasis
+    page.get_by_role("radio", name="builder (blue)").check()
+    page.get_by_label("Meeples taken").fill("3")
+    page.get_by_label("The tile was emptied").check()
+    page.get_by_role("button", name="Record the move").click()
+    expect(page.get_by_text("Compulsory: a palm tree on this oasis.")).to_be_visible()
+    page.get_by_role("button", name="Place a palm tree").click()
+    screenshot(page, "five-tribes-turn")
+    page.get_by_role("button", name="End the turn").click()
+    expect(page.get_by_role("heading", name="Turn: Zoli")).to_be_visible()
+    expect(page.locator(".ft-players")).to_contain_text("62")   # 50 + 4 blue × 3 builders
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "five-tribes-board")
