@@ -1,6 +1,7 @@
 """Export → verify → import: the game's record as evidence (docs/export-format.md)."""
 import copy
 import json
+import pathlib
 
 import pytest
 
@@ -182,3 +183,15 @@ def test_a_refused_import_stores_nothing(db, doc):
     with pytest.raises(BadExport):
         import_game(db, doc, "importer")
     assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == before
+
+
+EXAMPLES = sorted((pathlib.Path(__file__).parent.parent / "examples").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_example_game_verifies_and_imports(db, path):
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    events = verify(doc)
+    copied = import_game(db, doc, "importer")["id"]
+    assert export_game(db, copied)["events"] == doc["events"]
+    assert replay(doc)["seq"] == len(events)
