@@ -116,10 +116,6 @@ def setup(players: list[dict], options: dict) -> dict:
     }
 
 
-def check_setup(players: list[dict], options: dict) -> list[Problem]:
-    return []
-
-
 # ---------------------------------------------------------------- helpers (pure)
 
 
@@ -706,7 +702,7 @@ GAME = GameKind(
     min_players=2, max_players=5, rules_version=1, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, categories=labels(),
-    check_setup=check_setup, tiebreak=tiebreak,
+    tiebreak=tiebreak,
     tiebreak_rule=text("Döntetlennél a személysávon előrébb álló nyer.",
                        "Ties: the player further ahead on the person track wins."),
     has_board=True, demo=demo,

@@ -524,3 +524,44 @@ def test_apply_does_not_mutate_and_check_never_raises_on_every_phase():
     dragon.apply(table.state, Move(99, "dragon-actions-dealt", {"groups": GROUPS[5]}))
     assert table.state == snapshot
     assert table.refused("dragon-persons-released", {"seat": 0, "persons": [[0, 0]]}) == [dragon.R_FLOW]
+
+
+# ---------------------------------------------------------------- whole games: invariants
+
+
+def _bot():
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).parent.parent / "scripts" / "make_dragon_examples.py"
+    spec = importlib.util.spec_from_file_location("make_dragon_examples", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (5, 4), (5, 5)])
+def test_whole_games_by_a_bot_keep_every_invariant(n, seed):
+    import random
+    bot, rng = _bot(), random.Random(seed)
+    table = Table(n)
+    supply_start = clone(table.state["supply"])
+    tracks = [0] * n
+    while not dragon.is_over(table.state):
+        type_, data = bot.choose(table.state, rng)
+        table.play(type_, data)
+        for seat, player in enumerate(table.state["players"]):
+            assert min(player["yuan"], player["rice"], player["fireworks"]) >= 0
+            assert all(1 <= pal["floors"] <= 3 and len(pal["persons"]) <= pal["floors"] for pal in player["palaces"])
+            assert player["track"] >= tracks[seat]
+            tracks[seat] = player["track"]
+        assert all(left >= 0 for ages in table.state["supply"].values() for left in ages.values())
+    state = table.state
+    assert state["month"] == 12 and all(len(p["cards"]) == 0 for p in state["players"])
+    in_play = sum(len(pal["persons"]) for p in state["players"] for pal in p["palaces"])
+    taken = sum(supply_start[k][a] - state["supply"][k][a] for k in supply_start for a in supply_start[k])
+    assert in_play <= taken
+    # the final parts equal the tally-mode arithmetic on the same position
+    for seat, player in enumerate(state["players"]):
+        parts = final_parts({"score": 0, **{k: player[k] for k in ("yuan", "rice", "fireworks", "palaces")}})
+        for category in ("persons", "monks", "money"):
+            assert table.points(seat, category) == parts[category]
