@@ -19,12 +19,17 @@ def _fill_sheet(page, player: str, values: dict, djinns=(), goods=None):
     page.get_by_role("button", name="Record the score sheet").click()
 
 
-def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
-    page = new_phone()
+def _start(page, live_server):
+    """A new Five Tribes game for Peti, Zoli and Gerda, on this phone."""
     page.goto(f"{live_server}/lang/en?next=/games/new?kind=five-tribes")
     for i, name in enumerate(["Peti", "Zoli", "Gerda"], start=1):
         page.get_by_label(f"Player {i}", exact=True).fill(name)
     page.get_by_role("button", name="Start the game").click()
+    return page
+
+
+def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
+    page = _start(new_phone(), live_server)
     expect(page.get_by_test_id("ft-sheet")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "five-tribes-sheet-empty")
@@ -49,11 +54,7 @@ def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
 
 def test_keeping_the_books_lay_bid_move_and_see_the_board(live_server, new_phone):
     from scoring.five_tribes import DEMO_BOARD
-    page = new_phone()
-    page.goto(f"{live_server}/lang/en?next=/games/new?kind=five-tribes")
-    for i, name in enumerate(["Peti", "Zoli", "Gerda"], start=1):
-        page.get_by_label(f"Player {i}", exact=True).fill(name)
-    page.get_by_role("button", name="Start the game").click()
+    page = _start(new_phone(), live_server)
     page.get_by_text("Keep the books turn by turn").click()
     for i, kind in enumerate(DEMO_BOARD):
         page.locator(f"select[name=tile_{i}]").select_option(kind)
@@ -77,3 +78,7 @@ def test_keeping_the_books_lay_bid_move_and_see_the_board(live_server, new_phone
     expect(page.locator(".ft-players")).to_contain_text("62")   # 50 + 4 blue × 3 builders
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "five-tribes-board")
+    page.get_by_role("link", name="HU").click()
+    expect(page.get_by_role("heading", name="Kör: Zoli")).to_be_visible()
+    expect(page.get_by_role("radio", name="építő (kék)")).to_be_visible()
+    screenshot(page, "five-tribes-board-hu")
