@@ -243,3 +243,11 @@ def test_a_move_the_rules_refuse_after_a_void_is_flagged_and_left_out(db):
     table = load(db, gid)
     assert list(table.flagged) == [3] and table.game["round"] == 1  # the close did not count
     assert [e["round"] for e in table.game["entries"]] == [1]
+
+
+def test_an_import_may_be_larger_than_a_move_form(client, app, db, game):
+    doc = export_game(db, game["id"])
+    doc["padding"] = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1000)  # unknown keys are ignored
+    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 303

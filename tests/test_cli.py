@@ -75,3 +75,14 @@ def test_export_writes_the_game_to_stdout_and_verify_db_checks_the_chain(exporte
     assert missing.returncode != 0 and "no such game" in missing.stderr
     checked = flask(db_path, "verify-db")
     assert checked.returncode == 0 and "0 problems" in checked.stdout
+
+
+def test_verify_db_names_a_row_changed_behind_the_apps_back(exported):
+    db_path, game_id, _ = exported
+    db = store.connect(str(db_path))
+    db.execute("DROP TRIGGER events_no_update")  # what only someone with the file could do
+    db.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 4",
+               ['{"seat": 1, "points": 41}', game_id])
+    db.conn.close()
+    result = flask(db_path, "verify-db")
+    assert result.returncode != 0 and f"game {game_id}: event 4:" in result.stderr

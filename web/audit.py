@@ -28,6 +28,7 @@ from web.security import device_id
 bp = Blueprint("audit", __name__)
 
 COMMENT_NEEDED = Problem("core §4", "Írj megjegyzést.", "Write a comment.")
+MAX_IMPORT = 4 * 1024 * 1024
 BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Choose an exported game (JSON).")
 
 
@@ -326,6 +327,7 @@ def export(game_id: str):
 def import_page():
     if request.method == "GET":
         return render_template("audit/import.html", refusal=None, problems=[])
+    request.max_content_length = MAX_IMPORT  # a whole game, more than one move's form
     upload = request.files.get("file")
     try:
         doc = json.loads(upload.read().decode("utf-8")) if upload else None
