@@ -87,3 +87,34 @@ def test_every_step_of_the_demo_renders(app, client, lang):
         assert page.status_code == 200 and b'data-testid="mh-board"' in page.data
         record(db, created["id"], type_, data, seq, 0, "dev", f"d{seq}")
     assert client.get(url).status_code == 200
+
+
+def test_any_form_is_refused_or_checked_never_a_crash():
+    """Random phone forms at every step of the demo: a FormError or a checked move."""
+    from hypothesis import given, settings, strategies as st
+
+    from events.projection import fold
+    from events.table import check_move
+    from scoring.base import FormError
+    from scoring.maharaja_forms import PARSERS
+    from tests.test_contract import _events_of_demo
+
+    events = _events_of_demo(M.GAME)
+    tables = [fold(events, upto=n) for n in range(1, len(events) + 1)]
+    fields = ["action", "seat", "character", "paid", "place", "action1", "action2", "travel_city", "via",
+              "house_place", "move_from", "move_to", "palace_site", "governor", "swap_character",
+              "pick_character", "chip_action", *[f"gov{i}" for i in range(1, 8)]]
+    values = st.sampled_from(["", "A", "G", "Z", "v1", "v30", "v31", "0", "1", "7", "99", "-1", "inner",
+                              "gold", "character", "x" * 50, *PARSERS])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.integers(0, len(tables) - 1), st.dictionaries(st.sampled_from(fields), values))
+    def run(index, form):
+        table = tables[index]
+        try:
+            type_, data = M.parse_form(table.game, form)
+        except FormError:
+            return
+        assert isinstance(check_move(table, type_, data), list)
+
+    run()
