@@ -41,9 +41,9 @@ def parse_options(form) -> dict:
 def parse_form(state: dict, form) -> tuple[str, dict]:
     action = form.get("action", "")
     if action == "pieces-placed":
-        return action, _placement(form)
+        return action, _placement(state, form)
     if action == "card-exchanged":
-        return action, {"seat": form_int(form, "seat", text("Játékos", "Player"))}
+        return action, {"seat": _seat(state, form)}
     if action in ("draw-pile-ran-out", "game-ended"):
         return action, {}
     if action == "province-scored":
@@ -57,8 +57,15 @@ def parse_form(state: dict, form) -> tuple[str, dict]:
     _fail("Ismeretlen művelet.", "Unknown action.")
 
 
-def _placement(form) -> dict:
-    seat = form_int(form, "seat", text("Játékos", "Player"))
+def _seat(state: dict, form) -> int:
+    """The seat named, or "turn": whoever's turn it is when the move arrives."""
+    if (form.get("seat") or "turn") == "turn":
+        return state["turn"]
+    return form_int(form, "seat", text("Játékos", "Player"))
+
+
+def _placement(state: dict, form) -> dict:
+    seat = _seat(state, form)
     area = (form.get("area") or "").strip()[:24]
     if not area:
         _fail("Válaszd ki a tartományt.", "Choose the province.")

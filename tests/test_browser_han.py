@@ -1,0 +1,81 @@
+"""A 3-player Han game on phones in real Chromium at 390 × 844: a shared board profile
+imported, several turns, a refused illegal move with its rule, live sync."""
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from events import boards
+from scoring import get_game
+from scoring.han_demo import example_profile
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _import_profile(page, base):
+    document = boards.export(get_game("han"), {"id": "table-board", "version": 1, "data": example_profile(1)})
+    page.goto(f"{base}/boards/han/")
+    page.locator("textarea[name=document]").fill(json.dumps(document))
+    page.get_by_role("button", name="Import").click()
+    expect(page.get_by_text("Saved as version 1.")).to_be_visible()
+
+
+def _turn(page, area, cards, first="pagoda", second=None):
+    page.locator("label.han-tile").filter(has=page.get_by_text(area, exact=True)).click()
+    for i, colour in enumerate(cards):
+        page.locator(".han-card-row").nth(i).get_by_text(colour, exact=True).click()
+    page.locator("fieldset.han-piece").nth(0).get_by_text(first, exact=True).click()
+    page.locator("fieldset.han-piece").nth(1).get_by_text(second or "none", exact=True).click()
+    page.get_by_test_id("place").click()
+
+
+def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, new_phone):
+    host = new_phone()
+    host.goto(f"{live_server}/lang/en?next=/")
+    _import_profile(host, live_server)
+    screenshot(host, "han-board-editor")
+    host.goto(f"{live_server}/games/new?kind=han&board=table-board")
+    for i, name in enumerate(("Anna", "Béla", "Cili"), start=1):
+        host.get_by_label(f"Player {i}", exact=True).fill(name)
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_role("heading", name="Han")).to_be_visible()
+    expect(host.get_by_test_id("han-turn")).to_contain_text("Anna")
+
+    guest = new_phone()
+    guest.goto(f"{live_server}/lang/en?next=/")
+    guest.goto(host.get_by_test_id("join-link").get_attribute("href"))
+    guest.get_by_role("button", name="Béla").click()
+
+    _turn(host, "Vej", ["red"])
+    expect(host.get_by_test_id("han-turn")).to_contain_text("Béla")
+    expect(guest.locator('[data-area="vej"]')).to_have_class("han-area han-red changed", timeout=4000)
+
+    _turn(guest, "Vej", ["red", "green", "green"], "pagoda", "envoy")
+    expect(guest.get_by_test_id("han-turn")).to_contain_text("Cili")
+
+    host.locator("label.seat-choice", has_text="Anna").click()
+    _turn(host, "Csi", ["yellow"])              # Anna out of turn
+    expect(host.locator(".problems")).to_contain_text("Not their turn: player 3 is next")
+    host.locator("label.seat-choice", has_text="whoever’s turn").click()
+    _turn(host, "Csi", ["yellow"], "envoy")   # an envoy into an empty province
+    expect(host.locator(".problems")).to_contain_text("Csi is empty: it takes exactly one pagoda")
+    expect(host.locator(".problems")).to_contain_text("Han §2.5")
+    screenshot(host, "han-refused")
+    host.locator("fieldset.han-piece").nth(0).get_by_text("pagoda", exact=True).click()
+    host.get_by_test_id("place").click()
+    expect(host.locator(".problems")).to_have_count(0)
+    expect(host.get_by_test_id("han-turn")).to_contain_text("Anna")
+
+    host.get_by_role("button", name="Exchange a card").click()
+    expect(guest.get_by_test_id("han-turn")).to_contain_text("Béla", timeout=4000)
+    _turn(guest, "Csi", ["yellow"])            # Csi has 2 sites here: full, scored at once
+    expect(guest.locator('[data-area="csi"] .han-scored')).to_be_visible()
+    expect(guest.get_by_test_id("score-1")).to_have_text("2")
+    expect(host.get_by_test_id("score-2")).to_have_text("2", timeout=4000)
+    assert guest.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(guest, "han-guest")
+    host.get_by_role("link", name="HU").click()
+    expect(host.get_by_role("button", name="Lerakás")).to_be_visible()
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(host, "han-host-hu")
