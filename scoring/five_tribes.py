@@ -10,7 +10,9 @@ from scoring.base import EventSpec, GameKind, ScorePart, text
 from scoring.five_tribes_data import (BID_COSTS, CARD_KINDS, DJINN_NAMES, FAKIRS, GOODS, PALACES,
                                       PALM_TREES, PAYMENTS, TILES, TRIBES)
 from scoring.five_tribes_form import describe, parse_form
-from scoring.five_tribes_rules import apply, check, holdings_all, setup, sources
+from scoring.five_tribes_apply import apply
+from scoring.five_tribes_rules import check
+from scoring.five_tribes_state import holdings_all, setup, sources
 from scoring.five_tribes_score import CATEGORIES, holdings_parts
 
 _tile = {"type": "integer", "minimum": 0, "maximum": 29}

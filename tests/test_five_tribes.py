@@ -1,5 +1,4 @@
 """Five Tribes: the seed's worked examples, final scoring by hand, rule checks, both modes agree."""
-import pytest
 from jsonschema import Draft202012Validator
 
 from scoring.base import Move
@@ -232,7 +231,7 @@ def test_keeping_the_books_and_the_score_sheet_give_the_same_breakdown():
     t = _builders_table()
     t.turn(B2, "builder", 3, fakirs=2, emptied=True).do("palm-placed", {"tile": B2}).end()
     kept = Table(n=3, board=False)
-    from scoring.five_tribes_rules import holdings_all
+    from scoring.five_tribes_state import holdings_all
     for seat, h in enumerate(holdings_all(t.state)):
         kept.do("sheet-entered", sheet(seat, **{k: v for k, v in h.items() if k != "seat"}))
     for seat in range(3):

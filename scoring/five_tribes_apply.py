@@ -1,0 +1,270 @@
+"""Five Tribes ``apply``: a move's effects on a copy of the state (never validates:
+``five_tribes_rules.check`` has). Computed here: gold, camels and tile owners, builders'
+gold, passive djinns' gold, turn order, game end."""
+from __future__ import annotations
+
+from scoring.base import Move, clone
+from scoring.five_tribes_data import PAYMENTS, TILES, neighbours
+from scoring.five_tribes_rules import bid_price
+from scoring.five_tribes_score import suit_layers
+from scoring.five_tribes_state import sheet_holdings, with_pending
+
+
+def apply(state: dict, move: Move) -> dict:
+    s = clone(state)
+    APPLY[move.type](s, move.seq, move.data)
+    return with_pending(s)
+
+
+def _note(s, seat, category, seq):
+    s["src"][seat].setdefault(category, []).append(seq)
+
+
+def _gold(s, seat, amount, seq):
+    if amount:
+        s["players"][seat]["gold"] += amount
+        _note(s, seat, "gold", seq)
+
+
+def _apply_board(s, seq, d):
+    s["board"] = [{"type": t, "owner": None, "owned_at": None, "palms": [], "palaces": []} for t in d["tiles"]]
+    s["displays"] = bool(d.get("djinns") or d.get("cards"))
+    s["djinn_row"], s["card_row"] = list(d.get("djinns", [])), list(d.get("cards", []))
+    if d.get("bid_order"):
+        s["bid_order"] = list(d["bid_order"])
+    _start_round(s)
+
+
+def _start_round(s):
+    s["phase"], s["round"], s["bids"], s["turn"] = "bid", s["round"] + 1, [], None
+
+
+def _apply_bid(s, seq, d):
+    paid = bid_price(d["cost"], d.get("fakirs", 0))
+    me = s["players"][d["seat"]]
+    if d.get("fakirs"):
+        me["fakirs"] -= d["fakirs"]
+        _note(s, d["seat"], "goods", seq)
+    _gold(s, d["seat"], -paid, seq)
+    s["bids"].append({"seat": d["seat"], "cost": d["cost"], "paid": paid, "seq": seq})
+    if len(s["bids"]) == len(s["bid_order"]):
+        ranked = sorted(enumerate(s["bids"]), key=lambda ib: (-ib[1]["cost"], -ib[0]))
+        s["turn_order"] = [b["seat"] for _, b in ranked]   # seed 002 §1: a later 0-bid plays first
+        s["bid_order"] = list(s["turn_order"])              # seed 002 §2.1: markers return in turn order
+        s["phase"], s["turn_index"] = "turn", 0
+        _start_turn(s)
+
+
+def _start_turn(s):
+    s["turn"] = {"seat": s["turn_order"][s["turn_index"]], "moved": False, "no_move": False, "tile": None,
+                 "tribe": None, "action": False, "used": [], "builder_gold": 0}
+
+
+def _own_tile(s, seat, tile, seq):
+    cell = s["board"][tile]
+    me = s["players"][seat]
+    if cell["owner"] is None and me["camels_left"] > 0:   # seed 002 §2.3: a camel marks the owner
+        cell["owner"], cell["owned_at"] = seat, seq
+        me["camels_left"] -= 1
+        if me["camels_left"] == 0:
+            s["last_camel"] = True
+
+
+def _add_cards(s, seat, cards, seq):
+    me = s["players"][seat]
+    for kind in cards:
+        if kind == "fakir":
+            me["fakirs"] += 1
+        else:
+            me["goods"][kind] = me["goods"].get(kind, 0) + 1
+    if cards:
+        _note(s, seat, "goods", seq)
+
+
+def _take_from_row(s, cards):
+    for kind in cards:
+        if kind in s["card_row"]:
+            s["card_row"].remove(kind)
+
+
+def _blue_around(s, tile) -> int:
+    """seed 002 §2.4 builders: blue tiles around the tile, the tile itself included."""
+    return sum(1 for i in [tile] + neighbours(tile, diagonal=True) if TILES[s["board"][i]["type"]]["colour"] == "blue")
+
+
+def _passive_owner(s, name):
+    for seat, p in enumerate(s["players"]):
+        if name in p["djinns"]:
+            return seat
+    return None
+
+
+def _bonus(s, djinn, actor, seq, times=1):
+    """Ba'al, Marid, Monkir, Nekir: +1 gold to the owner for their own act, +2 for an opponent's."""
+    owner = _passive_owner(s, djinn)
+    if owner is not None and times:
+        _gold(s, owner, times * (1 if owner == actor else 2), seq)
+
+
+def _apply_move(s, seq, d):
+    turn = s["turn"]
+    seat, tile, tribe, count = turn["seat"], d["tile"], d["tribe"], d["count"]
+    me = s["players"][seat]
+    turn.update(moved=True, tile=tile, tribe=tribe)
+    marid = _passive_owner(s, "Marid")
+    if marid is not None:
+        _bonus(s, "Marid", seat, seq, sum(1 for t in d.get("path", []) if s["board"][t]["owner"] == marid))
+    if d.get("emptied"):
+        _own_tile(s, seat, tile, seq)
+    fakirs = d.get("fakirs", 0)
+    if fakirs:
+        me["fakirs"] -= fakirs
+        _note(s, seat, "goods", seq)
+    if tribe in ("vizier", "elder"):
+        me[tribe + "s"] += count
+        _note(s, seat, tribe + "s", seq)
+    elif tribe == "merchant":
+        cards = s["card_row"][:count] if s["displays"] else d.get("cards", [])
+        _take_from_row(s, cards)
+        _add_cards(s, seat, cards, seq)
+    elif tribe == "builder":
+        gold = _blue_around(s, tile) * (count + fakirs) * (2 if "Echidna" in turn["used"] else 1)
+        turn["builder_gold"] = gold
+        _gold(s, seat, gold, seq)
+    elif tribe == "assassin":
+        _apply_victims(s, seat, d.get("victims", []), seq)
+
+
+def _apply_victims(s, seat, victims, seq):
+    me = s["players"][seat]
+    kandicha = "Kandicha" in me["djinns"]
+    for v in victims:
+        if "seat" in v:
+            s["players"][v["seat"]][v["tribe"] + "s"] -= 1
+            _note(s, v["seat"], v["tribe"] + "s", seq)
+        if kandicha and v["tribe"] in ("vizier", "elder"):
+            me[v["tribe"] + "s"] += 1
+            _note(s, seat, v["tribe"] + "s", seq)
+        elif kandicha and v["tribe"] == "builder" and "tile" in v:
+            _gold(s, seat, _blue_around(s, v["tile"]), seq)
+        elif kandicha and v["tribe"] == "merchant" and v.get("card"):
+            _add_cards(s, seat, [v["card"]], seq)
+        if "tile" in v and v.get("emptied"):
+            _own_tile(s, seat, v["tile"], seq)   # seed 002 §2.4 FONTOS: an emptied tile is taken
+    if victims:
+        _bonus(s, "Nekir", seat, seq)
+
+
+def _place(s, seq, tile, what):
+    key = "palms" if what == "palm" else "palaces"
+    s["board"][tile][key].append(seq)
+    s["supply"][key] -= 1
+    if what == "palace":
+        _bonus(s, "Monkir", s["turn"]["seat"], seq)
+
+
+def _apply_palm(s, seq, d):
+    _place(s, seq, d["tile"], "palm")
+    s["turn"]["action"] = True
+
+
+def _apply_palace(s, seq, d):
+    _place(s, seq, d["tile"], "palace")
+    s["turn"]["action"] = True
+
+
+def _apply_buy(s, seq, d):
+    seat = s["turn"]["seat"]
+    price = 3 if s["board"][s["turn"]["tile"]]["type"] == "small-market" else 6
+    _gold(s, seat, -price, seq)
+    _take_from_row(s, d["cards"])
+    _add_cards(s, seat, d["cards"], seq)
+    s["turn"]["action"] = True
+
+
+def _pay(s, seat, pay, seq):
+    me = s["players"][seat]
+    need = PAYMENTS[pay]
+    me["elders"] -= need["elders"]
+    me["fakirs"] -= need["fakirs"]
+    if need["elders"]:
+        _note(s, seat, "elders", seq)
+    if need["fakirs"]:
+        _note(s, seat, "goods", seq)
+
+
+def _gain_djinn(s, seat, name, seq):
+    s["players"][seat]["djinns"].append(name)
+    _note(s, seat, "djinns", seq)
+    if name in s["djinn_row"]:
+        s["djinn_row"].remove(name)
+    _bonus(s, "Ba'al", seat, seq)
+
+
+def _apply_djinn_taken(s, seq, d):
+    seat = s["turn"]["seat"]
+    _pay(s, seat, d["pay"], seq)
+    _gain_djinn(s, seat, d["djinn"], seq)
+    s["turn"]["action"] = True
+
+
+def _apply_djinn_used(s, seq, d):
+    turn = s["turn"]
+    seat, name = turn["seat"], d["djinn"]
+    _pay(s, seat, d["pay"], seq)
+    turn["used"].append(name)
+    if name == "Bouraq":
+        _place(s, seq, d["tile"], "palace")
+    elif name == "Enki":
+        _place(s, seq, d["tile"], "palm")
+    elif name == "Echidna" and turn["builder_gold"]:
+        _gold(s, seat, turn["builder_gold"], seq)   # used after the builders: their gold once more
+    elif name in ("Leta", "Utug"):
+        _own_tile(s, seat, d["tile"], seq)
+    elif name == "Sibittis":
+        _gain_djinn(s, seat, d["keep"], seq)
+    elif name == "Sloar":
+        _add_cards(s, seat, [d["card"]], seq)
+
+
+def _apply_sale(s, seq, d):
+    seat = s["turn"]["seat"]
+    me = s["players"][seat]
+    for kind, n in d["goods"].items():
+        me["goods"][kind] = me["goods"].get(kind, 0) - n
+        if not me["goods"][kind]:
+            del me["goods"][kind]
+    _note(s, seat, "goods", seq)
+    _gold(s, seat, sum(suit_layers(d["goods"])), seq)
+
+
+def _apply_turn_end(s, seq, d):
+    if d.get("no_move"):
+        s["no_moves"] = True
+    s["turn_index"] += 1
+    if s["turn_index"] < len(s["turn_order"]):
+        _start_turn(s)
+    else:
+        s["phase"], s["turn"] = "refill", None
+
+
+def _apply_round_end(s, seq, d):
+    s["djinn_row"] += d.get("djinns", [])
+    s["card_row"] += d.get("cards", [])
+    if s["last_camel"] or s["no_moves"]:   # seed 002 A játék vége: the round is finished, then scoring
+        s["phase"], s["over"] = "over", True
+    else:
+        _start_round(s)
+
+
+def _apply_sheet(s, seq, d):
+    s["sheets"][d["seat"]] = {"seq": seq, "holdings": sheet_holdings(d, s), "data": dict(d)}
+    if all(s["sheets"]):
+        s["phase"], s["over"] = "over", True
+
+
+APPLY = {"board-laid": _apply_board, "bid-placed": _apply_bid, "meeples-moved": _apply_move,
+         "palm-placed": _apply_palm, "palace-placed": _apply_palace, "goods-bought": _apply_buy,
+         "djinn-taken": _apply_djinn_taken, "djinn-used": _apply_djinn_used, "goods-sold": _apply_sale,
+         "turn-ended": _apply_turn_end, "round-ended": _apply_round_end, "sheet-entered": _apply_sheet}
+
