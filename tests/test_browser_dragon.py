@@ -97,6 +97,7 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
     _step(host, "2/12 month")
     host.get_by_role("button", name="Record the groups").click()
     _step(host, "Action: Anna")
+    screenshot(host, "dragon-action-choices")
     expect(host.locator('input[name="choice"]')).to_have_count(8)  # 7 actions, privilege small and large
     host.locator('input[name="choice"][value="0:build"]').check()
     host.get_by_role("button", name="Record the action").click()
@@ -122,6 +123,7 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
     places = host.get_by_test_id("place").locator("option").evaluate_all("os => os.map(o => o.value)")
     assert "away" in places and not any(v.startswith("p:") for v in places)
     _recruit(host, "Clara", "healer|healer:young", "away")
+    screenshot(host, "dragon-person-step")
     _recruit(host, "Anna", "farmer|farmer:young", "p:1")
     _recruit(host, "Ben", "wild|healer:old", "r:1:0")
 
@@ -156,3 +158,32 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
     host.get_by_role("link", name="HU").click()
     _step(host, "4/12 hónap")
     screenshot(host, "dragon-month4-host-hu")
+
+
+def test_a_new_game_from_the_phone_lays_the_event_row_and_opens(live_server, new_phone):
+    host = new_phone()
+    host.goto(f"{live_server}/lang/en?next=/games/new%3Fkind%3Ddragon")
+    for i, name in enumerate(["Anna", "Ben", "Clara"], start=1):
+        host.get_by_label(f"Player {i}", exact=True).fill(name)
+    host.get_by_label("Large privilege price (yuan)").select_option("7")
+    host.get_by_role("button", name="Start the game").click()
+    _step(host, "Set-up: the event row")
+    for month, event in enumerate(["tribute"] * 2 + ROW[2:], start=3):
+        host.locator(f'select[name="ev{month}"]').select_option(event)
+    host.get_by_role("button", name="Record the event row").click()
+    expect(host.locator(".problems")).to_contain_text("No two identical events may be adjacent")
+    host.locator('select[name="ev3"]').select_option("contagion")
+    host.locator('select[name="ev4"]').select_option("tribute")
+    host.get_by_role("button", name="Record the event row").click()
+    _step(host, "Opening recruitment: Anna")
+    host.get_by_test_id("opening-type1").select_option("tax")
+    host.get_by_test_id("opening-type2").select_option("scholar")
+    host.get_by_role("button", name="Record", exact=True).click()
+    _step(host, "Opening recruitment: Ben")
+    host.get_by_test_id("opening-type1").select_option("scholar")
+    host.get_by_test_id("opening-type2").select_option("tax")
+    host.get_by_role("button", name="Record", exact=True).click()
+    expect(host.locator(".problems")).to_contain_text("An earlier player already took this pair")
+    expect(host.get_by_test_id("court-0")).to_contain_text("Person track 7")
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(host, "dragon-opening-refused")
