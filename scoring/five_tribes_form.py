@@ -216,8 +216,11 @@ def describe(move: Move, players: list[dict]) -> dict[str, str]:
         return text(f"Dzsinn: {d['djinn']} ({p['hu']})", f"Djinn: {d['djinn']} ({p['en']})")
     if t == "djinn-used":
         p = PAYMENT_LABELS[d["pay"]]
-        at = f" → {tile_name(d['tile'])}" if "tile" in d else ""
-        return text(f"{d['djinn']} képessége ({p['hu']}){at}", f"{d['djinn']}'s power ({p['en']}){at}")
+        at = f" → {tile_name(d['tile'])}" if "tile" in d else f" → {d['keep']}" if "keep" in d else ""
+        if "card" in d:
+            at = (f" → {card_label(d['card'])['hu']}", f" → {card_label(d['card'])['en']}")
+        at = at if isinstance(at, tuple) else (at, at)
+        return text(f"{d['djinn']} képessége ({p['hu']}){at[0]}", f"{d['djinn']}'s power ({p['en']}){at[1]}")
     if t == "goods-sold":
         cards = [k for k, n in d["goods"].items() for _ in range(n)]
         return text(f"Eladva: {_list(cards, 'hu')}", f"Sold: {_list(cards, 'en')}")

@@ -226,3 +226,12 @@ def test_goods_sold_must_be_held():
     assert t.refused("goods-sold", {"goods": {"silk": 1}}) == ["seed 002 §2.6"]
     t.do("goods-sold", {"goods": {"fish": 1}})
     assert t.player(2)["gold"] == 51 and t.player(2)["fakirs"] == 1
+
+
+def test_a_tile_is_never_owned_twice():
+    t = Table().bids(0, 0, 0)
+    t.turn(B1, "elder", 4, emptied=True).do("djinn-taken", {"djinn": "Utug", "pay": "elders"})
+    assert t.state["board"][B1]["owner"] == 2
+    assert t.refused("djinn-used", {"djinn": "Utug", "pay": "elders", "tile": B1}) == ["research §1.5"]
+    t.do("djinn-used", {"djinn": "Utug", "pay": "elders", "tile": E1})
+    assert t.state["board"][E1]["owner"] == 2 and t.player(2)["camels_left"] == 6

@@ -83,3 +83,32 @@ def test_keeping_the_books_through_the_forms(client, db):
     assert rows[2]["breakdown"]["tiles"] == 8 and rows[2]["breakdown"]["palms"] == 3
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'data-testid="ft-map"' in page and "Béla" in page
+
+
+def test_a_whole_turn_of_form_actions_djinns_assassins_and_a_sale(client, db):
+    game_id = _new(client)
+    lay = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)}
+    _post(client, db, game_id, action="board-laid", **lay)
+    for _ in range(3):
+        _post(client, db, game_id, action="bid-placed", cost="0")
+    # Cili (seat 2): 4 elders on B1 (sacred place), takes Enki for 2 elders, plants a palm on C1 with Enki
+    assert _post(client, db, game_id, action="meeples-moved", move_tile="1", tribe="elder", count="4").status_code == 303
+    assert _post(client, db, game_id, action="djinn-taken", take_djinn="Enki", take_pay="elders").status_code == 303
+    assert _post(client, db, game_id, action="djinn-used", use_djinn="Enki", use_pay="elder", use_tile="2").status_code == 303
+    assert _post(client, db, game_id, action="turn-ended").status_code == 303
+    # Béla (seat 1): merchants on D1 name their cards (displays not tracked), then sells two
+    assert _post(client, db, game_id, action="meeples-moved", move_tile="3", tribe="merchant", count="3",
+                 mcard_fish="1", mcard_silk="1", mcard_fakir="1", path="c1 d1").status_code == 303
+    assert _post(client, db, game_id, action="goods-sold", sell_fish="1", sell_silk="1").status_code == 303
+    _post(client, db, game_id, action="turn-ended")
+    # Anna (seat 0): assassins on E1 kill one of Cili's elders
+    r = _post(client, db, game_id, action="meeples-moved", move_tile="4", tribe="assassin", count="2",
+              v1_seat="2", v1_tribe="elder")
+    assert r.status_code == 303
+    g = load(db, game_id).game
+    assert g["players"][2]["elders"] == 0 and g["board"][2]["palms"]
+    assert g["players"][1]["gold"] == 53 and g["players"][1]["fakirs"] == 1
+    log = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Enki" in log and "C1" in log
+    bad = _post(client, db, game_id, action="meeples-moved", move_tile="4", tribe="elder", count="2", path="Z9")
+    assert bad.status_code == 422
