@@ -192,6 +192,8 @@ def describe(move: Move, players: list[dict]) -> dict[str, str]:
             where = text(f"{d['palace'] + 1}. palota, cserével", f"palace {d['palace'] + 1}, replacing")
         else:
             where = text(f"{d['palace'] + 1}. palota", f"palace {d['palace'] + 1}")
+        if d["card"] != WILD:
+            return text(f"{who}: {tile['hu']} ({where['hu']})", f"{who}: {tile['en']} ({where['en']})")
         return text(f"{who}: {card['hu']} → {tile['hu']} ({where['hu']})",
                     f"{who}: {card['en']} → {tile['en']} ({where['en']})")
     if move.type == "dragon-persons-released":
