@@ -55,11 +55,12 @@ def _check_board(state, d) -> list[Problem]:
     if state["board"] is not None:
         return [P("FT §2", "A szultánság már le van rakva.", "The sultanate is already laid.")]
     problems = []
-    if len(d["tiles"]) != CELLS or Counter(d["tiles"]) != Counter(
-            {k: v["count"] for k, v in TILES.items()}):
-        problems.append(P("seed 002 tartozékok", "A 30 lapka: 4 nagy piac, 8 kis piac, 6 oázis, 5 falu, "
-                          "4+1+1+1 szent hely.", "The 30 tiles: 4 large markets, 8 small markets, 6 oases, "
-                          "5 villages, 4+1+1+1 sacred places."))
+    laid = Counter(d["tiles"])
+    wrong = [k for k, v in TILES.items() if laid[k] != v["count"]]
+    if len(d["tiles"]) != CELLS or wrong:
+        hu = ", ".join(f"{TILES[k]['label']['hu']} {laid[k]} (nem {TILES[k]['count']})" for k in wrong)
+        en = ", ".join(f"{TILES[k]['label']['en']} {laid[k]} (not {TILES[k]['count']})" for k in wrong)
+        problems.append(P("seed 002 tartozékok", f"A 30 lapka nem ez: {hu}.", f"These are not the 30 tiles: {en}."))
     if d.get("djinns") or d.get("cards"):
         problems += _check_display(state, [], d.get("djinns", []), [], d.get("cards", []), exact=True)
     order = d.get("bid_order")
@@ -424,6 +425,10 @@ CHECKS = {"meeples-moved": _check_move, "palm-placed": _check_palm, "palace-plac
 
 # ---------------------------------------------------------------- sheets
 
+SUPPLY_WORDS = {"viziers": ("vezír", "viziers"), "elders": ("vén", "elders"),
+                "palms": ("pálmafa", "palm trees"), "palaces": ("palota", "palaces")}
+
+
 def check_sheet(state, d) -> list[Problem]:
     seat = d["seat"]
     if not 0 <= seat < state["n"]:
@@ -446,8 +451,9 @@ def check_sheet(state, d) -> list[Problem]:
                              ("palms", PALM_TREES, "seed 002 tartozékok"),
                              ("palaces", PALACES, "seed 002 tartozékok")):
         if sum(h[key] for h in everyone) > limit:
-            problems.append(P(rule, f"Összesen legfeljebb {limit} lehet ({key}).",
-                              f"There are only {limit} in the game ({key})."))
+            hu, en = SUPPLY_WORDS[key]
+            problems.append(P(rule, f"Összesen legfeljebb {limit} {hu} van a játékban.",
+                              f"There are only {limit} {en} in the game."))
     problems += _card_supply(state, Counter(d["goods"]) + Counter({"fakir": d["fakirs"]}), skip_seat=seat)
     tiles = d.get("tiles", {})
     if tiles and d.get("tile_vp"):

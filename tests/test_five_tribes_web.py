@@ -83,6 +83,11 @@ def test_keeping_the_books_through_the_forms(client, db):
     assert rows[2]["breakdown"]["tiles"] == 8 and rows[2]["breakdown"]["palms"] == 3
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'data-testid="ft-map"' in page and "Béla" in page
+    # the score sheet, reachable from the running game, is prefilled from the books of the chosen player
+    prefilled = client.get(f"/games/{game_id}?sheet=2").get_data(as_text=True)
+    assert re.search(r'name="s_gold"[^>]*value="62"', prefilled)
+    assert re.search(r'name="s_tile_vp"[^>]*value="8"', prefilled)
+    assert re.search(r'name="sheet_seat" value="2" checked', prefilled)
 
 
 def test_a_whole_turn_of_form_actions_djinns_assassins_and_a_sale(client, db):
