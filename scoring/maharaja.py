@@ -10,8 +10,12 @@ Rules as implemented: docs/rules/maharaja.md ("seed 003 §n" = the Hungarian rul
 """
 from __future__ import annotations
 
+import json
+
+from scoring import maharaja_board as board
 from scoring import maharaja_rules as R
-from scoring.base import EventSpec, GameKind, Move, Option, Problem, ScorePart, clone, text
+from scoring.base import (Boards, EventSpec, FormError, GameKind, Move, Option, Problem, ScorePart, clone,
+                          text)
 from scoring.maharaja_forms import describe, parse_form
 
 _place = {"type": "string", "pattern": "^([A-G]|v([1-9]|[12][0-9]|30))$"}
@@ -68,7 +72,24 @@ OPTIONS = (
            help=text("Üresen hagyva nincs otthon-bónusz.", "Leave empty for no home bonus.")),
     Option("secret_gold", True, text("Az arany titkos: csak a saját telefonon látszik",
                                      "Gold is secret: shown only on the owner's phone")),
+    Option("board", {}, text("Tábla-profil (nem kötelező)", "Board profile (optional)"),
+           help=text("Városnevek és utak; nélküle A–G városok, az utakat nem ellenőrzi.",
+                     "City names and roads; without one, cities A–G and travel not checked.")),
 )
+_TICKS = ("short", "yogi", "auction", "neutral_palaces", "secret_gold")
+
+
+def parse_options(form) -> dict:
+    """The set-up form (templates/games/maharaja/_setup.html): ticks, homes, a pinned profile."""
+    raw = (form.get("opt_board") or "").strip()
+    try:
+        pinned = json.loads(raw) if raw else {}
+    except ValueError:
+        pinned = None
+    if not isinstance(pinned, dict):
+        raise FormError([Problem("boards", "Érvénytelen tábla-profil.", "Not a board profile.")])
+    return {**{name: form.get(f"opt_{name}") in ("1", "on") for name in _TICKS},
+            "homes": (form.get("opt_homes") or "").strip().upper()[:20], "board": pinned}
 
 OVER = Problem("seed 003 §10", "A játék véget ért.", "The game is over.")
 
@@ -80,6 +101,13 @@ def _p(rule: str, hu: str, en: str) -> list[Problem]:
 # ---- set-up --------------------------------------------------------------------------
 
 def check_setup(players: list[dict], options: dict) -> list[Problem]:
+    pinned = options.get("board") or {}
+    if pinned:
+        data = pinned.get("data")
+        problems = board.validate(data) if isinstance(data, dict) else \
+            _p("boards", "Érvénytelen tábla-profil.", "Not a board profile.")
+        if problems:
+            return problems
     homes = options.get("homes", "")
     if homes and sorted(homes) != list(R.CITIES):
         return _p("seed 003 §12.6", "Az otthonok: az A–G betűk mindegyike egyszer (pl. CAGBEDF).",
@@ -103,9 +131,17 @@ def setup(players: list[dict], options: dict) -> dict:
         "cities": {c: {"houses": [0] * n, "inner": None, "outer": []} for c in R.CITIES},
         "villages": [[] for _ in range(R.VILLAGES)], "start_houses": 0,
         "acted": [], "turn": None, "picks": [], "evaluations": [], "renounced": [],
-        "pending": [],
+        "pending": [], **_from_board((options.get("board") or {}).get("data")),
     }
     return _advance(state)
+
+
+def _from_board(data: dict | None) -> dict:
+    """What the game keeps of a pinned city-board profile: names, colours, roads."""
+    cities = data["cities"] if data else [{"id": c, "name": "", "colour": ""} for c in R.CITIES]
+    return {"city_names": {c["id"]: c["name"] for c in cities},
+            "city_colours": {c["id"]: c["colour"] for c in cities},
+            "roads": data["roads"] if data else []}
 
 
 def _setup_step(state: dict) -> dict | None:
@@ -278,6 +314,9 @@ def _check_travel(state, data):
     if empty:
         return _p("seed 003 §7.1", f"Ház nélküli falun nem lehet áthaladni: {empty}.",
                   f"An architect cannot pass a village without houses: {empty}.")
+    if state["roads"] and not board.route_ok(state["roads"], state["architects"][seat], data["city"], data["via"]):
+        return _p("seed 003 §7.1", "Ezeken a falvakon át nem vezet út a városba (tábla-profil).",
+                  "These villages do not make a road to that city (board profile).")
     fee = sum(R.travel_fees(state["villages"], seat, via).values())
     if not R.holds(state, seat, R.MONK) and fee > state["gold"][seat]:
         return _gold_problem()
@@ -638,5 +677,7 @@ GAME = GameKind(
     categories=LABELS, check_setup=check_setup, tiebreak=tiebreak,
     tiebreak_rule=text("Azonos palotaszámnál a több arany, majd a kisebb karakterszám nyer.",
                        "Equal palaces: more gold wins, then the lower character number."),
-    has_board=True, demo=demo,
+    has_board=True, demo=demo, parse_options=parse_options,
+    boards=Boards(validate=board.validate, from_form=board.from_form, missing=board.missing,
+                  builtin=board.BUILTIN),
 )

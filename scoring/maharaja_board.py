@@ -1,0 +1,122 @@
+"""Maharaja city-board profiles (optional): city names and colours and the roads
+between the cities with the villages on them. Nothing of the topology is published
+(research/games-data.md §2.7), so the shipped profile knows only the 7 cities; a
+player holding the board fills in the rest once at /boards/maharaja/. With roads
+known, a journey must follow them (docs/rules/maharaja.md §6).
+"""
+from __future__ import annotations
+
+import re
+
+from scoring import maharaja_rules as R
+from scoring.base import FormError, Problem, text
+
+RULE = "seed 003 §3.1"
+START = "S"                                  # the architects' start space
+ENDS = (START, *R.CITIES)
+MAX_ROADS = 60
+_ROAD = re.compile(r"^\s*([A-GSa-gs])\s*[-–]\s*([A-GSa-gs])\s*:\s*([\d ,]+)$")
+
+
+def blank() -> dict:
+    return {"name": text("Maharadzsa tábla", "Maharaja board"), "source": "",
+            "cities": [{"id": c, "name": "", "colour": ""} for c in R.CITIES], "roads": []}
+
+
+def _builtin() -> dict:
+    data = blank()
+    data["source"] = ("7 cities, 30 villages, 1 or 2 villages a road (research/games-data.md §2.3). "
+                      "One city name seen: Ahmadabad, the brown city lower left (§2.7). "
+                      "Roads and the other names are not published.")
+    return data
+
+
+BUILTIN = ({"id": "maharaja", "data": _builtin()},)
+
+_TEXT = {"type": "string", "maxLength": 40}
+SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["name", "cities", "roads"],
+    "properties": {
+        "name": {"type": "object", "additionalProperties": False, "required": ["hu", "en"],
+                 "properties": {"hu": {"type": "string", "maxLength": 80}, "en": {"type": "string", "maxLength": 80}}},
+        "source": {"type": "string", "maxLength": 1000},
+        "cities": {"type": "array", "minItems": 7, "maxItems": 7, "items": {
+            "type": "object", "additionalProperties": False, "required": ["id", "name", "colour"],
+            "properties": {"id": {"enum": list(R.CITIES)}, "name": _TEXT, "colour": _TEXT}}},
+        "roads": {"type": "array", "maxItems": MAX_ROADS, "items": {
+            "type": "object", "additionalProperties": False, "required": ["ends", "villages"],
+            "properties": {"ends": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"enum": list(ENDS)}},
+                           "villages": {"type": "array", "minItems": 1, "maxItems": 2,
+                                        "items": {"type": "integer", "minimum": 1, "maximum": R.VILLAGES}}}}},
+    },
+}
+
+
+def _p(hu: str, en: str) -> Problem:
+    return Problem(RULE, hu, en)
+
+
+def validate(data) -> list[Problem]:
+    from jsonschema import Draft202012Validator
+    errors = list(Draft202012Validator(SCHEMA).iter_errors(data))
+    if errors:
+        return [_p(f"Hibás profil: {e.message}", f"Invalid profile: {e.message}") for e in errors[:5]]
+    problems = []
+    if [c["id"] for c in data["cities"]] != list(R.CITIES):
+        problems.append(_p("A 7 város sorban A–G.", "The 7 cities are A–G in order."))
+    if any(r["ends"][0] == r["ends"][1] for r in data["roads"]):
+        problems.append(_p("Egy út két különböző helyet köt össze.", "A road joins two different places."))
+    on_roads = [v for r in data["roads"] for v in r["villages"]]
+    if len(on_roads) != len(set(on_roads)):
+        problems.append(_p("Minden falu egyetlen úton fekszik.", "Each village lies on one road only."))
+    return problems
+
+
+def missing(data) -> list[dict]:
+    out = []
+    names = sum(not c["name"] for c in data["cities"])
+    if names:
+        out.append(text(f"{names} városnév", f"{names} city names"))
+    if not data["roads"]:
+        out.append(text("az utak (addig az utazást nem ellenőrzi)", "the roads (travel is not checked until then)"))
+    return out
+
+
+def from_form(base: dict, form) -> dict:
+    """The editor: names and colours per city; one road a line, e.g. ``S-A: 1, 2``."""
+    roads = []
+    for n, line in enumerate((form.get("roads") or "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        match = _ROAD.match(line)
+        villages = [int(v) for v in re.split(r"[ ,]+", match.group(3).strip()) if v] if match else []
+        if not match or not 1 <= len(villages) <= 2:
+            raise FormError([_p(f"{n}. sor: így írd: „A-B: 3, 4” (S = indulási hely, 1–2 falu).",
+                                f"Line {n}: write it as “A-B: 3, 4” (S = start space, 1–2 villages).")])
+        roads.append({"ends": [match.group(1).upper(), match.group(2).upper()], "villages": villages})
+    return {"name": {"hu": (form.get("name_hu") or "").strip()[:80] or base["name"]["hu"],
+                     "en": (form.get("name_en") or "").strip()[:80] or base["name"]["en"]},
+            "source": (form.get("source") or "").strip()[:1000],
+            "cities": [{"id": c, "name": (form.get(f"city_{c}_name") or "").strip()[:40],
+                        "colour": (form.get(f"city_{c}_colour") or "").strip()[:40]} for c in R.CITIES],
+            "roads": roads}
+
+
+def roads_text(data) -> str:
+    return "\n".join(f"{r['ends'][0]}-{r['ends'][1]}: {', '.join(map(str, r['villages']))}" for r in data["roads"])
+
+
+def route_ok(roads: list[dict], origin: str | None, city: str, via: list[int]) -> bool:
+    """With the roads known: can the architect get from ``origin`` (None: the start
+    space) to ``city`` using only roads whose villages are all among ``via``?"""
+    allowed = set(via)
+    reach, frontier = {origin or START}, [origin or START]
+    while frontier:
+        here = frontier.pop()
+        for road in roads:
+            if here in road["ends"] and set(road["villages"]) <= allowed:
+                there = road["ends"][1] if road["ends"][0] == here else road["ends"][0]
+                if there not in reach:
+                    reach.add(there)
+                    frontier.append(there)
+    return city in reach

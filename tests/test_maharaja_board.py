@@ -1,0 +1,73 @@
+"""Maharaja's optional city-board profile: the editor, pinning at set-up, names on
+the board and travel checked against the roads (docs/rules/maharaja.md §6)."""
+import json
+import re
+
+from scoring import maharaja as M
+from scoring import maharaja_board as B
+from scoring import maharaja_rules as R
+from tests.test_maharaja import refused, started, step
+
+ROADS = [{"ends": ["S", "A"], "villages": [1]}, {"ends": ["A", "B"], "villages": [5, 6]},
+         {"ends": ["S", "C"], "villages": [2]}]
+
+
+def _pinned(roads=ROADS):
+    data = B.blank()
+    data["cities"][0]["name"] = "Ahmadabad"
+    data["roads"] = roads
+    return {"id": "test", "version": 1, "data": data}
+
+
+def test_route_follows_the_roads_through_cities_and_only_entered_villages():
+    assert B.route_ok(ROADS, None, "B", [1, 5, 6])          # start → A → B
+    assert not B.route_ok(ROADS, None, "B", [1, 5])         # village 6 not passed: no road
+    assert not B.route_ok(ROADS, "C", "A", [1])             # C → start needs village 2
+    assert B.route_ok(ROADS, "C", "A", [2, 1])
+
+
+def test_with_the_roads_known_travel_must_follow_them():
+    s = started([R.MOGUL, R.TRADER], board=_pinned())
+    assert s["city_names"]["A"] == "Ahmadabad"
+    s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
+    assert refused(s, "architect-travelled", {"city": "B", "via": [1]}) == ["seed 003 §7.1"]
+    assert step(s, "architect-travelled", {"city": "A", "via": [1]})["architects"][0] == "A"
+
+
+def test_without_roads_any_journey_through_houses_is_taken_on_trust():
+    s = step(started([R.MOGUL, R.TRADER], board=_pinned(roads=[])), "actions-revealed",
+             {"seat": 0, "actions": ["gold", "gold"]})
+    assert step(s, "architect-travelled", {"city": "G", "via": [5]})["architects"][0] == "G"
+
+
+def test_profiles_are_validated():
+    data = B.blank()
+    data["roads"] = [{"ends": ["A", "A"], "villages": [1]}, {"ends": ["A", "B"], "villages": [1]}]
+    assert {p.en for p in B.validate(data)} == {"A road joins two different places.",
+                                                "Each village lies on one road only."}
+    assert M.check_setup([{"name": "a"}] * 2, {"board": {"id": "x", "version": 1, "data": {"roads": 3}}})
+
+
+def test_editor_saves_roads_and_a_new_game_pins_the_profile(client):
+    client.set_cookie("lang", "en")
+    assert b"Maharaja board" in client.get("/boards/maharaja/").data
+    form = {"name_hu": "Tábla", "name_en": "Our board", "roads": "S-A: 1\nA-B: 5, 6\n",
+            **{f"city_{c}_name": "" for c in R.CITIES}, "city_A_name": "Ahmadabad"}
+    saved = client.post("/boards/maharaja/maharaja/", data=form)
+    assert saved.status_code == 303
+    bad = client.post("/boards/maharaja/maharaja/", data={**form, "roads": "A to B"})
+    assert bad.status_code == 422 and b"Line 1" in bad.data
+    setup_page = client.get("/games/new?kind=maharaja&board=maharaja").data.decode()
+    pinned = re.search(r'name="opt_board" value="([^"]+)" checked', setup_page).group(1)
+    profile = json.loads(pinned.replace("&#34;", '"').replace("&quot;", '"'))
+    assert profile["version"] == 2 and profile["data"]["roads"][1]["villages"] == [5, 6]
+    created = client.post("/games/new", data={"kind": "maharaja", "name": ["Anna", "Béla"],
+                                               "colour": ["red", "blue"], "opt_board": json.dumps(profile)})
+    assert created.status_code == 302
+    assert "Ahmadabad" in client.get(created.headers["Location"]).data.decode()
+
+
+def test_a_broken_pinned_profile_is_refused_at_set_up(client):
+    response = client.post("/games/new", data={"kind": "maharaja", "name": ["Anna", "Béla"],
+                                                "opt_board": "{not json"})
+    assert response.status_code == 422
