@@ -151,8 +151,7 @@ def _apply_victims(s, seat, victims, seq):
             _add_cards(s, seat, [v["card"]], seq)
         if "tile" in v and v.get("emptied"):
             _own_tile(s, seat, v["tile"], seq)   # seed 002 §2.4 FONTOS: an emptied tile is taken
-    if victims:
-        _bonus(s, "Nekir", seat, seq)
+    _bonus(s, "Nekir", seat, seq, len(victims))   # per meeple killed (GameTheory Nekir.cs)
 
 
 def _place(s, seq, tile, what):

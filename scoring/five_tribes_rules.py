@@ -10,7 +10,8 @@ from collections import Counter
 
 from scoring.base import Move, Problem
 from scoring.five_tribes_data import (BID_COSTS, BID_SPOTS, COLS, DJINNS, FAKIRS, GOODS, PALACES,
-                                      PALM_TREES, PAYMENTS, ROWS, TILES, TRIBES, distance)
+                                      PALM_TREES, PAYMENTS, ROWS, TILES, TRIBES, distance,
+                                      neighbours)
 from scoring.five_tribes_state import djinn_owner, holdings_all, sheet_holdings
 
 CELLS = ROWS * COLS
@@ -250,7 +251,7 @@ def _check_building(state, turn, d, what, djinn, supply) -> list[Problem]:
     if problems:
         return problems
     here = turn["tile"]
-    if d["tile"] != here and not (djinn in turn["used"] and distance(d["tile"], here) == 1):
+    if d["tile"] != here and not (djinn in turn["used"] and d["tile"] in neighbours(here, diagonal=True)):
         problems.append(P(f"research §1.5 {djinn}", f"A lapka akciója erre a lapkára tesz (szomszédosra csak {djinn}).",
                           f"The tile action places it on this tile (a neighbour only with {djinn})."))
     if state["supply"][supply] <= 0:

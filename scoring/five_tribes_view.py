@@ -76,7 +76,7 @@ def _tile_action(state, turn, me) -> dict | None:
     if action in ("palm", "palace"):
         supply = state["supply"]["palms" if action == "palm" else "palaces"]
         djinn = "Lamia" if action == "palm" else "Hagis"
-        targets = [here] + (neighbours(here, diagonal=False) if djinn in turn["used"] else [])
+        targets = [here] + (neighbours(here, diagonal=True) if djinn in turn["used"] else [])
         return {"kind": action, "targets": [{"index": t, "name": tile_name(t)} for t in targets]} if supply else None
     if action == "market":
         price, window, limit = (3, 3, 1) if kind == "small-market" else (6, 6, 2)

@@ -235,3 +235,15 @@ def test_a_tile_is_never_owned_twice():
     assert t.refused("djinn-used", {"djinn": "Utug", "pay": "elders", "tile": B1}) == ["research §1.5"]
     t.do("djinn-used", {"djinn": "Utug", "pay": "elders", "tile": E1})
     assert t.state["board"][E1]["owner"] == 2 and t.player(2)["camels_left"] == 6
+
+
+def test_hagis_puts_the_palace_on_a_neighbouring_tile_diagonals_included():
+    t = Table().bids(0, 0, 0)
+    t.turn(B1, "elder", 4).do("djinn-taken", {"djinn": "Hagis", "pay": "elders"}).end()
+    t.turn(A2, "elder", 2).end().turn(E1, "elder", 2).end()
+    t.do("round-ended", {}).bids(0, 0, 0)
+    t.turn(A2, "vizier", 2).end().turn(E1, "vizier", 2).end()
+    t.do("djinn-used", {"djinn": "Hagis", "pay": "elder"}).turn(A1, "elder", 2)
+    assert t.refused("palace-placed", {"tile": 29}) == ["research §1.5 Hagis"]
+    t.do("palace-placed", {"tile": B2}).end()
+    assert t.state["board"][B2]["palaces"] and not t.state["board"][A1]["palaces"]
