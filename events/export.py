@@ -31,15 +31,19 @@ _ENVELOPE = Draft202012Validator({
         "client_event_id": {"type": "string", "minLength": 1, "maxLength": 64},
         "hash": {"type": "string"}}})
 _CREATED = Draft202012Validator(CORE_SCHEMAS["game-created"])
+_CHAIN_HU = {True: "hiányzó vagy felcserélt esemény: nem ez a sorszám következik",
+             False: "a lenyomat (hash) nem egyezik a tartalommal és az előző lenyomattal"}
 
 
 class BadExport(ValueError):
-    """The file is refused: ``seq`` is the first bad event (0: the document itself)."""
+    """The file is refused: ``seq`` is the first bad event (0: the document itself),
+    ``reason`` says why in English, ``hu`` in Hungarian."""
 
-    def __init__(self, seq: int, reason: str):
+    def __init__(self, seq: int, reason: str, hu: str | None = None):
         super().__init__(f"event {seq}: {reason}" if seq else reason)
         self.seq = seq
         self.reason = reason
+        self.hu = hu or reason
 
 
 def export_game(db, game_id: str) -> dict:
@@ -57,7 +61,8 @@ def verify(doc) -> list[Event]:
     envelopes = _envelopes(doc)
     broken = first_broken_link(envelopes)
     if broken:
-        raise BadExport(*broken)
+        seq, reason = broken
+        raise BadExport(seq, reason, _CHAIN_HU[reason.startswith("expected")])
     events = [Event(**{k: env[k] for k in (*HASHED_FIELDS, "hash")}) for env in envelopes]
     _check_created(doc, events[0])
     table = fold(events[:1])
@@ -69,68 +74,79 @@ def verify(doc) -> list[Event]:
 
 def _envelopes(doc) -> list[dict]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise BadExport(0, f"not a {FORMAT} document")
+        raise BadExport(0, f"not a {FORMAT} document", "ez nem Tablescribe-export")
     if doc.get("format_version") != FORMAT_VERSION:
         raise BadExport(0, f"format version {doc.get('format_version')!r} is not supported "
-                           f"(this is version {FORMAT_VERSION})")
+                           f"(this is version {FORMAT_VERSION})",
+                        f"a(z) {doc.get('format_version')!r} formátumverzió nem támogatott")
     game, envelopes = doc.get("game"), doc.get("events")
     if not isinstance(game, dict) or not isinstance(game.get("kind"), str):
-        raise BadExport(0, "the game metadata is missing")
+        raise BadExport(0, "the game metadata is missing", "hiányoznak a játék adatai")
     if not isinstance(envelopes, list) or not envelopes:
-        raise BadExport(0, "the file has no events")
+        raise BadExport(0, "the file has no events", "a fájlban nincs esemény")
     for i, env in enumerate(envelopes, start=1):
         error = next(iter(_ENVELOPE.iter_errors(env)), None)
         if error is not None:
             where = ".".join(str(p) for p in error.path)
-            raise BadExport(i, f"malformed envelope{' (' + where + ')' if where else ''}: {error.message}")
+            where = f" ({where})" if where else ""
+            raise BadExport(i, f"malformed envelope{where}: {error.message}",
+                            f"hibás boríték{where}: {error.message}")
     return envelopes
 
 
 def _check_created(doc: dict, created: Event) -> None:
-    def bad(reason: str):
-        raise BadExport(1, reason)
+    def bad(en: str, hu: str):
+        raise BadExport(1, en, hu)
 
     if created.type != "game-created":
-        bad("the first event must be game-created")
+        bad("the first event must be game-created", "az első esemény a játék létrehozása (game-created) legyen")
     error = next(iter(_CREATED.iter_errors(created.data)), None)
     if error is not None:
-        bad(f"invalid set-up: {error.message}")
+        bad(f"invalid set-up: {error.message}", f"hibás beállítás: {error.message}")
     kind, version = created.data["kind"], created.data["rules_version"]
     if kind != doc["game"]["kind"]:
-        bad(f"the game is {kind!r} but the file says {doc['game']['kind']!r}")
+        bad(f"the game is {kind!r} but the file says {doc['game']['kind']!r}",
+            f"a játék {kind!r}, a fájl szerint {doc['game']['kind']!r}")
     if get_game(kind) is None:
-        bad(f"unknown game kind {kind!r}")
+        bad(f"unknown game kind {kind!r}", f"ismeretlen játék: {kind!r}")
     if not knows_rules(kind, version):
-        bad(f"rules version {version} of {kind!r} is not known here")
+        bad(f"rules version {version} of {kind!r} is not known here",
+            f"a(z) {kind!r} {version}. szabályverzióját itt nem ismerjük")
     players = [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in created.data["players"]]
-    problems = _check_setup(rules_for(kind, version), players, created.data["options"])
-    if problems:
-        bad("; ".join(f"{p.en} ({p.rule})" for p in problems))
+    _refuse_problems(1, _check_setup(rules_for(kind, version), players, created.data["options"]))
 
 
 def _check_event(table: TableState, event: Event) -> None:
-    def bad(reason: str):
-        raise BadExport(event.seq, reason)
+    def bad(en: str, hu: str):
+        raise BadExport(event.seq, en, hu)
 
+    unknown_version = (f"{event.type} version {event.version} is not known",
+                       f"a(z) {event.type} {event.version}. verzióját nem ismerjük")
     if event.seat is not None and not 0 <= event.seat < len(table.players):
-        bad(f"recorded by seat {event.seat}, which the game does not have")
+        bad(f"recorded by seat {event.seat}, which the game does not have",
+            f"a(z) {event.seat}. hely rögzítette, ilyen hely nincs a játékban")
     if event.type in CORE_SCHEMAS:
         data = event.data
         if event.version != CORE_VERSION:
-            bad(f"{event.type} version {event.version} is not known")
+            bad(*unknown_version)
     else:
         spec = table.rules.event_types.get(event.type)
         if spec is None:
-            bad(f"unknown event type {event.type!r}")
+            bad(f"unknown event type {event.type!r}", f"ismeretlen eseménytípus: {event.type!r}")
         if not 1 <= event.version <= spec.version:
-            bad(f"{event.type} version {event.version} is not known")
+            bad(*unknown_version)
         try:
             data = dict(upcast(table.rules, event).data)
         except Exception as err:  # an old payload the upcaster cannot read
-            bad(f"cannot upcast {event.type} version {event.version}: {err}")
-    problems = check_move(table, event.type, data)
+            bad(f"cannot upcast {event.type} version {event.version}: {err}",
+                f"a(z) {event.type} {event.version}. verziója nem alakítható át: {err}")
+    _refuse_problems(event.seq, check_move(table, event.type, data))
+
+
+def _refuse_problems(seq: int, problems) -> None:
     if problems:
-        bad("; ".join(f"{p.en} ({p.rule})" for p in problems))
+        raise BadExport(seq, "; ".join(f"{p.en} ({p.rule})" for p in problems),
+                        "; ".join(f"{p.hu} ({p.rule})" for p in problems))
 
 
 def replay(doc, at: int | None = None) -> dict:

@@ -251,3 +251,12 @@ def test_an_import_may_be_larger_than_a_move_form(client, app, db, game):
     response = client.post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                            content_type="multipart/form-data")
     assert response.status_code == 303
+
+
+def test_an_import_refusal_speaks_hungarian_too(client, db, game):
+    doc = export_game(db, game["id"])
+    del doc["events"][2]
+    response = client.post("/import?lang=hu", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                           content_type="multipart/form-data")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422 and "<strong>#4</strong>" in html and "hiányzó vagy felcserélt" in html
