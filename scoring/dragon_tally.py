@@ -7,7 +7,7 @@ Rules as implemented: docs/rules/dragon.md §Final tally.
 from __future__ import annotations
 
 from scoring.base import EventSpec, GameKind, Move, Problem, ScorePart, clone, text
-from scoring.dragon_data import AGES, CATEGORIES, MAX_FLOORS, PERSONS, TYPES, person_name
+from scoring.dragon_data import AGES, CATEGORIES, MAX_FLOORS, PERSONS, TYPES, labels, person_name
 from scoring.dragon_forms import _bad, _int
 from scoring import dragon
 
@@ -149,6 +149,6 @@ GAME = GameKind(
     kind="dragon-tally", title=text("A sárkány éve – végső pontozás", "In the Year of the Dragon – final tally"),
     min_players=2, max_players=5, rules_version=1, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over, describe=describe,
-    parse_form=parse_form, categories=CATEGORIES, tiebreak=tiebreak,
+    parse_form=parse_form, categories=labels(), tiebreak=tiebreak,
     tiebreak_rule=dragon.GAME.tiebreak_rule, demo=demo,
 )

@@ -187,3 +187,24 @@ def test_a_new_game_from_the_phone_lays_the_event_row_and_opens(live_server, new
     expect(host.get_by_test_id("court-0")).to_contain_text("Person track 7")
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(host, "dragon-opening-refused")
+
+
+def test_final_tally_on_a_phone_scores_ben_25_on_top_of_his_points(live_server, new_phone):
+    host = new_phone()
+    host.goto(f"{live_server}/lang/en?next=/games/new%3Fkind%3Ddragon-tally")
+    host.get_by_label("Player 1", exact=True).fill("Ben")
+    host.get_by_label("Player 2", exact=True).fill("Anna")
+    host.get_by_role("button", name="Start the game").click()
+    host.get_by_test_id("tally-seat").select_option("0")
+    for name, value in (("score", "80"), ("yuan", "4"), ("rice", "1"), ("fireworks", "2"), ("track", "40")):
+        host.locator(f'input[name="{name}"]').fill(value)
+    palaces = [("2", ["monk:young", "lady:young"]), ("3", ["monk:old", "tax:young", "craftsman:young"]),
+               ("2", ["healer:young", "farmer:young"])]
+    for i, (floors, persons) in enumerate(palaces):
+        host.locator(f'select[name="floors{i}"]').select_option(floors)
+        for j, person in enumerate(persons):
+            host.locator(f'select[name="person{i}_{j}"]').select_option(person)
+    host.get_by_role("button", name="Record the position").click()
+    expect(host.get_by_test_id("score-0")).to_have_text("105")
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(host, "dragon-tally")

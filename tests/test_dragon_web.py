@@ -92,6 +92,8 @@ def test_every_phase_renders_in_both_languages(app, client):
 
 def test_final_tally_mode_scores_ben_25_from_a_phone_form(app, client, db):
     url = _new(client, "dragon-tally", ["Ben", "Anna"])
+    page = client.get(url).get_data(as_text=True)
+    assert page.count('<option value="monk:old"') == 8 * 3  # every person select offers every tile
     fields = {"action": "dragon-position-entered", "seat": "0", "score": "80", "yuan": "4", "rice": "1",
               "fireworks": "2", "track": "40",
               "floors0": "2", "person0_0": "monk:young", "person0_1": "lady:young",
