@@ -247,3 +247,24 @@ def test_hagis_puts_the_palace_on_a_neighbouring_tile_diagonals_included():
     assert t.refused("palace-placed", {"tile": 29}) == ["research §1.5 Hagis"]
     t.do("palace-placed", {"tile": B2}).end()
     assert t.state["board"][B2]["palaces"] and not t.state["board"][A1]["palaces"]
+
+
+def test_kandicha_keeps_the_killed_vizier_and_takes_a_builders_gold():
+    t = Table().bids(0, 0, 0)
+    t.turn(A2, "vizier", 2).end().turn(E1, "elder", 2).end()           # Gerda 2 viziers
+    t.state["players"][0]["djinns"].append("Kandicha")
+    t.turn(A1, "assassin", 2, victims=[{"seat": 2, "tribe": "vizier"}]).do("palace-placed", {"tile": A1}).end()
+    assert (t.player(0)["viziers"], t.player(2)["viziers"]) == (1, 1)
+    t.do("round-ended", {}).bids(0, 0, 0)                              # Peti bid last: plays first
+    t.turn(A2, "assassin", 2, victims=[{"tile": B2, "tribe": "builder"}])  # B2: 4 blue tiles around
+    assert t.player(0)["gold"] == 50 + 4
+
+
+def test_sibittis_keeps_a_djinn_baal_pays_and_sloar_needs_a_fakir():
+    t = Table().bids(0, 0, 0)
+    t.state["players"][0]["djinns"].append("Ba'al")
+    t.turn(D1, "merchant", 2, cards=["fakir", "fakir"]).end()
+    t.turn(B1, "elder", 4).do("djinn-taken", {"djinn": "Sibittis", "pay": "elders"})         # Ba'al +2
+    t.do("djinn-used", {"djinn": "Sibittis", "pay": "elders", "keep": "Sloar"})               # Ba'al +2
+    assert t.player(1)["djinns"] == ["Sibittis", "Sloar"] and t.player(0)["gold"] == 54
+    assert "research §1.5" in t.refused("djinn-used", {"djinn": "Sloar", "pay": "fakir", "card": "ivory"})  # no fakir
