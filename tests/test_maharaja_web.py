@@ -118,3 +118,10 @@ def test_any_form_is_refused_or_checked_never_a_crash():
         assert isinstance(check_move(table, type_, data), list)
 
     run()
+
+
+def test_the_set_up_form_offers_secret_gold_ticked_and_no_profile_chosen(client):
+    page = client.get("/games/new?kind=maharaja").data.decode()
+    assert re.search(r'name="opt_secret_gold" value="1" checked', page)
+    assert not re.search(r'name="opt_short" value="1" checked', page)
+    assert re.search(r'name="opt_board" value="" checked', page)
