@@ -117,6 +117,11 @@ def test_dispute_comment_what_if_void_and_replay_back(live_server, new_phone):
     expect(host).to_have_url(re.compile(r"at=1$"))
     guest.goto(f"{game_url}/replay?at=4")
     expect(guest.get_by_test_id("score-0")).to_have_text("9")
+    guest.goto(f"{live_server}/lang/hu?next=/games/{game_url.rsplit('/', 1)[1]}/disputes/5")
+    expect(guest.get_by_role("heading", name="Vitatott lépés #3")).to_be_visible()
+    expect(guest.get_by_test_id("dispute-status")).to_contain_text("a lépés érvénytelen")
+    screenshot(guest, "audit-dispute-hu")
+    _no_sideways_scroll(guest)
 
     host.get_by_role("link", name="Final").click()
     expect(host.get_by_test_id("final-0")).to_have_text("9")
