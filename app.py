@@ -38,6 +38,7 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(__import__("web.boards").boards.bp)  # board profiles (events/boards.py)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
+    __import__("web.poll").poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)
     return app
 
 

@@ -159,7 +159,11 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
     new = NewEvent(type_, version, data, seat, device, client_event_id)
     pending = Event(table.seq + 1, type_, version, data, seat, device, "", "", "")
     after = advance(table, pending) or fold(store.read_events(db, game_id) + [pending])
-    return store.append(db, game_id, new, expected_seq, finished=table.rules.is_over(after.game))
+    event, created = store.append(db, game_id, new, expected_seq,
+                                  finished=table.rules.is_over(after.game))
+    if created:  # the state after it is known: the next load need not fold it again
+        _remember(game_id, after)
+    return event, created
 
 
 # The latest state per game, extended by the events appended since; a cached state
@@ -171,18 +175,68 @@ _CACHE_MAX = 2000
 
 def load(db, game_id: str, at: int | None = None) -> TableState:
     if at is not None:
-        events = store.read_events(db, game_id, upto=at)
-        if not events:
-            raise UnknownGame(game_id)
-        return fold(events, upto=at)
+        return _state_at(db, game_id, at)
     with _cache_lock:
         cached = _cache.get(game_id)
     table = _extend(db, game_id, cached)
+    _remember(game_id, table)
+    return table
+
+
+def _remember(game_id: str, table: TableState) -> None:
     with _cache_lock:
         if len(_cache) >= _CACHE_MAX:
             _cache.clear()
-        _cache[game_id] = table
+        cached = _cache.get(game_id)
+        if cached is None or cached.seq <= table.seq:  # never step back to an older state
+            _cache[game_id] = table
+
+
+# The state at any sequence number (the replay slider, ``--at``): snapshots kept per
+# game every ``every`` events, so a state is the nearest snapshot at or before it
+# folded forwards by fewer than ``every`` events. A game keeps at most
+# _SNAPSHOTS_PER_GAME of them: past that, ``every`` doubles and every other one goes.
+# A snapshot always equals the full fold to its event (tests/test_snapshots.py).
+_SNAPSHOT_EVERY = 16
+_SNAPSHOTS_PER_GAME = 64
+_SNAPSHOT_GAMES = 64
+_snapshots: dict[str, tuple[int, dict[int, TableState]]] = {}  # game -> (every, {seq: state})
+
+
+def _state_at(db, game_id: str, at: int) -> TableState:
+    with _cache_lock:
+        every, kept = _snapshots.get(game_id, (_SNAPSHOT_EVERY, {}))
+        cached = _cache.get(game_id)
+    if cached is not None and cached.seq == at:
+        return cached
+    base = max((seq for seq in kept if seq <= at), default=0)
+    events = store.read_events(db, game_id, after=base, upto=at)
+    if base:
+        table = kept[base]
+    elif events:
+        table, events = fold(events[:1]), events[1:]
+    else:
+        raise UnknownGame(game_id)
+    for event in events:
+        # a void or rescore changes the past: fold the whole game up to it
+        table = advance(table, event) or fold(store.read_events(db, game_id, upto=event.seq))
+        if table.seq % every == 0:
+            every, kept = _keep_snapshot(game_id, table)
     return table
+
+
+def _keep_snapshot(game_id: str, table: TableState) -> tuple[int, dict[int, TableState]]:
+    with _cache_lock:
+        every, kept = _snapshots.pop(game_id, (_SNAPSHOT_EVERY, {}))
+        if table.seq % every == 0:
+            kept = {**kept, table.seq: table}
+        while len(kept) > _SNAPSHOTS_PER_GAME:
+            every *= 2
+            kept = {seq: t for seq, t in kept.items() if seq % every == 0}
+        if len(_snapshots) >= _SNAPSHOT_GAMES:
+            _snapshots.pop(next(iter(_snapshots)))  # the game least recently snapshotted
+        _snapshots[game_id] = (every, kept)
+        return every, kept
 
 
 def _extend(db, game_id: str, cached: TableState | None) -> TableState:
@@ -206,3 +260,4 @@ def _fold_all(db, game_id: str) -> TableState:
 def forget_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _snapshots.clear()

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+import orjson
+
 Text = Mapping[str, str]  # {"hu": ..., "en": ...}
 
 
@@ -136,8 +138,14 @@ class FormError(ValueError):
 
 
 def clone(state: dict) -> dict:
-    """A deep copy of a JSON-shaped state, so ``apply`` can stay pure."""
-    return json.loads(json.dumps(state))
+    """A deep copy of a JSON-shaped state, so ``apply`` can stay pure: a JSON round
+    trip (tuples become lists, keys strings). Every fold step pays for one, so it is
+    done by orjson, several times faster (docs/performance.md), falling back to the
+    standard library for what orjson refuses (e.g. integers beyond 64 bits)."""
+    try:
+        return orjson.loads(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.loads(json.dumps(state))
 
 
 def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form") -> int:

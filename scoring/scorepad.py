@@ -70,9 +70,12 @@ def _entries_of_round(state: dict, round_no: int) -> list[dict]:
 
 def score(state: dict) -> dict[int, list[ScorePart]]:
     parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["seats"])}
-    for round_no in sorted({e["round"] for e in state["entries"]}):
+    by_round: dict[int, dict[int, list[dict]]] = {}  # one pass: linear in the entries
+    for e in state["entries"]:
+        by_round.setdefault(e["round"], {}).setdefault(e["seat"], []).append(e)
+    for round_no in sorted(by_round):
         for seat in parts:
-            mine = [e for e in _entries_of_round(state, round_no) if e["seat"] == seat]
+            mine = by_round[round_no].get(seat)
             if mine:
                 parts[seat].append(ScorePart(
                     f"round-{round_no}", sum(e["points"] for e in mine),

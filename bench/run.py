@@ -1,0 +1,165 @@
+"""The benchmark suite: ``python -m bench.run`` (``make bench``) prints the tables of
+docs/performance.md; ``--quick`` runs a small variant of every benchmark (the tests
+run it so the code never rots). Figures are ratios measured side by side in one run:
+the machine is shared and noisy, absolute times drift.
+
+    python -m bench.run [--quick] [--sizes 100,1000,10000] [--games scorepad,han]
+                        [--skip load] [--json results.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+
+from bench.common import kinds
+
+FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "load_tables": 200,
+        "load_phones": 5, "load_seconds": 60, "load_move_every": 15.0, "max_seconds": 20, "max_clients": 16}
+QUICK = {"sizes": [20, 60], "appends": 4, "states": 3, "load_tables": 4, "load_phones": 2,
+         "load_seconds": 3, "load_move_every": 1.0, "max_seconds": 2, "max_clients": 2}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small, fast variants (for the tests)")
+    parser.add_argument("--sizes", help="comma-separated game sizes in events")
+    parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: sizes,load,max")
+    parser.add_argument("--load-seconds", type=float, help="duration of the load test")
+    parser.add_argument("--json", help="also write the raw results to this file")
+    args = parser.parse_args(argv)
+    plan = dict(QUICK if args.quick else FULL)
+    if args.sizes:
+        plan["sizes"] = [int(s) for s in args.sizes.split(",")]
+    if args.load_seconds:
+        plan["load_seconds"] = args.load_seconds
+    games = args.games.split(",") if args.games else kinds()
+    skip = set(filter(None, args.skip.split(",")))
+    results = run(plan, games, skip)
+    print(render(results))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1, default=str)
+    return 0
+
+
+def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None) -> dict:
+    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    results = {"machine": machine(), "plan": plan, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC",
+                                                                          time.gmtime()),
+               "sizes": [], "load": None, "max": None}
+    if "sizes" not in skip:
+        from bench.sizes import measure
+        for kind in games:
+            for size in plan["sizes"]:
+                log(f"sizes: {kind} at {size} events")
+                r = measure(kind, size, plan["appends"], plan["states"])
+                results["sizes"].append(r)
+                if r["reached"] < size + plan["appends"]:
+                    break  # the rules end this game earlier: a bigger size is the same game
+    if "load" not in skip:
+        from bench.load import load_test
+        log(f"load: {plan['load_tables']} tables x {plan['load_phones']} phones for {plan['load_seconds']} s")
+        results["load"] = load_test(plan["load_tables"], plan["load_phones"], plan["load_seconds"],
+                                    plan["load_move_every"])
+    if "max" not in skip:
+        from bench.load import max_appends
+        log(f"max appends/s: {plan['max_clients']} clients for {plan['max_seconds']} s")
+        results["max"] = max_appends(plan["max_clients"], plan["max_seconds"])
+    results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    results["load_average_after"] = os.getloadavg()
+    return results
+
+
+def machine() -> dict:
+    return {"load_average": os.getloadavg(), "python": platform.python_version(), "cpus": os.cpu_count(),
+            "platform": platform.platform(), "sqlite": __import__("sqlite3").sqlite_version}
+
+
+# ---- printing ---------------------------------------------------------------------
+
+def _f(value, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.{digits}f}"
+
+
+def _ratio(a, b) -> str:
+    return "–" if not a or not b else f"{a / b:.2f}×"
+
+
+def _events(r: dict) -> str:
+    """The game size the appends were measured at: the size asked for, or for a game
+    whose rules end it sooner, from half-way to its end."""
+    if r["base"] == r["size"]:
+        return f"{r['size']:,}"
+    return f"{r['base']:,}→{r['reached']:,} (its end)"
+
+
+def render(results: dict) -> str:
+    out = [f"Run {results['started']} → {results.get('finished', '')}; "
+           f"{results['machine']['cpus']} CPUs, Python {results['machine']['python']}, "
+           f"SQLite {results['machine']['sqlite']}; load average before "
+           f"{results['machine']['load_average'][0]:.1f}, after {results.get('load_average_after', [0])[0]:.1f} "
+           "(other work shares this machine)", ""]
+    rows = results["sizes"]
+    if rows:
+        out += ["### Per game size (ms; ratios measured side by side in this run)", "",
+                "| game | events | append+render p50 | p95 | append p50 | floor p50 | append ÷ floor "
+                "| peer append p50 | peer ÷ ours (throughput) | state at seq p50 | p95 | full replay "
+                "| peer rebuild | peer ÷ ours (rebuild) | import | replay peak MiB |",
+                "|" + "---|" * 16]
+        for r in rows:
+            ar, a, fl, pa, st = (r["append_render"] or {}), (r["append"] or {}), \
+                (r["floor_append"] or {}), (r["peer_append"] or {}), r["state_at"]
+            out.append("| " + " | ".join([
+                r["kind"], _events(r),
+                _f(ar.get("p50")), _f(ar.get("p95")), _f(a.get("p50"), 2), _f(fl.get("p50"), 2),
+                _ratio(a.get("mean"), fl.get("mean")), _f(pa.get("p50"), 2),
+                _ratio(pa.get("mean"), a.get("mean")), _f(st["p50"]), _f(st["p95"]),
+                _f(r["replay_ms"]), _f(r.get("peer_rebuild_ms")),
+                _ratio(r.get("peer_rebuild_ms"), r["replay_ms"]), _f(r.get("import_ms")),
+                _f(r.get("replay_peak_mib"), 2)]) + " |")
+        out += ["", "append = `events.table.record` (idempotency check, cached state, schema, rules, "
+                "BEGIN IMMEDIATE append); append+render adds the htmx fragment of POST /moves. "
+                "Ratios use means.", ""]
+    if results.get("load"):
+        out += render_load(results["load"])
+    if results.get("max"):
+        m = results["max"]
+        out += ["### Maximum sustained appends", "",
+                f"{m['clients']} clients posting moves back to back to their own tables for "
+                f"{m['seconds']:.0f} s against gunicorn ({m['workers']} workers × {m['threads']} threads): "
+                f"**{m['appends_per_s']:.0f} appends/s**, p50 {_f(m['latency']['p50'])} ms, "
+                f"p95 {_f(m['latency']['p95'])} ms, errors {m['errors']}, server CPU "
+                f"{_f(m['server_cpu_ms_per_request'], 2)} ms per append, client CPU "
+                f"{_f(m['client_cpu_s'])} s.", ""]
+    return "\n".join(out)
+
+
+def render_load(load: dict) -> list[str]:
+    out = ["### Load: gunicorn on 127.0.0.1", "",
+           f"{load['tables']} tables × {load['phones']} phones for {load['seconds']:.0f} s "
+           f"(gunicorn {load['workers']} workers × {load['threads']} threads); every phone polls "
+           + ", ".join(f"/{name} every {every:g} s" for name, every in load["polled"].items())
+           + " (as the page's hx-trigger says), each table records a move every "
+           f"~{load['move_every_s']} s.", "",
+           "| requests | p50 ms | p95 ms | p99 ms | max ms | count | errors |", "|---|---|---|---|---|---|---|"]
+    for name, s in load["by_kind"].items():
+        lat = s["latency"]
+        out.append(f"| {name} | {_f(lat.get('p50'))} | {_f(lat.get('p95'))} | {_f(lat.get('p99'))} "
+                   f"| {_f(lat.get('max'))} | {s['count']:,} | {s['errors']} |")
+    out += ["", f"Throughput {load['requests_per_s']:.0f} requests/s; errors {load['errors']} "
+            f"(stale 409s, an expected answer, {load['stale']}); server CPU "
+            f"{_f(load['server_cpu_ms_per_request'], 2)} ms per request "
+            f"({_f(load['server_cpu_share'] * 100, 0)}% of one core over the run); "
+            f"load generator CPU {_f(load['client_cpu_s'])} s.", ""]
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())

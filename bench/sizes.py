@@ -1,0 +1,146 @@
+"""Per game and per game size: append + scoreboard fragment render, state at an
+arbitrary sequence number, full replay, import and memory, each of our appends
+followed at once by the floor's and the peer's append of the same event."""
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import time
+import tracemalloc
+
+from flask import g
+
+from bench.common import grow, make_app, scratch_dir, store_game, summary_ms
+from bench.peers import Floor, Peer, row_of, same_durability
+from events import store
+from events.projection import fold
+from events.table import forget_cache, load, record
+from web import views
+
+
+def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
+            memory: bool = True, seed: int = 9) -> dict:
+    rng = random.Random(seed)
+    with scratch_dir() as tmp:
+        grow_s = time.perf_counter()
+        player, grown, _ = grow(kind, size + appends)
+        grow_s = time.perf_counter() - grow_s
+        reached = len(grown)
+        # `size` events stored, the next ones recorded one by one; a game the rules stop
+        # earlier is stored half-way (at most `appends` short of its end) instead.
+        base = size if reached >= size + appends else max(reached // 2, reached - appends)
+        events, upcoming = grown[:base], grown[base:]
+        path = os.path.join(tmp, "ours.db")
+        app = make_app(path)
+        db = store.connect(path)
+        game_id, _tokens = store_game(db, events)
+        floor = Floor(os.path.join(tmp, "floor.db"))
+        floor.preload([row_of(game_id, e) for e in events])
+        result = {"kind": kind, "size": size, "reached": reached, "base": base, "grow_s": grow_s,
+                  "durability": {"ours": "WAL, synchronous=2 (FULL)", "floor": floor.settings()},
+                  "same_durability": same_durability(floor, path)}
+        the_peer = None
+        if peer:
+            the_peer = Peer(os.path.join(tmp, "peer.db"))
+            the_peer.preload(events)
+            result["durability"]["peer"] = the_peer.settings()
+
+        forget_cache()
+        table = load(db, game_id)  # a worker that has served this table before
+        with app.test_request_context(f"/games/{game_id}", headers={"HX-Request": "true"}):
+            views.render_table(game_id, table, 0).get_data()  # templates compiled once per worker
+        ours_total, ours_record, floor_t, peer_t, fragment_bytes = [], [], [], [], 0
+        for upcoming_event in upcoming[:appends]:
+            type_, data = upcoming_event.type, upcoming_event.data
+            cid = secrets.token_hex(16)
+            start = time.perf_counter()
+            with app.test_request_context(f"/games/{game_id}/moves", method="POST",
+                                          headers={"HX-Request": "true"}):
+                from web.db import get_db
+                conn = get_db()
+                r0 = time.perf_counter()
+                event, created = record(conn, game_id, type_, data, table.seq, 0, "bench", cid)
+                r1 = time.perf_counter()
+                response = views.after_write(game_id, 0)
+                body = response.get_data()
+            end = time.perf_counter()
+            assert created and response.status_code == 200 and b'id="table-body"' in body
+            fragment_bytes = len(body)
+            ours_total.append(end - start)
+            ours_record.append(r1 - r0)
+            row = row_of(game_id, event)
+            f0 = time.perf_counter()
+            floor.append(row)
+            floor_t.append(time.perf_counter() - f0)
+            if the_peer:
+                p0 = time.perf_counter()
+                the_peer.append(type_, data, 0)
+                peer_t.append(time.perf_counter() - p0)
+            table = load(db, game_id)
+        final_seq = table.seq
+        result["append_render"] = summary_ms(ours_total) if ours_total else None
+        result["append"] = summary_ms(ours_record) if ours_record else None
+        result["floor_append"] = summary_ms(floor_t) if floor_t else None
+        result["peer_append"] = summary_ms(peer_t) if peer_t else None
+        result["fragment_bytes"] = fragment_bytes
+
+        at_times = []
+        for _ in range(states):
+            at = rng.randint(1, final_seq)
+            start = time.perf_counter()
+            state = load(db, game_id, at=at)
+            at_times.append(time.perf_counter() - start)
+            assert state.seq == at
+        result["state_at"] = summary_ms(at_times)
+
+        reps = 3 if reached <= 2000 else 1
+        replays = []
+        for _ in range(reps):  # the median of three: the first pays for warming up
+            forget_cache()
+            start = time.perf_counter()
+            replayed = load(db, game_id)
+            replays.append(time.perf_counter() - start)
+        result["replay_ms"] = sorted(replays)[reps // 2] * 1000
+        assert replayed.seq == final_seq
+        if the_peer:
+            rebuilds = []
+            for _ in range(reps):
+                start = time.perf_counter()
+                rebuilt = the_peer.rebuild()
+                rebuilds.append(time.perf_counter() - start)
+            result["peer_rebuild_ms"] = sorted(rebuilds)[reps // 2] * 1000
+            assert rebuilt.state == replayed.game, "the peer and the fold must agree"
+        result.update(_import(db, game_id))
+        if memory:
+            result.update(_memory(db, game_id))
+        result["state_json_bytes"] = len(__import__("json").dumps(replayed.game))
+        db.conn.close()
+        floor.close()
+        if the_peer:
+            the_peer.close()
+    return result
+
+
+def _import(db, game_id: str) -> dict:
+    """Export the game and import it again: verify every hash and every move, store it."""
+    try:
+        from events.export import export_game, import_game
+    except ImportError:
+        return {"import_ms": None}
+    doc = export_game(db, game_id)
+    start = time.perf_counter()
+    import_game(db, doc, "bench")
+    return {"import_ms": (time.perf_counter() - start) * 1000}
+
+
+def _memory(db, game_id: str) -> dict:
+    """Peak Python allocation of a full replay (events read, decoded and folded)."""
+    tracemalloc.start()
+    try:
+        table = fold(store.read_events(db, game_id))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    del table
+    return {"replay_peak_mib": peak / 2**20}

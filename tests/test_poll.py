@@ -1,0 +1,48 @@
+"""Unchanged polls are answered before Flask (web/poll.py) exactly as the routes
+would answer them; everything else still reaches the routes."""
+import pytest
+
+from events.table import new_game, record
+from web.security import CSP
+
+
+@pytest.fixture
+def game(app, db):
+    created = new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Béla"}], {}, "dev")
+    return created["id"]
+
+
+@pytest.mark.parametrize("region", ["live", "audit-nav"])
+def test_an_unchanged_poll_gets_204_with_the_security_headers(client, game, region):
+    response = client.get(f"/games/{game}/{region}?seq=1")
+    assert response.status_code == 204 and response.data == b""
+    assert response.headers["Content-Security-Policy"] == CSP
+    assert response.headers["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.parametrize("region", ["live", "audit-nav"])
+def test_a_poll_behind_the_game_gets_the_fresh_region(client, db, game, region):
+    record(db, game, "points-recorded", {"seat": 0, "points": 5}, 1, 0, "dev", "c1")
+    stale = client.get(f"/games/{game}/{region}?seq=1")
+    assert stale.status_code == 200 and b"hx-get" in stale.data
+    assert client.get(f"/games/{game}/{region}?seq=2").status_code == 204
+
+
+@pytest.mark.parametrize("query", ["", "?seq=", "?seq=abc", "?seq=0", "?seq=9"])
+def test_other_polls_reach_the_route(client, game, query):
+    assert client.get(f"/games/{game}/live{query}").status_code == 200
+
+
+def test_an_unknown_game_is_still_404(client):
+    assert client.get("/games/nope/live?seq=0").status_code == 404
+    assert client.get("/games/nope/live?seq=1").status_code == 404
+
+
+def test_the_middleware_answers_without_flask(app, game, monkeypatch):
+    """The 204 comes from web/poll.py: the Flask app underneath is never called."""
+    called = []
+    inner = app.wsgi_app.wsgi_app
+    monkeypatch.setattr(app.wsgi_app, "wsgi_app", lambda *a: called.append(1) or inner(*a))
+    client = app.test_client()
+    assert client.get(f"/games/{game}/live?seq=1").status_code == 204 and not called
+    assert client.get(f"/games/{game}/live?seq=0").status_code == 200 and called
