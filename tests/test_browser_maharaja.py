@@ -27,6 +27,7 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     host.goto(f"{live_server}/lang/en?next=/games/new%3Fkind%3Dmaharaja")
     for i, name in enumerate(["Anna", "Béla", "Csaba"], start=1):
         host.get_by_label(f"Player {i}", exact=True).fill(name)
+    screenshot(host, "maharaja-new-game")
     host.get_by_role("button", name="Start the game").click()
     expect(host.get_by_role("heading", name="Maharaja")).to_be_visible()
     screenshot(host, "maharaja-setup")
