@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from scoring.base import EventSpec, GameKind, Move, Option, Problem, ScorePart, clone, text
 from scoring.dragon_data import (ACTION_NAMES, ACTION_PERSON, ACTIONS, AGES, CARDS, CATEGORIES,
-                                 CONTAGION, DRAWN_EVENTS, EVENT_NAMES, EVENTS, FESTIVAL_POINTS,
+                                 CONTAGION, DRAWN_EVENTS, FESTIVAL_POINTS,
                                  GROUP_SIZES, MAX_FLOORS, MONTHS, PERSONS, PRIVILEGE_DRAGONS,
                                  REFILL_TO, SHARED_GROUP_FEE, SMALL_PRIVILEGE, START_PALACES,
                                  START_YUAN, TRIBUTE, TYPES, WILD, person_name, supply_for,
                                  symbols, value, labels, PHASE_NAMES)
 
-RULES = "docs/rules/dragon.md"
 # Rule references (seed 004 = the Hungarian rulebook; sections by their Hungarian headings).
 R_SETUP = "seed 004 Előkészületek"
 R_EVENTS_ROW = "seed 004 Eseménylapkák"
@@ -112,7 +111,7 @@ def setup(players: list[dict], options: dict) -> dict:
         "players": [{"yuan": START_YUAN, "rice": 0, "fireworks": 0, "small": 0, "large": 0,
                      "palaces": [{"floors": f, "persons": []} for f in START_PALACES],
                      "cards": list(CARDS), "track": 0, "stamp": 0} for _ in range(n)],
-        "points": [], "report": [], "final": None, "ask": {},
+        "points": [], "report": [], "notes": [], "final": None, "ask": {},
     }
 
 
@@ -373,9 +372,21 @@ def _dealt(state, d, seq):
 def _action(state, d, seq):
     seat, action = d["seat"], d["action"]
     player = state["players"][seat]
-    player["yuan"] -= group_fee(state, d["group"])
+    fee = group_fee(state, d["group"])
+    player["yuan"] -= fee
     state["dragons"][d["group"]] += 1
     gain = action_yield(player, action)
+    name = ACTION_NAMES[action]
+    if action == "privilege":
+        size = text("kicsi", "small") if d["privilege"] == "small" else text("nagy", "large")
+        said = text(f"{name['hu']} ({size['hu']}): −{privilege_price(state, d['privilege'])} yüan",
+                    f"{name['en']} ({size['en']}): −{privilege_price(state, d['privilege'])} yuan")
+    else:
+        got = _gain_text(action, gain)
+        said = text(f"{name['hu']}: {got['hu']}", f"{name['en']}: {got['en']}")
+    if fee:
+        said = text(f"{said['hu']} (foglalt csoport: −{fee} yüan)", f"{said['en']} (taken group: −{fee} yuan)")
+    _note(state, seat, said)
     if action == "taxes":
         player["yuan"] += gain
     elif action == "harvest":
@@ -398,6 +409,8 @@ def _action(state, d, seq):
 
 def _refill(state, d, seq):
     player = state["players"][d["seat"]]
+    _note(state, d["seat"], text(f"pénz 3 yüanra: +{max(0, REFILL_TO - player['yuan'])} yüan",
+                                 f"money up to 3 yuan: +{max(0, REFILL_TO - player['yuan'])} yuan"))
     player["yuan"] = max(player["yuan"], REFILL_TO)
     _next_turn(state, seq)
 
@@ -407,6 +420,10 @@ def _floors(state, d, seq):
     for palace, extra in zip(player["palaces"], d["add"]):
         palace["floors"] += extra
     player["palaces"] += [{"floors": f, "persons": []} for f in d["new"]]
+    extended = [text(f"{i + 1}. palota +{a}", f"palace {i + 1} +{a}") for i, a in enumerate(d["add"]) if a]
+    started = [text(f"új {f} szintes palota", f"new {f}-floor palace") for f in d["new"]]
+    _note(state, d["seat"], text("szintek: " + ", ".join(x["hu"] for x in extended + started),
+                                 "floors: " + ", ".join(x["en"] for x in extended + started)))
     state["pending"], state["phase"] = [], "action"
     _next_turn(state, seq)
 
@@ -418,14 +435,29 @@ def _recruit(state, d, seq):
     if person is not None:
         state["supply"][person["type"]][person["age"]] -= 1
         tile = {"type": person["type"], "age": person["age"]}
-        if not d.get("away"):
+        name, steps = person_name(tile), value(person["type"], person["age"])
+        if d.get("away"):
+            _note(state, d["seat"], text(f"{name['hu']}: elküldve, nincs lépés", f"{name['en']}: sent away, no steps"))
+        else:
             persons = player["palaces"][d["palace"]]["persons"]
+            where = text(f"{d['palace'] + 1}. palota", f"palace {d['palace'] + 1}")
             if "replace" in d:
+                gone = person_name(persons[d["replace"]])
+                where = text(f"{where['hu']}, {gone['hu']} helyett", f"{where['en']}, replacing the {gone['en']}")
                 persons[d["replace"]] = tile
             else:
                 persons.append(tile)
-            _advance_track(state, d["seat"], value(person["type"], person["age"]))
+            _advance_track(state, d["seat"], steps)
+            _note(state, d["seat"], text(f"{name['hu']} ({where['hu']}): +{steps} a személysávon",
+                                         f"{name['en']} ({where['en']}): +{steps} on the person track"))
+    else:
+        _note(state, d["seat"], text("nincs több ilyen lapka: semmi", "no tile of the card left: nothing"))
     _next_turn(state, seq)
+
+
+def _note(state, seat, said):
+    """What a move did, in both languages, for the board's "this month" list."""
+    state.setdefault("notes", []).append({"seat": seat, "text": said})
 
 
 def _release(state, d, seq):
@@ -457,7 +489,7 @@ def _next_turn(state, seq):
 def _start_month(state):
     state["month"] += 1
     state["phase"], state["groups"], state["dragons"] = "deal", [], []
-    state["order"], state["turn"], state["report"] = [], None, []
+    state["order"], state["turn"], state["report"], state["notes"] = [], None, [], []
 
 
 # ---------------------------------------------------------------- the month's event
@@ -563,11 +595,11 @@ def _finish_month(state, seq):
         _score(state, seat, "privileges", player["small"] * PRIVILEGE_DRAGONS["small"]
                + player["large"] * PRIVILEGE_DRAGONS["large"], seq)
     if state["month"] < MONTHS:
-        report = state["report"]
+        report, notes = state["report"], state["notes"]
         _start_month(state)
-        state["last_report"] = {"month": state["month"] - 1, "items": report}
+        state["last_report"] = {"month": state["month"] - 1, "items": report, "notes": notes}
         return
-    state["last_report"] = {"month": state["month"], "items": state["report"]}
+    state["last_report"] = {"month": state["month"], "items": state["report"], "notes": state["notes"]}
     final_scoring(state, seq)
     state["phase"], state["turn"] = "over", None
 

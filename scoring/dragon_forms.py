@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from scoring.base import FormError, Move, Problem, text
-from scoring.dragon_data import (ACTION_NAMES, ACTIONS, AGE_NAMES, EVENT_NAMES, PERSON_NAMES,
+from scoring.dragon_data import (ACTION_NAMES, ACTIONS, EVENT_NAMES, PERSON_NAMES,
                                  PERSONS, TYPES, WILD, person_name)
 
 BAD = Problem("form", "Hibás vagy hiányzó mező a lapon.", "A field of the form is missing or malformed.")

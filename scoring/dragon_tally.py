@@ -7,7 +7,7 @@ Rules as implemented: docs/rules/dragon.md §Final tally.
 from __future__ import annotations
 
 from scoring.base import EventSpec, GameKind, Move, Problem, ScorePart, clone, text
-from scoring.dragon_data import AGES, CATEGORIES, MAX_FLOORS, PERSONS, TYPES, labels, person_name
+from scoring.dragon_data import AGES, CATEGORIES, MAX_FLOORS, PERSONS, TYPES, labels
 from scoring.dragon_forms import _bad, _int
 from scoring import dragon
 
@@ -125,11 +125,6 @@ def parse_form(state: dict, form) -> tuple[str, dict]:
                  "Persons live in palaces: give the palace's floors.")
     data["palaces"] = palaces
     return "dragon-position-entered", data
-
-
-def person_choices() -> list[tuple[str, dict]]:
-    return [(f"{kind}:{age}", person_name({"type": kind, "age": age}))
-            for kind in TYPES for age in PERSONS[kind]]
 
 
 def demo():

@@ -149,6 +149,8 @@ def test_example_taxes_clara_2_david_pays_3_and_takes_8():
     assert table.player(CLARA)["yuan"] == 1 + 2
     table.play("dragon-action-chosen", {"seat": DAVID, "group": 0, "action": "taxes"})
     assert table.player(DAVID)["yuan"] == 3 - 3 + 8
+    assert table.state["notes"][-1] == {"seat": DAVID, "text": {
+        "hu": "Adók: +8 yüan (foglalt csoport: −3 yüan)", "en": "Taxes: +8 yuan (taken group: −3 yuan)"}}
 
 
 def test_example_david_pays_3_yuan_for_a_group_with_two_dragons():
