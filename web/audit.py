@@ -14,9 +14,9 @@ from events import store
 from events.core_types import CORE_LABELS
 from events.export import BadExport, export_game, import_game
 from events.history import scores, states
-from events.projection import TableState, fold, standings, upcast
+from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event
-from events.table import Refused, StaleSequence, check_move, record
+from events.table import Refused, StaleSequence, check_move, load, record
 from scoring import get_game
 from scoring.base import Problem
 from web import chart, views
@@ -64,9 +64,38 @@ def history(game_id: str) -> tuple[list[Event], list[TableState]]:
     return events, tables
 
 
+_series: dict[str, tuple[TableState, list[dict]]] = {}
+
+
+def _race_series(game_id: str) -> tuple[TableState, list[dict]]:
+    """Each seat's total after every event, for the race on the table page: extended
+    by the events since, keeping only the latest state (a state per event of a long
+    game does not fit in memory, docs/performance.md); the newest state is the one
+    ``load`` already holds."""
+    db = get_db()
+    with _cache_lock:
+        table, series = _series.get(game_id, (None, []))
+    new = store.read_events(db, game_id, after=table.seq if table else 0)
+    if table is None and not new:
+        abort(404)
+    if new:
+        latest, series = load(db, game_id), list(series)
+        for event in new:
+            if event.seq == latest.seq:
+                table = latest
+            else:  # a void or rescore changes the past: the state at it, folded anew
+                table = (advance(table, event) if table else None) or load(db, game_id, at=event.seq)
+            series.append(scores(table))
+        with _cache_lock:
+            if len(_series) > 200:
+                _series.clear()
+            _series[game_id] = (table, series)
+    return table, series
+
+
 def race(game_id: str, at: int | None = None) -> Markup:
-    _, tables, series = _folded(game_id)
-    return chart.race_chart(series, tables[-1].players, at, t("Pontverseny", "Score race"))
+    table, series = _race_series(game_id)
+    return chart.race_chart(series, table.players, at, t("Pontverseny", "Score race"))
 
 
 def nav_context(game_id: str, table: TableState) -> dict:
@@ -95,8 +124,8 @@ def nav(game_id: str):
         abort(404)
     if request.args.get("seq", type=int) == current:
         return Response(status=204)
-    events, tables = history(game_id)
-    return render_template("_table_nav.html", game_id=game_id, table=tables[-1], fragment=True)
+    return render_template("_table_nav.html", game_id=game_id, table=load(get_db(), game_id),
+                           fragment=True)
 
 
 # ---- timeline -------------------------------------------------------------------------
