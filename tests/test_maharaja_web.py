@@ -125,3 +125,20 @@ def test_the_set_up_form_offers_secret_gold_ticked_and_no_profile_chosen(client)
     assert re.search(r'name="opt_secret_gold" value="1" checked', page)
     assert not re.search(r'name="opt_short" value="1" checked', page)
     assert re.search(r'name="opt_board" value="" checked', page)
+
+
+def test_the_final_page_of_the_example_shows_why_the_winner_won(app, client):
+    import json
+    import os
+
+    from events.export import import_game
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "maharaja-4p.json")
+    db = store.connect(app.config["DATABASE"])
+    game_id = import_game(db, json.load(open(path, encoding="utf-8")), "test")["id"]
+    client.set_cookie("lang", "en")
+    page = client.get(f"/games/{game_id}").data.decode()
+    final = re.search(r'data-testid="mh-final">(.*?)</div>', page, re.S).group(1)
+    assert "most palaces; on a tie more gold, then the lower character number" in final
+    assert re.search(r"Krisztina: 7 palaces, \d+ gold, 1\. Mogul", final)
+    assert 'data-testid="mh-gold-1">' in page and "mh-secret" not in page   # gold revealed at the end
+    assert "Earlier evaluations" in page
