@@ -617,7 +617,8 @@ def final_scoring(state, seq):
         _score(state, seat, "persons", 2 * persons, seq)
         _score(state, seat, "monks", monks, seq)
         _score(state, seat, "money", money // 3, seq)
-        state["final"].append({"persons": persons, "monks": monks, "money": money})
+        state["final"].append({"persons": persons, "monks": monks, "money": money, "yuan": player["yuan"],
+                               "rice": player["rice"], "fireworks": player["fireworks"]})
 
 
 _APPLY = {"dragon-events-laid": _lay, "dragon-opening-recruited": _opening,

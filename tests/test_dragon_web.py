@@ -111,3 +111,16 @@ def test_final_tally_mode_scores_ben_25_from_a_phone_form(app, client, db):
 def test_tally_tie_goes_to_the_person_track():
     state = dragon_tally.setup([{"name": "A"}, {"name": "B"}], {})
     assert dragon_tally.tiebreak(state, 0) == (0,)
+
+
+def test_a_finished_game_shows_the_final_scoring_arithmetic(app, client, db):
+    import pathlib
+    from events.export import import_game
+    doc = json.loads((pathlib.Path(__file__).parent.parent / "examples" / "dragon-4p.json").read_text("utf-8"))
+    game_id = import_game(db, doc, "test")["id"]
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'data-testid="final-scoring"' in html
+    state = client.get(f"/api/games/{game_id}/state").get_json()["state"]
+    for final in state["final"]:
+        assert final["money"] == final["yuan"] + 2 * (final["rice"] + final["fireworks"])
+        assert f"= {final['money']} " in html
