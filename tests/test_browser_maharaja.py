@@ -83,6 +83,11 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     for page, name in ((host, "maharaja-round-2-host"), (guest, "maharaja-round-2-guest")):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         screenshot(page, name)
+    guest.get_by_role("link", name="HU").click()
+    expect(guest.get_by_role("heading", name="Maharadzsa", exact=True)).to_be_visible()
+    expect(guest.get_by_test_id("mh-step")).to_contain_text("2. forduló")
+    expect(guest.get_by_role("button", name="Felfedés")).to_be_visible()
+    screenshot(guest, "maharaja-round-2-guest-hu")
     small = host.evaluate("""[...document.querySelectorAll('#move-form button, #move-form select')]
         .filter(e => e.offsetParent && e.getBoundingClientRect().height < 44).length""")
     assert small == 0
