@@ -84,6 +84,7 @@ def _envelopes(doc) -> list[dict]:
         raise BadExport(0, "the game metadata is missing", "hiányoznak a játék adatai")
     if not isinstance(envelopes, list) or not envelopes:
         raise BadExport(0, "the file has no events", "a fájlban nincs esemény")
+    seen: dict[str, int] = {}
     for i, env in enumerate(envelopes, start=1):
         error = next(iter(_ENVELOPE.iter_errors(env)), None)
         if error is not None:
@@ -91,6 +92,10 @@ def _envelopes(doc) -> list[dict]:
             where = f" ({where})" if where else ""
             raise BadExport(i, f"malformed envelope{where}: {error.message}",
                             f"hibás boríték{where}: {error.message}")
+        first = seen.setdefault(env["client_event_id"], i)
+        if first != i:
+            raise BadExport(i, f"its client_event_id repeats event {first}'s",
+                            f"a client_event_id-ja a(z) {first}. eseményét ismétli")
     return envelopes
 
 

@@ -168,6 +168,7 @@ def test_a_move_after_the_end_is_refused_naming_it(doc):
     (lambda d: d["events"][0]["data"].update(rules_version=7), True, 1, "rules version 7"),
     (lambda d: d["events"][0]["data"].update(players=[]), True, 1, "players"),
     (lambda d: d["events"][1].update(type="game-created"), True, 2, "core §2"),
+    (lambda d: d["events"][4].update(client_event_id="c2"), True, 5, "repeats event 3"),
 ])
 def test_malformed_files_are_refused_with_the_event_and_reason(doc, edit, forged, seq, words):
     edit(doc)
