@@ -58,6 +58,13 @@ def export_game(db, game_id: str) -> dict:
 
 def verify(doc) -> list[Event]:
     """The file's events, every one checked; raises ``BadExport`` at the first bad one."""
+    try:
+        return _verify(doc)
+    except RecursionError:
+        raise BadExport(0, "the data is nested too deeply", "az adat túl mélyen egymásba ágyazott") from None
+
+
+def _verify(doc) -> list[Event]:
     envelopes = _envelopes(doc)
     broken = first_broken_link(envelopes)
     if broken:

@@ -196,3 +196,12 @@ def test_every_example_game_verifies_and_imports(db, path):
     copied = import_game(db, doc, "importer")["id"]
     assert export_game(db, copied)["events"] == doc["events"]
     assert replay(doc)["seq"] == len(events)
+
+
+def test_data_nested_too_deeply_is_refused_not_crashed(doc):
+    deep = []
+    for _ in range(100_000):
+        deep = [deep]
+    doc["events"][2]["data"]["note"] = deep
+    err = refusal(doc)
+    assert err.seq == 0 and "nested too deeply" in err.reason

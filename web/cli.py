@@ -15,7 +15,7 @@ def _read(path: str):
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise BadExport(0, f"cannot read {path}: {err}") from None
 
 
