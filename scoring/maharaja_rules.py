@@ -89,6 +89,14 @@ def holds(state: dict, seat: int, number: int) -> bool:
     return len(state["characters"]) >= number and state["characters"][number - 1] == seat
 
 
+def palace_cost(state: dict, seat: int) -> int:
+    return ARTIST_PALACE_COST if holds(state, seat, ARTIST) else PALACE_COST
+
+
+def palaces_left(state: dict, seat: int) -> int:
+    return state["palaces_each"] - sum(1 for p in state["palaces"] if p["seat"] == seat)
+
+
 def bank_characters(state: dict) -> list[int]:
     return [n for n, holder in enumerate(state["characters"], start=1) if holder is None]
 

@@ -21,7 +21,6 @@ from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import check_move, load, new_game, record  # noqa: E402
 from scoring import maharaja_rules as R  # noqa: E402
-from scoring.maharaja import palace_cost  # noqa: E402
 
 PLAYERS = [{"name": "Krisztina", "colour": "red"}, {"name": "Péter", "colour": "blue"},
            {"name": "Jenő", "colour": "green"}, {"name": "Anita", "colour": "yellow"}]
@@ -141,7 +140,7 @@ def play_game(db) -> str:
         seat = g["pending"][0]["seat"]
         city = _target(g)
         left = g["palaces_each"] - sum(1 for p in g["palaces"] if p["seat"] == seat)
-        if city and left and g["reserve"][seat] and g["gold"][seat] + 2 >= palace_cost(g, seat) + 2:
+        if city and left and g["reserve"][seat] and g["gold"][seat] + 2 >= R.palace_cost(g, seat) + 2:
             _palace_turn(t, seat, city)
         else:
             _other_turn(t, seat)
