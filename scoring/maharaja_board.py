@@ -120,3 +120,24 @@ def route_ok(roads: list[dict], origin: str | None, city: str, via: list[int]) -
                     reach.add(there)
                     frontier.append(there)
     return city in reach
+
+
+def cheapest_route(roads: list[dict], villages: list, seat: int, origin: str | None, city: str) -> list[int] | None:
+    """The villages of the cheapest open way from ``origin`` to ``city`` for ``seat``
+    (fees as seed 003 §7.1; a road with an empty village is closed), or None."""
+    start = origin or START
+    best = {start: (0, [])}
+    frontier = [start]
+    while frontier:
+        frontier.sort(key=lambda place: best[place][0])
+        here = frontier.pop(0)
+        cost, path = best[here]
+        for road in roads:
+            if here not in road["ends"] or any(not villages[v - 1] for v in road["villages"]):
+                continue
+            there = road["ends"][1] if road["ends"][0] == here else road["ends"][0]
+            fee = sum(R.travel_fees(villages, seat, [v - 1 for v in road["villages"]]).values())
+            if there not in best or cost + fee < best[there][0]:
+                best[there] = (cost + fee, path + road["villages"])
+                frontier.append(there)
+    return sorted(best[city][1]) if city in best and city != start else None

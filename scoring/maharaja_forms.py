@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from scoring import maharaja_rules as R
+from scoring.maharaja_board import cheapest_route
 from scoring.base import FormError, Move, Problem, text
 
 _PLACE = re.compile(r"^([A-G]|v([1-9]|[12][0-9]|30))$")
@@ -67,7 +68,14 @@ def _travel(state, form) -> dict:
         if not value.isdigit() or not 1 <= int(value) <= R.VILLAGES:
             raise _bad("Érvénytelen falu.", "Not a village.")
         via.append(int(value))
-    return {"city": _city(form, "travel_city", "úti cél", "destination"), "via": sorted(set(via))}
+    city = _city(form, "travel_city", "úti cél", "destination")
+    if not via and state.get("roads") and state.get("turn"):   # roads known: the app finds the way
+        seat = state["turn"]["seat"]
+        via = cheapest_route(state["roads"], state["villages"], seat, state["architects"][seat], city)
+        if via is None:
+            raise _bad("Nincs járható út ebbe a városba (ház nélküli falu zárja el).",
+                       "No open road to this city (a village without houses blocks it).")
+    return {"city": city, "via": sorted(set(via))}
 
 
 PARSERS = {

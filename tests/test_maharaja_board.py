@@ -1,9 +1,12 @@
 """Maharaja's optional city-board profile: the editor, pinning at set-up, names on
 the board and travel checked against the roads (docs/rules/maharaja.md §6)."""
 import json
+
+import pytest
 import re
 
 from scoring import maharaja as M
+from scoring.base import FormError
 from scoring import maharaja_board as B
 from scoring import maharaja_rules as R
 from tests.test_maharaja import refused, started, step
@@ -71,3 +74,17 @@ def test_a_broken_pinned_profile_is_refused_at_set_up(client):
     response = client.post("/games/new", data={"kind": "maharaja", "name": ["Anna", "Béla"],
                                                 "opt_board": "{not json"})
     assert response.status_code == 422
+
+
+def test_with_roads_the_form_finds_the_cheapest_open_way():
+    roads = ROADS + [{"ends": ["S", "B"], "villages": [9]}]
+    s = started([R.MOGUL, R.TRADER], board=_pinned(roads))   # seat 0 owns v1-v4, seat 1 v5-v8
+    s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
+    # To B: S-A-B costs 2 (v5, v6 are seat 1's), S-B is closed (v9 has no house).
+    assert M.parse_form(s, {"action": "architect-travelled", "travel_city": "B"}) == \
+        ("architect-travelled", {"city": "B", "via": [1, 5, 6]})
+    s["villages"][8] = [0]                                  # now v9 holds seat 0's own house: free
+    assert M.parse_form(s, {"action": "architect-travelled", "travel_city": "B"})[1]["via"] == [9]
+    s["villages"][0] = s["villages"][8] = []                # S-A and S-B closed: no way to A
+    with pytest.raises(FormError):
+        M.parse_form(s, {"action": "architect-travelled", "travel_city": "A"})
