@@ -32,6 +32,8 @@ R_EVENT = "seed 004 3. fázis"
 R_TRIBUTE = "seed 004 Császári hűbér"
 R_DROUGHT = "seed 004 Aszály"
 R_RELEASE = "seed 004 3. fázis (Általános szabály)"
+R_MONGOLS = "seed 004 Mongol támadás"
+R_CONTAGION = "seed 004 Fertőzés"
 
 # ---------------------------------------------------------------- event types
 
@@ -527,12 +529,12 @@ def _event(state, seq):
                 state["report"].append({"seat": seat, "points": h})
         for seat, h in enumerate(helmets):
             if h == min(helmets):
-                needs[seat] = (1, "mongols", "seed 004 Mongol támadás")
+                needs[seat] = (1, "mongols", R_MONGOLS)
     elif event == "contagion":
         for seat, player in enumerate(players):
             count = CONTAGION - count_symbols(player, "healer")
             if count > 0:
-                needs[seat] = (count, "contagion", "seed 004 Fertőzés")
+                needs[seat] = (count, "contagion", R_CONTAGION)
     for seat in turn_order(state):
         if seat in needs:
             count, reason, rule = needs[seat]
