@@ -75,3 +75,6 @@ def _register_errors(app: Flask) -> None:
     app.register_error_handler(405, lambda e: error(405, "Method not allowed.", "Nem engedélyezett kérés."))
     app.register_error_handler(413, lambda e: error(413, "The request is too large.", "A kérés túl nagy."))
     app.register_error_handler(400, lambda e: error(400, "Bad request.", "Hibás kérés."))
+    # A JSON body nested deeper than the parser can recurse (found by tests/test_fuzz_http.py).
+    app.register_error_handler(RecursionError, lambda e: error(
+        400, "The data is nested too deeply.", "Az adat túl mélyen egymásba ágyazott."))

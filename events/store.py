@@ -75,12 +75,17 @@ def _row_to_event(row) -> Event:
 _COLUMNS = "seq, type, version, data, seat, device, recorded_at, client_event_id, hash"
 
 
+def _sql_int(n: int) -> int:
+    """A bound SQLite can take (a 64-bit integer); sequence numbers are far below it."""
+    return max(-(2**63), min(n, 2**63 - 1))
+
+
 def read_events(db, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
     sql = f"SELECT {_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
-    params: list[Any] = [game_id, after]
+    params: list[Any] = [game_id, _sql_int(after)]
     if upto is not None:
         sql += " AND seq <= ?"
-        params.append(upto)
+        params.append(_sql_int(upto))
     return [_row_to_event(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
 
 

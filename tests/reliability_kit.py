@@ -3,6 +3,7 @@ group (so kill -9 takes the master and its workers at once), a tiny keep-alive J
 client, and the checks every run ends with. Everything binds to 127.0.0.1 only."""
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import os
@@ -143,3 +144,96 @@ def assert_store_sound(db_path: str, subprocess_cli: bool = True) -> None:
     with app.app_context():  # as `flask` itself provides
         result = app.test_cli_runner().invoke(args=["verify-db"])
     assert result.exit_code == 0, result.output
+
+
+# ---- hypothesis strategies: JSON values, payloads from an event type's schema ---------
+
+@functools.lru_cache(maxsize=None)
+def hostile_strategies():
+    """Values that break careless code: edge integers, odd strings, deep nesting."""
+    from hypothesis import strategies as st
+    edge_ints = st.sampled_from([-2**63, -2**31, -1000001, -1, 0, 1, 2, 3, 4, 5, 6, 7, 11, 12,
+                                 99, 1000001, 2**31, 2**53 + 1, 2**63, 10**30])
+    ints = st.one_of(edge_ints, st.integers(-20, 20), st.integers())
+    strings = st.one_of(st.sampled_from(["", " ", "<script>alert(1)</script>", "\x00", "\u202e",
+                                         "' OR 1=1 --", "../../etc/passwd", "é" * 300, "0", "-1",
+                                         "null", "true", "1e309", "NaN"]),
+                        st.text(max_size=20))
+    scalars = st.one_of(st.none(), st.booleans(), ints, strings,
+                        st.floats(allow_nan=False, allow_infinity=False))
+    json_values = st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(strings, inner, max_size=4)), max_leaves=12)
+    return ints, strings, json_values
+
+
+def from_schema(schema: dict, root: dict | None = None, depth: int = 0):
+    """A hypothesis strategy of values shaped like a JSON Schema (a best effort: the
+    schema check in front of the rules refuses whatever does not fit)."""
+    from hypothesis import strategies as st
+    ints, strings, json_values = hostile_strategies()
+    root = root or schema
+    if depth > 6 or not isinstance(schema, dict):
+        return json_values
+    if "$ref" in schema:
+        ref = schema["$ref"]
+        if ref.startswith("#/"):
+            target = root
+            for part in ref[2:].split("/"):
+                target = target.get(part, {}) if isinstance(target, dict) else {}
+            return from_schema(target, root, depth + 1)
+        return json_values
+    if "const" in schema:
+        return st.just(schema["const"])
+    if "enum" in schema:
+        return st.sampled_from(list(schema["enum"]))
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            return st.one_of([from_schema({**{k: v for k, v in schema.items() if k != key}, **s}, root, depth + 1)
+                              for s in schema[key]])
+    if "allOf" in schema:
+        merged = {k: v for k, v in schema.items() if k != "allOf"}
+        for part in schema["allOf"]:
+            merged.update(part)
+        return from_schema(merged, root, depth + 1)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return st.one_of([from_schema({**schema, "type": k}, root, depth + 1) for k in kind])
+    if kind == "integer":
+        lo, hi = schema.get("minimum"), schema.get("maximum")
+        if lo is not None or hi is not None:
+            return st.one_of(st.integers(lo, hi), ints)
+        return ints
+    if kind == "number":
+        return st.one_of(ints, st.floats(allow_nan=False, allow_infinity=False))
+    if kind == "string":
+        lo, hi = schema.get("minLength", 0), schema.get("maxLength", 30)
+        return st.one_of(st.text(min_size=lo, max_size=min(hi, lo + 30)), strings)
+    if kind == "boolean":
+        return st.booleans()
+    if kind == "null":
+        return st.none()
+    if kind == "array":
+        lo = schema.get("minItems", 0)
+        hi = min(schema.get("maxItems", lo + 6), lo + 6)
+        if "prefixItems" in schema:
+            head = st.tuples(*[from_schema(s, root, depth + 1) for s in schema["prefixItems"]])
+            return head.map(list)
+        items = schema.get("items", {})
+        return st.lists(from_schema(items, root, depth + 1) if items else json_values,
+                        min_size=lo, max_size=hi)
+    if kind == "object" or "properties" in schema:
+        props = schema.get("properties", {})
+        required = [p for p in schema.get("required", []) if p in props]
+        optional = [p for p in props if p not in required]
+        base = st.fixed_dictionaries({p: from_schema(props[p], root, depth + 1) for p in required},
+                                     optional={p: from_schema(props[p], root, depth + 1)
+                                               for p in optional})
+        extra = schema.get("additionalProperties", True)
+        if isinstance(extra, dict) or "patternProperties" in schema:
+            value = from_schema(extra if isinstance(extra, dict) else
+                                next(iter(schema["patternProperties"].values())), root, depth + 1)
+            keys = st.one_of(st.sampled_from([str(i) for i in range(6)]), strings)
+            return st.tuples(base, st.dictionaries(keys, value, max_size=4)).map(
+                lambda pair: {**pair[1], **pair[0]})
+        return base
+    return json_values

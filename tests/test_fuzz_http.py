@@ -1,0 +1,328 @@
+"""Bad input, HTTP side (docs/reliability.md §4): hypothesis generates requests from
+the OpenAPI description of the JSON API (docs/openapi.yaml) and random form posts to
+every form route of the app (found in Flask's URL map, so new pages are covered too).
+Every answer is below 500 and documented, every JSON answer matches its schema, and
+a request that is refused appends nothing (the event count is read around each one).
+The bulk runs against the Flask test client with a real SQLite file; a smaller batch
+goes over real HTTP to gunicorn."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import sqlite3
+import urllib.parse
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from app import create_app
+from events.core_types import CORE_SCHEMAS
+from reliability_kit import ROOT, Phone, Server, create_game, from_schema, hostile_strategies
+from scoring import GAMES
+
+SPEC = yaml.safe_load(open(os.path.join(ROOT, "docs", "openapi.yaml"), encoding="utf-8"))
+# 10,000 generated requests in the default run (CI): 6,500 API + 3,000 forms through the
+# Flask test client on a real SQLite file, 500 API requests over real HTTP.
+API_BATCH = int(os.environ.get("FUZZ_API_REQUESTS", "6500"))
+FORM_BATCH = int(os.environ.get("FUZZ_FORM_REQUESTS", "3000"))
+HTTP_BATCH = int(os.environ.get("FUZZ_HTTP_REQUESTS", "500"))
+PER_EXAMPLE = 10
+FIGURES: dict = {}
+
+
+def _deref(node):
+    while isinstance(node, dict) and "$ref" in node:
+        target = SPEC
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def _validator(schema: dict) -> Draft202012Validator:
+    return Draft202012Validator({**schema, "components": SPEC["components"]})
+
+
+OPERATIONS = {op["operationId"]: (path, method, op)
+              for path, item in SPEC["paths"].items()
+              for method, op in item.items() if method in ("get", "post")}
+
+
+class World:
+    """The games the fuzzer aims at, and the bookkeeping of what it was told."""
+
+    def __init__(self, games: list[dict], db_path: str):
+        self.games, self.db_path = games, db_path
+        self.tokens = [s["token"] for g in games for s in g["seats"]]
+        self.statuses: dict[int, int] = {}
+        self.requests = 0
+        self.conn = sqlite3.connect(db_path)
+
+    def count(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+    def last_seq(self, game_id: str) -> int:
+        row = self.conn.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", [game_id]).fetchone()
+        return row[0] or 0
+
+
+# ---- generating requests from the OpenAPI description ----------------------------------
+
+def _api_requests(world_games: list[dict]):
+    ints, strings, json_values = hostile_strategies()
+    game_pick = st.integers(0, len(world_games) - 1)
+    junk_ids = st.one_of(strings, st.sampled_from(["nope", "..", "%00", "x" * 300]))
+    cids = st.one_of(st.uuids().map(lambda u: u.hex), st.sampled_from(["same", "dup", "x" * 64]),
+                     strings, st.text(min_size=60, max_size=70))
+    seq = st.one_of(st.just("CURRENT"), st.just("CURRENT"), ints, strings, st.none())
+
+    def event_body(kind: str):
+        rules = GAMES[kind]
+        types = {**{t: dict(s.schema) for t, s in rules.event_types.items()}, **CORE_SCHEMAS}
+        demo_moves = rules.demo()[2]
+        shaped = st.one_of([st.fixed_dictionaries(
+            {"type": st.just(t), "data": from_schema(types[t]), "expected_seq": seq,
+             "client_event_id": cids}) for t in sorted(types)])
+        demo = st.tuples(st.sampled_from(demo_moves), seq, cids).map(lambda m: {
+            "type": m[0][0], "data": m[0][1], "expected_seq": m[1], "client_event_id": m[2]}) \
+            if demo_moves else st.nothing()
+        spoiled = st.tuples(st.one_of(shaped, demo), st.sampled_from(
+            ["type", "data", "expected_seq", "client_event_id"]), st.one_of(json_values, st.just(None)),
+            st.booleans()).map(lambda t: {k: v for k, v in {**t[0], t[1]: t[2]}.items()
+                                          if not (t[3] and k == t[1])})
+        return st.one_of(shaped, demo, spoiled)
+
+    new_game = st.fixed_dictionaries({
+        "kind": st.one_of(st.sampled_from(sorted(GAMES)), strings),
+        "players": st.one_of(st.lists(st.fixed_dictionaries(
+            {"name": st.one_of(st.sampled_from(["Anna", "Béla", "<b>x</b>"]), strings)},
+            optional={"colour": strings}), max_size=7), json_values),
+    }, optional={"options": st.one_of(st.just({}), json_values)})
+
+    body = st.one_of(st.tuples(st.just("json"), json_values), st.tuples(st.just("raw"), st.sampled_from(
+        [b"", b"{", b"null", b"[]", b'{"type": 1}', b"\xff\xfe", b"[" * 5000, b'{"a":' * 3000,
+         b"x" * 300_000])))
+
+    def append(pick, token_pick, own_body, other, path_junk, use_junk_id, use_other):
+        game = world_games[pick]
+        token = {0: None, 1: game["seats"][0]["token"], 2: game["seats"][-1]["token"],
+                 3: world_games[(pick + 1) % len(world_games)]["seats"][0]["token"],
+                 4: "x" * 200, 5: "not-a-token"}[token_pick]
+        game_id = path_junk if use_junk_id else game["id"]
+        payload = ("json", own_body) if not use_other else other
+        return {"op": "appendEvent", "game": game["id"], "game_id": game_id, "token": token,
+                "body": payload}
+
+    appends = st.one_of([st.builds(
+        append, st.just(pick), st.sampled_from([1, 1, 1, 2, 0, 3, 4, 5]),
+        event_body(world_games[pick]["kind"]), body, junk_ids,
+        st.integers(0, 9).map(lambda n: n == 0), st.integers(0, 9).map(lambda n: n == 0))
+        for pick in range(len(world_games))])
+    reads = st.builds(lambda op, pick, junk, use_junk, at: {
+        "op": op, "game": world_games[pick]["id"],
+        "game_id": junk if use_junk else world_games[pick]["id"], "token": None, "body": None,
+        "query": None if at is None else {"at": at}},
+        st.sampled_from(["listEvents", "getState"]), game_pick, junk_ids, st.booleans(),
+        st.one_of(st.none(), ints.map(str), strings))
+    creates = st.builds(lambda shaped, other, use_other: {
+        "op": "createGame", "game": None, "game_id": None, "token": None,
+        "body": other if use_other else ("json", shaped)}, new_game, body, st.booleans())
+    return st.one_of(appends, appends, appends, reads, creates)
+
+
+def _url(request: dict) -> str:
+    path, _, _ = OPERATIONS[request["op"]]
+    if request["game_id"] is not None:
+        path = path.replace("{game_id}", urllib.parse.quote(str(request["game_id"]), safe=""))
+    if request.get("query"):
+        path += "?" + urllib.parse.urlencode(request["query"])
+    return path
+
+
+def _encode(request: dict, world: World) -> tuple[bytes | None, dict]:
+    headers = {}
+    if request["token"] is not None:
+        headers["X-Seat-Token"] = request["token"]
+    if request["body"] is None:
+        return None, headers
+    kind, value = request["body"]
+    headers["Content-Type"] = "application/json"
+    if kind == "raw":
+        return value, headers
+    if isinstance(value, dict) and value.get("expected_seq") == "CURRENT":
+        value = {**value, "expected_seq": world.last_seq(request["game"])}
+    return json.dumps(value).encode(), headers
+
+
+def _judge(request: dict, status: int, body: bytes, ctype: str, added: int, world: World) -> None:
+    world.requests += 1
+    world.statuses[status] = world.statuses.get(status, 0) + 1
+    assert status < 500, (request, status, body[:300])
+    _, _, op = OPERATIONS[request["op"]]
+    responses = {code: _deref(r) for code, r in op["responses"].items()}
+    assert str(status) in responses, (request, status, body[:300])
+    schema = responses[str(status)].get("content", {}).get("application/json", {}).get("schema")
+    if schema is not None:
+        assert ctype.startswith("application/json"), (request, status, ctype)
+        errors = list(_validator(schema).iter_errors(json.loads(body)))
+        assert not errors, (request, status, errors[0].message)
+    # A refused request leaves no trace; an accepted one appends at most one event.
+    assert added == 0 or (status == 201 and added == 1), (request, status, added)
+
+
+@pytest.fixture(scope="module")
+def fuzz_app(tmp_path_factory):
+    db_path = str(tmp_path_factory.mktemp("fuzz") / "fuzz.db")
+    app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": db_path,
+                      "WTF_CSRF_ENABLED": False})
+    client = app.test_client()
+    games = []
+    for kind in sorted(GAMES):
+        players, options, _ = GAMES[kind].demo()
+        created = client.post("/api/games", json={"kind": kind, "players": players, "options": options})
+        assert created.status_code == 201, created.json
+        games.append({**created.json, "kind": kind})
+    return app, client, World(games, db_path)
+
+
+def test_api_fuzzed_from_the_openapi_description(fuzz_app):
+    app, client, world = fuzz_app
+    start = world.requests
+
+    @settings(max_examples=API_BATCH // PER_EXAMPLE, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(_api_requests(world.games), min_size=PER_EXAMPLE, max_size=PER_EXAMPLE))
+    def run(batch):
+        for request in batch:
+            payload, headers = _encode(request, world)
+            before = world.count()
+            _, method, _ = OPERATIONS[request["op"]]
+            response = client.open(_url(request), method=method.upper(), data=payload, headers=headers)
+            _judge(request, response.status_code, response.data,
+                   response.headers.get("Content-Type", ""), world.count() - before, world)
+
+    run()
+    sent = world.requests - start
+    assert sent >= API_BATCH
+    assert world.statuses.get(201, 0) > 0 and world.statuses.get(422, 0) > 0
+    FIGURES["api"] = {"requests": sent, "statuses": dict(sorted(world.statuses.items()))}
+    print("\nFUZZ api:", FIGURES["api"])
+
+
+# ---- every form route of the app -----------------------------------------------------
+
+def _template_fields() -> list[str]:
+    names = set()
+    for folder, _, files in os.walk(os.path.join(ROOT, "templates")):
+        for name in files:
+            if name.endswith(".html"):
+                html = open(os.path.join(folder, name), encoding="utf-8").read()
+                names |= set(re.findall(r'name="([A-Za-z_][\w\-]*)"', html))
+    return sorted(names)
+
+
+def _form_routes(app) -> list[tuple[str, list[str]]]:
+    routes = []
+    for rule in app.url_map.iter_rules():
+        if "POST" in rule.methods and not rule.rule.startswith("/api/"):
+            routes.append((rule.rule, sorted(rule.arguments)))
+    return sorted(routes)
+
+
+def _forms(app, world: World):
+    ints, strings, _ = hostile_strategies()
+    fields = _template_fields()
+    codes = world.join_codes
+    values = st.one_of(st.integers(-3, 40).map(str), strings, ints.map(str),
+                       st.sampled_from(sorted({t for g in GAMES.values() for t in g.event_types})))
+    form = st.dictionaries(st.one_of(st.sampled_from(fields), strings), values, max_size=10)
+    upload = st.one_of(st.none(), st.sampled_from([b"", b"{", b"[" * 5000, b"null", b'{"format": 1}',
+                                                   b"\xff", json.dumps({"format": "tablescribe-export",
+                                                                        "format_version": 1}).encode()]))
+
+    def build(route, pick, junk_args, use_junk, seated, data, file, htmx):
+        rule, args = route
+        game = world.games[pick]
+        path = rule
+        for arg in args:
+            real = {"game_id": game["id"], "code": codes[game["id"]], "kind": game["kind"]}.get(arg)
+            value = junk_args if (use_junk or real is None) else real
+            path = re.sub(rf"<(?:[a-z]+:)?{arg}>", urllib.parse.quote(str(value), safe="") or "x", path)
+        return {"path": path, "game": game, "seated": seated, "form": data, "file": file, "htmx": htmx}
+
+    junk = st.one_of(st.integers(-2, 12).map(str), strings)
+    return st.builds(build, st.sampled_from(_form_routes(app)), st.integers(0, len(world.games) - 1),
+                     junk, st.integers(0, 4).map(lambda n: n == 0), st.booleans(), form, upload,
+                     st.booleans())
+
+
+def test_every_form_route_fuzzed(fuzz_app):
+    app, client, world = fuzz_app
+    world.join_codes = {g["id"]: g["join_url"].rsplit("/", 1)[1] for g in world.games}
+    statuses: dict[int, int] = {}
+    sent = [0]
+
+    @settings(max_examples=FORM_BATCH // PER_EXAMPLE, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(_forms(app, world), min_size=PER_EXAMPLE, max_size=PER_EXAMPLE))
+    def run(batch):
+        for request in batch:
+            game = request["game"]
+            client.delete_cookie(f"seat_{game['id']}")
+            if request["seated"]:
+                client.set_cookie(f"seat_{game['id']}", game["seats"][0]["token"])
+            data = dict(request["form"])
+            if request["file"] is not None:
+                data["file"] = (io.BytesIO(request["file"]), "game.json")
+            headers = {"HX-Request": "true"} if request["htmx"] else {}
+            before = world.count()
+            response = client.post(request["path"], data=data, headers=headers)
+            added = world.count() - before
+            sent[0] += 1
+            statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+            assert response.status_code < 500, (request, response.data[:300])
+            if response.status_code >= 400:
+                assert added == 0, (request, response.status_code, added)
+
+    run()
+    assert sent[0] >= FORM_BATCH
+    FIGURES["forms"] = {"requests": sent[0], "routes": len(_form_routes(app)),
+                        "statuses": dict(sorted(statuses.items()))}
+    print("\nFUZZ forms:", FIGURES["forms"])
+
+
+def test_api_fuzzed_over_real_http(tmp_path):
+    """A smaller batch of the same generated API requests against gunicorn."""
+    db_path = str(tmp_path / "fuzz-http.db")
+    with Server(db_path, workers=1) as server:
+        games = []
+        for kind in sorted(GAMES):
+            players, options, _ = GAMES[kind].demo()
+            games.append({**create_game(server.url, kind, players, options), "kind": kind})
+        world = World(games, db_path)
+        phone = Phone(server.url)
+
+        @settings(max_examples=HTTP_BATCH // PER_EXAMPLE, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(st.lists(_api_requests(games), min_size=PER_EXAMPLE, max_size=PER_EXAMPLE))
+        def run(batch):
+            for request in batch:
+                payload, headers = _encode(request, world)
+                phone.token = None
+                before = world.count()
+                _, method, _ = OPERATIONS[request["op"]]
+                status, body = phone.request(method.upper(), _url(request), raw=payload, headers=headers)
+                raw = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
+                _judge(request, status, raw, "application/json" if isinstance(body, (dict, list)) else "",
+                       world.count() - before, world)
+
+        run()
+        phone.close()
+    assert world.requests >= HTTP_BATCH
+    FIGURES["http"] = {"requests": world.requests, "statuses": dict(sorted(world.statuses.items()))}
+    print("\nFUZZ http:", FIGURES["http"])
