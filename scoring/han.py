@@ -35,7 +35,8 @@ EVENT_TYPES = {
                        cards={"type": "array", "maxItems": 6, "items": {"enum": list(COLOURS)}},
                        pieces={"type": "array", "maxItems": 4, "items": _schema(
                            ["type", "area"], type={"enum": ["pagoda", "envoy", "fortress"]}, area=_id,
-                           site={"enum": ["ordinary", "border", "harbour", "fortress"]}, **{"with": _id})}),
+                           site={"enum": ["ordinary", "border", "harbour", "fortress"]}, at={"type": "string", "maxLength": 30},
+                           **{"with": _id})}),
         label=text("Lerakás", "Pieces placed")),
     "card-exchanged": EventSpec(schema=_schema(["seat"], seat=_seat),
                                 label=text("Kártyacsere", "Card exchanged")),
@@ -113,6 +114,8 @@ def setup(players: list[dict], options: dict) -> dict:
         "border_pairs": [list(b["areas"]) for b in data["border_sites"]],
         "harbour_areas": [h["area"] for h in data["harbours"]],
         "alliances": [list(a["areas"]) for a in data["alliances"]],
+        "roads": data.get("roads") or None,
+        "road_sites": board.road_sites(data) if data.get("roads") else None,
         "fortress": options["fortress"], "fortress_rule": options["fortress_rule"],
         "end_all_placed": options["end_all_placed"],
         "pieces": [], "scored": {}, "phase": "play", "last_round": False, "deck_outs": 0,
@@ -147,7 +150,8 @@ def view(state: dict) -> dict:
              for s in range(state["n"])],
             "alliances": [rules.alliance_result(state, n) for n in range(1, 16)] if final else [],
             "emperor": (missing[0] if missing else None) if final else None,
-            "missing_alliances": missing, "waiting": waiting_for(state) if final else []}
+            "missing_alliances": missing, "waiting": waiting_for(state) if final else [],
+            "free_sites": rules.free_road_sites(state)}
 
 
 # ---- checks ----------------------------------------------------------------------
@@ -254,9 +258,13 @@ def _place(state: dict, move: Move) -> None:
             fort["topped"] = True
             record = {"seq": move.seq, "seat": seat, "type": "pagoda", "area": fort["area"],
                       "with": fort["with"], "site": fort["site"], "fortified": True, "topped": False}
+            if fort.get("at"):
+                record["at"] = fort["at"]
         else:
             record = {"seq": move.seq, "seat": seat, "type": p["type"], "area": p["area"],
                       "with": p.get("with"), "site": p.get("site"), "fortified": False, "topped": False}
+            if p.get("at"):
+                record["at"] = p["at"]
         state["pieces"].append(record)
         touched |= {record["area"]} | ({record["with"]} if record["with"] else set())
     newly = [a for a in sorted(touched) if a not in state["scored"] and rules.is_full(state, a)]
@@ -292,7 +300,7 @@ def waiting_for(state: dict) -> list[str]:
     needs = []
     if any(rules.alliance_pair(state, n) is None for n in range(1, 16)):
         needs.append("alliances")
-    if state["chains"] is None:
+    if state["chains"] is None and not rules.roads_known(state):
         needs.append("chains")
     return needs
 

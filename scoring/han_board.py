@@ -39,7 +39,8 @@ def blank(side: int) -> dict:
             "areas": [_area(f"a{i}") for i in range(1, AREAS + 1)],
             "border_sites": [{"areas": [None, None]} for _ in range(spec["border_sites"])],
             "harbours": [{"area": None} for _ in range(spec["harbours"])],
-            "alliances": [{"n": n, "areas": [None, None]} for n in range(1, ALLIANCES + 1)]}
+            "alliances": [{"n": n, "areas": [None, None]} for n in range(1, ALLIANCES + 1)],
+            "roads": None}
 
 
 def _side1() -> dict:
@@ -96,8 +97,28 @@ SCHEMA = {
         "alliances": {"type": "array", "minItems": ALLIANCES, "maxItems": ALLIANCES, "items": {
             "type": "object", "additionalProperties": False, "required": ["n", "areas"],
             "properties": {"n": {"type": "integer"}, "areas": _PAIR}}},
+        "roads": {"type": ["array", "null"], "maxItems": 60, "items": {
+            "type": "array", "minItems": 2, "maxItems": 40, "items": {"type": "string", "maxLength": 30}}},
     },
 }
+
+
+def road_sites(data: dict) -> dict[str, dict] | None:
+    """The pagoda sites, named so a road can list them: "<area>-1"… ordinary,
+    "<area>-h1"… harbours, "b1"… border sites. None while a count or place is unknown."""
+    if any(a["sites"] is None for a in data["areas"]) or any(h["area"] is None for h in data["harbours"]) \
+            or any(None in b["areas"] for b in data["border_sites"]):
+        return None
+    sites = {}
+    for area in data["areas"]:
+        harbours = sum(h["area"] == area["id"] for h in data["harbours"])
+        for k in range(1, area["sites"] - harbours + 1):
+            sites[f"{area['id']}-{k}"] = {"area": area["id"], "kind": "ordinary", "with": None}
+        for k in range(1, harbours + 1):
+            sites[f"{area['id']}-h{k}"] = {"area": area["id"], "kind": "harbour", "with": None}
+    for k, border in enumerate(data["border_sites"], start=1):
+        sites[f"b{k}"] = {"area": border["areas"][0], "kind": "border", "with": border["areas"][1]}
+    return sites
 
 
 def _p(hu: str, en: str) -> Problem:
@@ -144,7 +165,22 @@ def validate(data) -> list[Problem]:
         if area["sites"] is not None and harbours > area["sites"]:
             problems.append(_p(f"{area['name'] or area['id']}: több kikötő, mint pagodahely.",
                                f"{area['name'] or area['id']}: more harbours than pagoda sites."))
-    return problems
+    return problems or _check_roads(data)
+
+
+def _check_roads(data: dict) -> list[Problem]:
+    if not data.get("roads"):
+        return []
+    sites = road_sites(data)
+    if sites is None:
+        return [_p("Utakat csak akkor lehet megadni, ha minden hely ismert (helyszámok, kikötők, határhelyek).",
+                   "Roads need every site known first (site counts, harbours, border sites).")]
+    unknown = sorted({s for road in data["roads"] for s in road if s not in sites})
+    if unknown:
+        return [_p(f"Ismeretlen hely az utakon: {', '.join(unknown[:5])}.", f"Unknown sites on the roads: {', '.join(unknown[:5])}.")]
+    if any(a == b for road in data["roads"] for a, b in zip(road, road[1:])):
+        return [_p("Egy út nem lép ugyanarra a helyre kétszer egymás után.", "A road does not repeat a site.")]
+    return []
 
 
 def playable(data) -> list[Problem]:
@@ -167,7 +203,9 @@ def missing(data) -> list[dict]:
     border = sum(None in b["areas"] for b in data["border_sites"])
     harbours = sum(h["area"] is None for h in data["harbours"])
     alliances = sum(None in a["areas"] for a in data["alliances"])
-    for count, hu, en in ((names, "név", "names"), (colours, "szín (kötelező)", "colours (needed)"),
+    roads = 0 if data.get("roads") else 1
+    for count, hu, en in ((roads, "úthálózat (pagodasorokat a végén kérdezi)", "road network (chains asked at the end)"),
+                          (names, "név", "names"), (colours, "szín (kötelező)", "colours (needed)"),
                           (sites, "pagodahely-szám (a játék rákérdez)", "site counts (the app asks)"),
                           (border, "határhely", "border sites"), (harbours, "kikötő helye", "harbour areas"),
                           (alliances, "szövetség (a végén rákérdez)", "alliances (asked at the end)")):
@@ -240,4 +278,12 @@ def from_form(base: dict, form) -> dict:
                              for i in range(spec["border_sites"])],
             "harbours": [{"area": _ref(f"harbour_{i}")} for i in range(spec["harbours"])],
             "alliances": [{"n": n, "areas": [_ref(f"alliance_{n}_a"), _ref(f"alliance_{n}_b")]}
-                          for n in range(1, ALLIANCES + 1)]}
+                          for n in range(1, ALLIANCES + 1)],
+            "roads": _roads(form)}
+
+
+def _roads(form) -> list | None:
+    """One road per line, its sites in order, separated by spaces or commas."""
+    lines = (form.get("roads") or "").replace(",", " ").splitlines()
+    roads = [line.split() for line in lines if line.split()]
+    return roads or None

@@ -84,7 +84,9 @@ def _placement(state: dict, form) -> dict:
         piece = {"type": kind, "area": area}
         if kind != "envoy":
             site = form.get(f"site{i}") or "ordinary"
-            if site.startswith("border:"):
+            if site.startswith("at:"):
+                piece.update(_at(state, area, site[3:][:30]))
+            elif site.startswith("border:"):
                 piece["site"], piece["with"] = "border", site[7:][:24]
             elif site in ("ordinary", "harbour", "fortress"):
                 piece["site"] = site
@@ -94,6 +96,17 @@ def _placement(state: dict, form) -> dict:
     if not pieces:
         _fail("Válassz legalább egy bábut.", "Choose at least one piece.")
     return {"seat": seat, "cards": cards, "pieces": pieces}
+
+
+def _at(state: dict, area: str, site_id: str) -> dict:
+    """A named site of the road network: its kind and, for a border site, the other area."""
+    site = (state.get("road_sites") or {}).get(site_id)
+    if site is None:
+        _fail("Ismeretlen pagodahely.", "Unknown pagoda site.")
+    piece = {"site": site["kind"], "at": site_id}
+    if site["kind"] == "border":
+        piece["with"] = site["with"] if site["area"] == area else site["area"]
+    return piece
 
 
 def _pick(form, name) -> str | None:

@@ -227,15 +227,60 @@ def alliance_parts(state: dict, parts: dict) -> None:
         _add(parts, "alliances", points, events, text(f"{n}. szövetség ({names})", f"Alliance {n} ({names})"), set())
 
 
+def roads_known(state: dict) -> bool:
+    return bool(state["roads"]) and not state["tally"]
+
+
+def taken_sites(state: dict) -> set[str]:
+    return {p["at"] for p in state["pieces"] if p.get("at")}
+
+
+def free_road_sites(state: dict) -> list[dict]:
+    if not state["road_sites"]:
+        return []
+    taken = taken_sites(state)
+    return [{"id": sid, **site} for sid, site in state["road_sites"].items() if sid not in taken]
+
+
+def computed_chains(state: dict) -> list[dict]:
+    """Han §3.6 from the road network: maximal runs of one player's pagodas along a road;
+    a pagoda counts in one chain only, so the longest run is taken first, then the rest
+    are found again without its pagodas."""
+    owner = {p["at"]: p for p in state["pieces"] if p["type"] == "pagoda" and p.get("at")}
+    used: set[str] = set()
+    chains = []
+    while True:
+        best: list[str] = []
+        for road in state["roads"]:
+            run: list[str] = []
+            for site in road + [None]:
+                here = owner.get(site) if site not in used else None
+                if here and run and owner[run[-1]]["seat"] == here["seat"]:
+                    run.append(site)
+                    continue
+                if len(run) >= 4 and len(run) > len(best):
+                    best = run
+                run = [site] if here else []
+        if not best:
+            return chains
+        used |= set(best)
+        chains.append({"seat": owner[best[0]]["seat"], "length": len(best), "sites": best,
+                       "fortified": any(owner[x]["fortified"] for x in best),
+                       "events": tuple(sorted({owner[x]["seq"] for x in best}))})
+
+
 def chain_parts(state: dict, parts: dict) -> None:
-    chains = state["chains"]
-    if not chains:
+    if roads_known(state):
+        chains = computed_chains(state)
+    elif state["chains"]:
+        chains = [{**c, "events": (state["chains"]["seq"],)} for c in state["chains"]["chains"]]
+    else:
         return
-    for chain in chains["chains"]:
+    for chain in chains:
         points = [0] * state["n"]
         points[chain["seat"]] = chain["length"] * (2 if chain["fortified"] else 1)
         label = text(f"Út: {chain['length']} pagoda egy sorban", f"Road: chain of {chain['length']} pagodas")
-        _add(parts, "roads", points, (chains["seq"],), label, {chain["seat"]} if chain["fortified"] else set())
+        _add(parts, "roads", points, chain["events"], label, {chain["seat"]} if chain["fortified"] else set())
 
 
 def score_parts(state: dict) -> dict[int, list[ScorePart]]:
@@ -296,7 +341,7 @@ def check_place(state: dict, data: dict) -> list[Problem]:
     known = {a["id"] for a in state["areas"]}
     if area not in known or any(p.get("with") not in known | {None} for p in pieces):
         return [_rule("Han §6", "Nincs ilyen tartomány a táblán.", "There is no such province on this board.")]
-    problems = _check_pieces(state, pieces, area)
+    problems = _check_pieces(state, pieces, area) or _check_road_sites(state, pieces)
     if problems:
         return problems
     problems += _check_supply(state, data["seat"], pieces)
@@ -328,6 +373,27 @@ def _check_pieces(state: dict, pieces: list[dict], area: str) -> list[Problem]:
             problems.append(_rule("Han §2.7, GAMES.md Han", "Ezen az oldalon nincs határhely és kikötő.",
                                   "This side has no border sites or harbours."))
     return problems
+
+
+def _check_road_sites(state: dict, pieces: list[dict]) -> list[Problem]:
+    """With a road network, every new site is named, so chains can be computed (Han §3.6)."""
+    placing = [p for p in pieces if p["type"] != "envoy" and p.get("site") != "fortress"]
+    if not state["road_sites"]:
+        if any(p.get("at") for p in pieces):
+            return [_rule("Han §6", "Ennek a táblának nincs úthálózata: ne adj meg helyet.",
+                          "This board has no road network: name no site.")]
+        return []
+    taken, seen = taken_sites(state), set()
+    for p in placing:
+        site = state["road_sites"].get(p.get("at") or "")
+        if site is None or site["kind"] != p["site"] or \
+                {site["area"], site["with"]} - {None} != {p["area"], p.get("with")} - {None}:
+            return [_rule("Han §2.9, §6", "Válaszd ki a pagodahelyet a tartományban (az úthálózat miatt).",
+                          "Choose the pagoda site in the province (the road network needs it).")]
+        if p["at"] in taken or p["at"] in seen:
+            return [_rule("Han §2.9, seed 001 A)", "Ez a pagodahely foglalt.", "This pagoda site is taken.")]
+        seen.add(p["at"])
+    return []
 
 
 def _check_supply(state: dict, seat: int, pieces: list[dict]) -> list[Problem]:

@@ -479,3 +479,59 @@ def test_move_form_builds_a_placement_and_refuses_rubbish_without_crashing():
                 {"action": "road-chains-entered", "chain_len_0": "4", "chain_seat_0": "z"}):
         with pytest.raises(FormError):
             han.GAME.parse_form(s, MultiDict(bad))
+
+
+# ---- roads from the profile's road network ---------------------------------------
+
+def road_board():
+    data = big_board()
+    data["roads"] = [["csin-1", "csin-2", "csin-3", "b2", "su-1"], ["csin-2", "csin-4"]]
+    return data
+
+
+def at(area, site, **kw):
+    kind = "border" if site.startswith("b") else "ordinary"
+    return {"type": "pagoda", "area": area, "site": kind, "at": site, **kw}
+
+
+def test_example_7_road_chain_of_5_with_a_branch_scores_5_from_the_road_network():
+    s = new(profile=road_board())
+    for site in ("csin-1", "csin-2", "csin-3", "csin-4"):
+        s = put(s, EVA, ["yellow"], at("csin", site))
+    s = put(s, EVA, ["yellow", "green"], at("csin", "b2", **{"with": "su"}))
+    s = put(s, EVA, ["green"], at("su", "su-1"))
+    s = final(s)
+    assert han.is_over(s)                      # nothing to ask: the profile knows the roads
+    roads = [p for p in han.score(s)[EVA] if p.category == "roads"]
+    assert [(p.points, p.label["en"]) for p in roads] == [(5, "Road: chain of 5 pagodas")]
+    assert len(roads[0].events) == 5           # csin-4 hangs off a branch: not counted
+
+
+def test_a_road_board_needs_the_site_of_every_pagoda():
+    s = put(new(profile=road_board()), EVA, ["yellow"], at("csin", "csin-1"))
+    assert rules_of(problems(s, JENO, ["yellow"], P("csin"))) == ["Han §2.9"]
+    assert rules_of(problems(s, JENO, ["yellow"], at("csin", "csin-1"))) == ["Han §2.9"]
+    assert rules_of(problems(s, JENO, ["yellow"], at("csin", "su-2"))) == ["Han §2.9"]
+    assert problems(s, JENO, ["yellow"], at("csin", "csin-2")) == []
+    assert rules_of(problems(new(), JENO, ["yellow"], at("csin", "csin-2"))) == ["Han §6"]
+
+
+def test_a_fortified_pagoda_doubles_its_computed_chain():
+    s = new(profile=road_board(), fortress=True)
+    s = put(s, EVA, ["yellow"], {"type": "fortress", "area": "csin", "site": "ordinary", "at": "csin-1"})
+    s = put(s, EVA, ["yellow"], P("csin", "fortress"))
+    for site in ("csin-2", "csin-3"):
+        s = put(s, EVA, ["yellow"], at("csin", site))
+    s = put(s, EVA, ["yellow", "green"], at("csin", "b2", **{"with": "su"}))
+    assert [p.points for p in han.score(final(s))[EVA] if p.category == "roads"] == [8]
+
+
+def test_road_network_needs_every_site_known_and_names_real_sites():
+    from scoring.han_board import validate
+    data = road_board()
+    data["roads"].append(["csin-1", "nowhere"])
+    assert "Unknown sites" in validate(data)[0].en
+    data = example_profile(1)
+    data["areas"][0]["sites"] = None
+    data["roads"] = [["csin-1", "csin-2"]]
+    assert "every site known" in validate(data)[0].en

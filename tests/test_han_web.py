@@ -140,3 +140,27 @@ def test_table_page_move_form_board_view_and_a_refused_move(client, example):
     assert refused.status_code == 422 and "Han §2.5" in refused.data.decode()
     garbage = client.post(location + "/moves", data={"action": "pieces-placed", "seat": "zz", "expected_seq": "2"})
     assert garbage.status_code == 422
+
+
+def _editor_form(data: dict) -> dict:
+    form = {"name_hu": data["name"]["hu"], "name_en": data["name"]["en"], "source": data["source"]}
+    for i, a in enumerate(data["areas"]):
+        form.update({f"area_{i}_name": a["name"], f"area_{i}_colour": a["colour"] or "",
+                     f"area_{i}_sites": a["sites"] or ""})
+    for i, b in enumerate(data["border_sites"]):
+        form.update({f"border_{i}_a": b["areas"][0] or "", f"border_{i}_b": b["areas"][1] or ""})
+    form.update({f"harbour_{i}": h["area"] or "" for i, h in enumerate(data["harbours"])})
+    for a in data["alliances"]:
+        form.update({f"alliance_{a['n']}_a": a["areas"][0] or "", f"alliance_{a['n']}_b": a["areas"][1] or ""})
+    return form
+
+
+def test_the_editor_keeps_every_fact_and_adds_a_road_network(client, db, example):
+    form = _editor_form(example["data"])
+    assert client.post("/boards/han/example/", data=form).status_code == 303
+    assert boards.load(db, HAN, "example")["data"] == {**example["data"], "roads": None}
+    roads = client.post("/boards/han/example/", data={**form, "roads": "vej-1 vej-2 b1\nsu-1, su-2"})
+    assert roads.status_code == 303
+    assert boards.load(db, HAN, "example")["data"]["roads"] == [["vej-1", "vej-2", "b1"], ["su-1", "su-2"]]
+    bad = client.post("/boards/han/example/", data={**form, "roads": "vej-1 atlantis"})
+    assert bad.status_code == 422 and "atlantis" in bad.data.decode()
