@@ -25,7 +25,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import admin, api, audit, cli, db, i18n, pages, security
+    from web import admin, api, audit, cli, db, i18n, pages, seats, security
     db.init_app(app)
     admin.init_app(app)
     cli.init_app(app)
@@ -35,6 +35,7 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(seats.bp)
     app.register_blueprint(__import__("web.boards").boards.bp)  # board profiles (events/boards.py)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
@@ -75,6 +76,9 @@ def _register_errors(app: Flask) -> None:
     app.register_error_handler(405, lambda e: error(405, "Method not allowed.", "Nem engedélyezett kérés."))
     app.register_error_handler(413, lambda e: error(413, "The request is too large.", "A kérés túl nagy."))
     app.register_error_handler(400, lambda e: error(400, "Bad request.", "Hibás kérés."))
+    app.register_error_handler(429, lambda e: (*error(
+        429, "Too many attempts; wait a minute and try again.",
+        "Túl sok próbálkozás; várj egy percet, és próbáld újra."), {"Retry-After": str(e.retry_after or 60)}))
     # A JSON body nested deeper than the parser can recurse (found by tests/test_fuzz_http.py).
     app.register_error_handler(RecursionError, lambda e: error(
         400, "The data is nested too deeply.", "Az adat túl mélyen egymásba ágyazott."))

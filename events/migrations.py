@@ -78,3 +78,24 @@ def create_board_profiles(db):
                   BEGIN SELECT RAISE(ABORT, 'board profiles are insert-only'); END""")
     db.execute("""CREATE TRIGGER IF NOT EXISTS board_profiles_no_delete BEFORE DELETE ON board_profiles
                   BEGIN SELECT RAISE(ABORT, 'board profiles are insert-only'); END""")
+
+
+@migrations()
+def create_seat_control(db):
+    # Seats the host locked (the join link no longer opens them) and one-time links
+    # handing a seat to a new phone; only the link code's SHA-256 is stored.
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS seat_locks (
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            locked_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""")
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS seat_handovers (
+            code_hash TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            issued_at TEXT NOT NULL,
+            used_at TEXT
+        )""")

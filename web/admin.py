@@ -1,5 +1,5 @@
 """Operator commands: an online backup and its restore (docs/reliability.md §6), and
-handing a seat to a new phone when the host's own phone is lost."""
+handing a seat to a new phone when the host's own phone is lost (§5)."""
 from __future__ import annotations
 
 import os
@@ -82,6 +82,27 @@ def restore_command(path: str, yes: bool) -> None:
     sys.stdout.flush()
 
 
+@click.command("hand-seat")
+@click.argument("game_id")
+@click.argument("seat", type=int)
+def hand_seat_command(game_id: str, seat: int) -> None:
+    """Hand SEAT of GAME_ID to a new phone (e.g. the host's lost phone, seat 0): revoke the
+    seat's tokens and print a one-time link for the new phone."""
+    import json
+
+    from events import seats
+    from web.db import get_db
+    db = get_db()
+    row = store.game_row(db, game_id)
+    if row is None:
+        raise click.ClickException(f"no game {game_id}")
+    if not 0 <= seat < len(json.loads(row["players"])):
+        raise click.ClickException(f"game {game_id} has no seat {seat}")
+    code = seats.hand_over(db, game_id, seat)
+    base = os.environ.get("PUBLIC_URL") or current_app.config.get("PUBLIC_URL") or ""
+    click.echo(f"{base.rstrip('/')}/games/{game_id}/hand/{code}")
+
+
 def init_app(app) -> None:
-    for command in (backup_command, restore_command):
+    for command in (backup_command, restore_command, hand_seat_command):
         app.cli.add_command(command)

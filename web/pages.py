@@ -11,6 +11,7 @@ import qrcode.image.svg
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
                    request, url_for)
 
+from events import seats as seat_locks
 from events import store
 from events.projection import standings
 from events.table import Refused, StaleSequence, UnknownGame, load, new_game, record, seat_for_token
@@ -19,9 +20,11 @@ from scoring.base import FormError, Problem
 from web import views
 from web.db import get_db
 from web.i18n import LANGS
+from web.ratelimit import limit
 from web.security import device_id
 
 bp = Blueprint("pages", __name__)
+JOIN_RATE = (30, 60.0)  # join-link attempts per address per minute (web/ratelimit.py)
 
 
 @bp.get("/")
@@ -141,17 +144,20 @@ def _record(game_id, table_state, seat, type_, data):
 
 @bp.route("/games/<game_id>/join/<code>", methods=["GET", "POST"])
 def join(game_id: str, code: str):
+    limit("join", JOIN_RATE)
     row = store.game_row(get_db(), game_id) or abort(404)
     if not secrets.compare_digest(code, row["join_code"]):
         abort(404)
     table_state = _table_or_404(game_id)
+    locked = seat_locks.locked_seats(get_db(), game_id)
     if request.method == "GET":
         return render_template("join.html", game_id=game_id, code=code, table=table_state,
-                               seat=my_seat(game_id))
+                               seat=my_seat(game_id), locked=locked)
     seat = request.form.get("seat", type=int)
-    if seat is None or not 0 <= seat < len(table_state.players):
+    if seat is None or not 0 <= seat < len(table_state.players) or seat in locked:
+        problem = views.SEAT_LOCKED if seat in locked else views.NO_SUCH_SEAT
         return render_template("join.html", game_id=game_id, code=code, table=table_state,
-                               seat=None, problems=[views.NO_SUCH_SEAT]), 422
+                               seat=None, locked=locked, problems=[problem]), 403 if seat in locked else 422
     token = views.issue_seat_token(get_db(), game_id, seat)
     response = redirect(url_for("pages.table", game_id=game_id))
     views.remember_seat(response, game_id, token)
@@ -161,6 +167,8 @@ def join(game_id: str, code: str):
 @bp.get("/games/<game_id>/qr.svg")
 def qr(game_id: str):
     row = store.game_row(get_db(), game_id) or abort(404)
+    if my_seat(game_id) is None:  # the join code is for seated phones to show, not spectators
+        abort(403)
     image = qrcode.make(views.join_url(game_id, row["join_code"]),
                         image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buffer = io.BytesIO()

@@ -21,6 +21,7 @@ REASON_NEEDED = Problem("core §3", "Add meg az érvénytelenítés okát.", "Gi
 STALE = Problem("core §2", "Közben valaki más rögzített egy lépést. Nézd meg a táblát, és küldd újra.",
                 "Someone else recorded a move meanwhile. Check the board and send again.")
 NO_SUCH_SEAT = Problem("core §5", "Válassz egy helyet.", "Choose a seat.")
+SEAT_LOCKED = Problem("core §5", "Ezt a helyet a házigazda lezárta.", "The host has locked this seat.")
 RECENT = 30
 
 

@@ -1,0 +1,58 @@
+"""Who holds which seat: the host (the phone holding seat 0, the game's creator) can
+lock seats so the join link no longer opens them, and hand a seat to a new phone
+when one is lost: the seat's old tokens stop working at once and a one-time link
+seats the new phone, locked or not. No game rule lives here; no event is written
+(seat access is not part of the game's record)."""
+from __future__ import annotations
+
+import secrets
+
+from events import store
+from events.table import _hash_token, issue_seat_token
+
+HOST_SEAT = 0
+
+
+def locked_seats(db, game_id: str) -> set[int]:
+    return {r[0] for r in db.execute("SELECT seat FROM seat_locks WHERE game_id = ?", [game_id])}
+
+
+def set_lock(db, game_id: str, seat: int, locked: bool) -> None:
+    with db.atomic():
+        if locked:
+            db.execute("INSERT OR IGNORE INTO seat_locks (game_id, seat, locked_at) VALUES (?,?,?)",
+                       [game_id, seat, store.now()])
+        else:
+            db.execute("DELETE FROM seat_locks WHERE game_id = ? AND seat = ?", [game_id, seat])
+
+
+def phones_per_seat(db, game_id: str) -> dict[int, int]:
+    return dict(db.execute("SELECT seat, COUNT(*) FROM seat_tokens WHERE game_id = ? GROUP BY seat",
+                           [game_id]).fetchall())
+
+
+def hand_over(db, game_id: str, seat: int) -> str:
+    """Revoke every token of the seat and return a fresh one-time link code for it
+    (earlier unused links of the seat stop working too)."""
+    code = secrets.token_urlsafe(16)  # 128 bits
+    with db.atomic():
+        db.execute("DELETE FROM seat_tokens WHERE game_id = ? AND seat = ?", [game_id, seat])
+        db.execute("UPDATE seat_handovers SET used_at = ? WHERE game_id = ? AND seat = ? AND used_at IS NULL",
+                   [store.now(), game_id, seat])
+        db.execute("INSERT INTO seat_handovers (code_hash, game_id, seat, issued_at) VALUES (?,?,?,?)",
+                   [_hash_token(code), game_id, seat, store.now()])
+    return code
+
+
+def take_handover(db, game_id: str, code: str) -> tuple[int, str] | None:
+    """Use a hand-over link once: (seat, new token), or None for a used or unknown code."""
+    if not code or len(code) > 128:
+        return None
+    # One statement claims the link, so two phones racing for it cannot both win.
+    claimed = db.execute("UPDATE seat_handovers SET used_at = ? WHERE code_hash = ? AND game_id = ?"
+                         " AND used_at IS NULL", [store.now(), _hash_token(code), game_id])
+    if claimed.rowcount != 1:
+        return None
+    seat = db.execute("SELECT seat FROM seat_handovers WHERE code_hash = ?",
+                      [_hash_token(code)]).fetchone()[0]
+    return seat, issue_seat_token(db, game_id, seat)

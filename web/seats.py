@@ -1,0 +1,94 @@
+"""The host's seat control (docs/reliability.md §5): lock seats, hand a seat to a new
+phone. The host is the phone holding seat 0 (the game's creator); a lost host phone
+is replaced with `flask --app app hand-seat GAME 0` on the server."""
+from __future__ import annotations
+
+import io
+import os
+
+import qrcode
+import qrcode.image.svg
+from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
+                   request, url_for)
+from markupsafe import Markup
+
+from events import seats, store
+from web import views
+from web.db import get_db
+from web.pages import _table_or_404, my_seat
+from scoring.base import Problem
+from web.ratelimit import limit
+
+bp = Blueprint("seats", __name__)
+JOIN_RATE = (30, 60.0)  # link attempts per address per minute (join and hand-over links)
+LINK_USED = Problem("core §5", "Ez a link már nem érvényes; kérj újat a házigazdától.",
+                    "This link is no longer valid; ask the host for a new one.")
+
+
+def hand_url(game_id: str, code: str) -> str:
+    base = os.environ.get("PUBLIC_URL") or current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + url_for("seats.hand", game_id=game_id, code=code)
+
+
+def _host_or_403(game_id: str):
+    table = _table_or_404(game_id)
+    if my_seat(game_id) != seats.HOST_SEAT:
+        abort(403)
+    return table
+
+
+def _page(game_id: str, table, handed=None, status: int = 200):
+    db = get_db()
+    qr = None
+    if handed:
+        image = qrcode.make(handed["url"], image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
+        buffer = io.BytesIO()
+        image.save(buffer)
+        qr = Markup(buffer.getvalue().decode().split("?>", 1)[-1])  # our own SVG, inline
+    return make_response(render_template(
+        "seats.html", game_id=game_id, table=table, locked=seats.locked_seats(db, game_id),
+        phones=seats.phones_per_seat(db, game_id), handed=handed, qr=qr), status)
+
+
+@bp.get("/games/<game_id>/seats")
+def manage(game_id: str):
+    return _page(game_id, _host_or_403(game_id))
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/lock")
+def lock(game_id: str, seat: int):
+    table = _host_or_403(game_id)
+    if not 0 <= seat < len(table.players):
+        abort(404)
+    seats.set_lock(get_db(), game_id, seat, request.form.get("locked") == "1")
+    return redirect(url_for("seats.manage", game_id=game_id), code=303)
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/hand")
+def hand_to_new_phone(game_id: str, seat: int):
+    table = _host_or_403(game_id)
+    if not 0 <= seat < len(table.players):
+        abort(404)
+    code = seats.hand_over(get_db(), game_id, seat)
+    handed = {"seat": seat, "player": table.players[seat]["name"], "url": hand_url(game_id, code)}
+    response = _page(game_id, table, handed)
+    if seat == seats.HOST_SEAT:  # the host gave its own seat away: this phone is no host now
+        response.delete_cookie(views.seat_cookie(game_id), path="/")
+    return response
+
+
+@bp.route("/games/<game_id>/hand/<code>", methods=["GET", "POST"])
+def hand(game_id: str, code: str):
+    """A one-time link: GET only shows a button (link previews must not use it up)."""
+    limit("join", JOIN_RATE)
+    table = _table_or_404(game_id)
+    if request.method == "GET":
+        return render_template("hand.html", game_id=game_id, code=code, table=table, problems=[])
+    taken = seats.take_handover(get_db(), game_id, code)
+    if taken is None:
+        return render_template("hand.html", game_id=game_id, code=code, table=table,
+                               problems=[LINK_USED]), 404
+    response = redirect(url_for("pages.table", game_id=game_id), code=303)
+    views.remember_seat(response, game_id, taken[1])
+    return response
+
