@@ -360,7 +360,7 @@ def import_page():
     upload = request.files.get("file")
     try:
         doc = json.loads(upload.read().decode("utf-8")) if upload else None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting
         doc = None
     if doc is None:
         return render_template("audit/import.html", refusal=None, problems=[BAD_FILE]), 422
