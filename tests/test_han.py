@@ -535,3 +535,34 @@ def test_road_network_needs_every_site_known_and_names_real_sites():
     data["areas"][0]["sites"] = None
     data["roads"] = [["csin-1", "csin-2"]]
     assert "every site known" in validate(data)[0].en
+
+
+def test_ties_at_every_rank_in_a_5_player_province():
+    s = new(players=5, profile=big_board())
+    for seat, n in ((0, 3), (1, 3), (2, 2), (3, 2), (4, 1)):
+        for _ in range(n):
+            s = put(s, seat, ["red"], P("vej"))
+    s = final(s)
+    assert [points(s, seat, "provinces") for seat in range(5)] == [11, 11, 3, 3, 2]
+
+
+def test_option_end_when_a_player_has_placed_everything_starts_the_last_round():
+    s = new(players=3, profile=big_board(), end_all_placed=True)
+    s["pieces"] = [{"seq": 1, "seat": 1, "type": t, "area": "vej", "with": None, "site": None if t == "envoy" else "ordinary",
+                    "fortified": False, "topped": False} for t in ["pagoda"] * 20 + ["envoy"] * 7]
+    s = put(s, 1, ["red"], E("vej"))
+    assert s["last_round"] and s["turn"] == 2 and s["phase"] == "play"
+    s = han.apply(s, Move(600, "card-exchanged", {"seat": 2}))
+    assert s["phase"] == "final"
+    off = new(players=3, profile=big_board())
+    off["pieces"] = s["pieces"][:-1]
+    assert not put(off, 1, ["red"], E("vej"))["last_round"]
+
+
+def test_the_draw_pile_runs_out_twice_at_most_and_nothing_is_played_after_the_end():
+    s = new()
+    for seq in (2, 3):
+        s = han.apply(s, Move(seq, "draw-pile-ran-out", {}))
+    assert rules_of(han.check(s, Move(4, "draw-pile-ran-out", {}))) == ["Han §4"]
+    over = han.apply(han.apply(final(new()), Move(5, "road-chains-entered", {"chains": []})), Move(6, "game-ended", {}))
+    assert rules_of(han.check(over, Move(7, "card-exchanged", {"seat": 0}))) == ["Han §4"]

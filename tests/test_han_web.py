@@ -164,3 +164,49 @@ def test_the_editor_keeps_every_fact_and_adds_a_road_network(client, db, example
     assert boards.load(db, HAN, "example")["data"]["roads"] == [["vej-1", "vej-2", "b1"], ["su-1", "su-2"]]
     bad = client.post("/boards/han/example/", data={**form, "roads": "vej-1 atlantis"})
     assert bad.status_code == 422 and "atlantis" in bad.data.decode()
+
+
+def _post(client, location, seq, **fields):
+    return client.post(location + "/moves", data={"expected_seq": str(seq), "client_event_id": f"c{seq}", **fields})
+
+
+def test_final_tally_alliances_and_chains_through_the_forms(client, db):
+    data = example_profile(1)
+    data["alliances"][0]["areas"] = [None, None]          # alliance 1 asked at the end
+    boards.save(db, HAN, "partial", data)
+    location = _start(client, "partial", opt_fortress="1").headers["Location"]
+    page = client.get(location).data.decode()
+    assert 'name="p_vej_0"' in page and 'value="final-position-entered"' in page
+    tally = {f"{k}_{a['id']}_{s}": "0" for a in data["areas"] for s in range(3) for k in ("p", "e")}
+    tally.update({"p_vej_0": "3", "p_vej_1": "1", "p_csi_0": "1", "e_vej_1": "2", "p_su_1": "2", "e_su_1": "1",
+                  "p_lu_2": "2", "harbour_2": "2", "fort_0": "vej", "fort_site_0": "ordinary"})
+    assert _post(client, location, 1, action="final-position-entered", **tally).status_code == 303
+    page = client.get(location).data.decode()
+    assert 'name="al_1_a"' in page and "👑" in page and 'data-testid="chains"' in page
+    assert _post(client, location, 2, action="alliances-entered", al_1_a="vej", al_1_b="su").status_code == 303
+    refused = _post(client, location, 3, action="road-chains-entered", chain_seat_0="2", chain_len_0="3")
+    assert refused.status_code == 422 and "Han §3.6" in refused.data.decode()
+    assert _post(client, location, 3, action="road-chains-entered", chain_seat_0="0", chain_len_0="4",
+                 chain_fort_0="1").status_code == 303
+    from events.table import load
+    table = load(db, location.rsplit("/", 1)[1])
+    assert table.rules.is_over(table.game)
+    parts = {(p.category, p.label["en"]): p.points for p in table.rules.score(table.game)[0]}
+    # Vej 3/1: Anna 4, doubled by her fortress; her fortified chain of 4 doubled too.
+    assert parts[("provinces", "Province Vej (fortress: ×2)")] == 8
+    assert parts[("roads", "Road: chain of 4 pagodas (fortress: ×2)")] == 8
+    béla = {p.label["en"]: p.points for p in table.rules.score(table.game)[1]}
+    assert béla["Alliance 1 (Vej–Su)"] == 3               # envoys 2 + 1, majority in both
+    assert "A játék véget ért" in client.get(location).data.decode()
+
+
+def test_a_point_card_is_announced_on_the_board(client, db, example):
+    location = _start(client, "example").headers["Location"]
+    tally = {f"p_{a['id']}_0": "2" for a in example["data"]["areas"]}
+    tally.update({f"p_{a['id']}_1": "1" for a in example["data"]["areas"]})
+    tally.update({f"e_{a['id']}_0": "1" for a in example["data"]["areas"][:8]})
+    tally["p_vej_0"] = "3"   # 9 provinces: 28, 11 alliances of 2: 22 -> 50
+    assert _post(client, location, 1, action="final-position-entered", **tally).status_code == 303
+    page = client.get(location).data.decode()
+    assert 'data-testid="score-0">50<' in page
+    assert "han-pointcard" in page and "vegyél egy pontkártyát (50)" in page
