@@ -3,6 +3,7 @@ disk as the real database, and legal games of any registered kind grown from its
 ``demo()`` moves."""
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import statistics
@@ -22,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def percentile(values, p: float) -> float:
     """The p-th percentile (nearest rank) of a non-empty sample."""
     ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))
+    k = max(0, min(len(ordered) - 1, math.ceil(p / 100 * len(ordered)) - 1))
     return ordered[k]
 
 

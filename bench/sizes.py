@@ -51,20 +51,23 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
         with app.test_request_context(f"/games/{game_id}", headers={"HX-Request": "true"}):
             views.render_table(game_id, table, 0).get_data()  # templates compiled once per worker
         ours_total, ours_record, floor_t, peer_t, fragment_bytes = [], [], [], [], 0
+        ours_cpu, record_cpu = [], []  # CPU time of this thread: what contention does not inflate
         for upcoming_event in upcoming[:appends]:
             type_, data = upcoming_event.type, upcoming_event.data
             cid = secrets.token_hex(16)
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.thread_time()
             with app.test_request_context(f"/games/{game_id}/moves", method="POST",
                                           headers={"HX-Request": "true"}):
                 from web.db import get_db
                 conn = get_db()
-                r0 = time.perf_counter()
+                r0, rc0 = time.perf_counter(), time.thread_time()
                 event, created = record(conn, game_id, type_, data, table.seq, 0, "bench", cid)
-                r1 = time.perf_counter()
+                r1, rc1 = time.perf_counter(), time.thread_time()
                 response = views.after_write(game_id, 0)
                 body = response.get_data()
-            end = time.perf_counter()
+            end, cpu_end = time.perf_counter(), time.thread_time()
+            ours_cpu.append(cpu_end - cpu_start)
+            record_cpu.append(rc1 - rc0)
             assert created and response.status_code == 200 and b'id="table-body"' in body
             fragment_bytes = len(body)
             ours_total.append(end - start)
@@ -81,18 +84,22 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
         final_seq = table.seq
         result["append_render"] = summary_ms(ours_total) if ours_total else None
         result["append"] = summary_ms(ours_record) if ours_record else None
+        result["append_render_cpu"] = summary_ms(ours_cpu) if ours_cpu else None
+        result["append_cpu"] = summary_ms(record_cpu) if record_cpu else None
         result["floor_append"] = summary_ms(floor_t) if floor_t else None
         result["peer_append"] = summary_ms(peer_t) if peer_t else None
         result["fragment_bytes"] = fragment_bytes
 
-        at_times = []
+        at_times, at_cpu = [], []
         for _ in range(states):
             at = rng.randint(1, final_seq)
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.thread_time()
             state = load(db, game_id, at=at)
             at_times.append(time.perf_counter() - start)
+            at_cpu.append(time.thread_time() - cpu_start)
             assert state.seq == at
         result["state_at"] = summary_ms(at_times)
+        result["state_at_cpu"] = summary_ms(at_cpu)
 
         reps = 3 if reached <= 2000 else 1
         replays = []

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import threading
 from functools import lru_cache
@@ -194,13 +195,15 @@ def _remember(game_id: str, table: TableState) -> None:
 
 # The state at any sequence number (the replay slider, ``--at``): snapshots kept per
 # game every ``every`` events, so a state is the nearest snapshot at or before it
-# folded forwards by fewer than ``every`` events. A game keeps at most
-# _SNAPSHOTS_PER_GAME of them: past that, ``every`` doubles and every other one goes.
-# A snapshot always equals the full fold to its event (tests/test_snapshots.py).
-_SNAPSHOT_EVERY = 16
-_SNAPSHOTS_PER_GAME = 64
-_SNAPSHOT_GAMES = 64
-_snapshots: dict[str, tuple[int, dict[int, TableState]]] = {}  # game -> (every, {seq: state})
+# folded forwards by fewer than ``every`` events. A game's snapshots hold at most
+# _SNAPSHOT_BYTES of state (as JSON): past that, ``every`` doubles and every other
+# one goes, so small states are kept densely and growing ones sparsely. A snapshot
+# always equals the full fold to its event (tests/test_snapshots.py).
+_SNAPSHOT_EVERY = 4
+_SNAPSHOT_BYTES = 2 * 2**20
+_SNAPSHOT_GAMES = 16
+# game -> (every, {seq: (state, its JSON size)})
+_snapshots: dict[str, tuple[int, dict[int, tuple[TableState, int]]]] = {}
 
 
 def _state_at(db, game_id: str, at: int) -> TableState:
@@ -212,7 +215,7 @@ def _state_at(db, game_id: str, at: int) -> TableState:
     base = max((seq for seq in kept if seq <= at), default=0)
     events = store.read_events(db, game_id, after=base, upto=at)
     if base:
-        table = kept[base]
+        table = kept[base][0]
     elif events:
         table, events = fold(events[:1]), events[1:]
     else:
@@ -225,14 +228,15 @@ def _state_at(db, game_id: str, at: int) -> TableState:
     return table
 
 
-def _keep_snapshot(game_id: str, table: TableState) -> tuple[int, dict[int, TableState]]:
+def _keep_snapshot(game_id: str, table: TableState) -> tuple[int, dict]:
+    size = len(json.dumps(table.game))
     with _cache_lock:
         every, kept = _snapshots.pop(game_id, (_SNAPSHOT_EVERY, {}))
         if table.seq % every == 0:
-            kept = {**kept, table.seq: table}
-        while len(kept) > _SNAPSHOTS_PER_GAME:
+            kept = {**kept, table.seq: (table, size)}
+        while len(kept) > 1 and sum(size for _, size in kept.values()) > _SNAPSHOT_BYTES:
             every *= 2
-            kept = {seq: t for seq, t in kept.items() if seq % every == 0}
+            kept = {seq: kept[seq] for seq in kept if seq % every == 0}
         if len(_snapshots) >= _SNAPSHOT_GAMES:
             _snapshots.pop(next(iter(_snapshots)))  # the game least recently snapshotted
         _snapshots[game_id] = (every, kept)

@@ -1,0 +1,73 @@
+"""The quick variant of every benchmark (bench/), so the suite never rots. Only that
+each ran and its figures are sane; never a timing threshold (the machine is shared)."""
+import json
+import math
+
+import pytest
+
+from bench import run as bench
+from bench.common import kinds, percentile
+
+
+def _sane(summary: dict) -> None:
+    assert summary["n"] > 0
+    for key in ("p50", "p95", "p99", "mean", "max"):
+        assert math.isfinite(summary[key]) and summary[key] > 0, key
+    assert summary["p50"] <= summary["p95"] <= summary["p99"] <= summary["max"]
+
+
+def test_percentile_is_nearest_rank():
+    values = list(range(1, 101))
+    assert percentile(values, 50) == 50 and percentile(values, 95) == 95
+    assert percentile(values, 99) == 99 and percentile([7], 95) == 7
+
+
+@pytest.fixture(scope="module")
+def quick():
+    return bench.run(dict(bench.QUICK), kinds(), log=lambda msg: None)
+
+
+def test_every_game_is_measured_beside_the_floor_and_the_peer(quick):
+    measured = {r["kind"] for r in quick["sizes"]}
+    assert measured == set(kinds())
+    for r in quick["sizes"]:
+        assert r["same_durability"] and r["durability"]["floor"]["synchronous"] == 2
+        assert r["durability"]["peer"]["journal_mode"] == "wal"
+        assert 1 <= r["base"] <= r["reached"]
+        for key in ("append_render", "append", "floor_append", "peer_append", "state_at"):
+            _sane(r[key])
+        assert r["append_render"]["mean"] >= r["append"]["mean"]  # the render comes on top
+        assert r["replay_ms"] > 0 and r["peer_rebuild_ms"] > 0 and r["import_ms"] > 0
+        assert r["replay_peak_mib"] > 0 and r["fragment_bytes"] > 1000
+
+
+def test_the_load_test_polls_every_region_and_records_moves(quick):
+    load = quick["load"]
+    assert load["errors"] == 0, load["error_samples"]
+    assert set(load["polled"]) >= {"live"}
+    kinds_seen = set(load["by_kind"])
+    assert any(k.startswith("move") for k in kinds_seen)
+    assert any(k.startswith("poll live") for k in kinds_seen)
+    _sane(load["by_kind"]["all requests"]["latency"])
+    assert load["server_cpu_ms_per_request"] > 0
+
+
+def test_max_appends_are_counted(quick):
+    result = quick["max"]
+    assert result["errors"] == 0, result["error_samples"]
+    assert result["appends"] > 0 and result["appends_per_s"] > 0
+    _sane(result["latency"])
+
+
+def test_the_report_prints_every_table(quick):
+    text = bench.render(quick)
+    for heading in ("### Per game size", "### Load: gunicorn", "### Maximum sustained appends"):
+        assert heading in text
+    assert text.count("\n| ") >= len(quick["sizes"]) + 2
+
+
+def test_the_command_line_writes_the_raw_results(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert bench.main(["--quick", "--games", "scorepad", "--skip", "load,max", "--json", str(out)]) == 0
+    assert "| scorepad |" in capsys.readouterr().out
+    assert json.loads(out.read_text())["sizes"][0]["kind"] == "scorepad"
