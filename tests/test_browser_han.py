@@ -36,6 +36,8 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
     _import_profile(host, live_server)
     screenshot(host, "han-board-editor")
     host.goto(f"{live_server}/games/new?kind=han&board=table-board")
+    expect(host.locator("input[name=opt_board]:checked")).to_have_count(1)
+    screenshot(host, "han-setup")
     for i, name in enumerate(("Anna", "Béla", "Cili"), start=1):
         host.get_by_label(f"Player {i}", exact=True).fill(name)
     host.get_by_role("button", name="Start the game").click()
@@ -75,6 +77,9 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
     expect(host.get_by_test_id("score-2")).to_have_text("2", timeout=4000)
     assert guest.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(guest, "han-guest")
+    host.get_by_role("link", name="Replay").click()
+    expect(host.locator(".han-grid")).to_be_visible()
+    host.go_back()
     host.get_by_role("link", name="HU").click()
     expect(host.get_by_role("button", name="Lerakás")).to_be_visible()
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
