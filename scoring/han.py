@@ -125,6 +125,7 @@ def setup(players: list[dict], options: dict) -> dict:
         "point_cards": [], "last": {"seq": 0, "areas": [], "scored": []},
     }
     state["view"] = view(state)
+    state["totals"] = [0] * n
     return state
 
 
@@ -210,7 +211,7 @@ def _check_confirm_full(state: dict, area: str) -> list[Problem]:
 # ---- apply -----------------------------------------------------------------------
 
 def apply(state: dict, move: Move) -> dict:
-    before = rules.totals(state)
+    before = state["totals"]
     state = clone(state)
     state["last"] = {"seq": move.seq, "areas": [], "scored": []}
     d = move.data
@@ -307,7 +308,7 @@ def waiting_for(state: dict) -> list[str]:
 
 def _announce(state: dict, before: list[int], seq: int) -> None:
     """Han §3.8: a point card at 50 and another past 100 points."""
-    after = rules.totals(state)
+    after = state["totals"] = rules.totals(state)
     for seat, (old, new) in enumerate(zip(before, after)):
         for mark in POINT_CARDS:
             if old < mark <= new:
