@@ -203,14 +203,14 @@ def missing(data) -> list[dict]:
     border = sum(None in b["areas"] for b in data["border_sites"])
     harbours = sum(h["area"] is None for h in data["harbours"])
     alliances = sum(None in a["areas"] for a in data["alliances"])
-    if not data.get("roads"):
-        out.append(text("úthálózat (a pagodasorokat a végén kérdezi)", "the road network (chains asked at the end)"))
     for count, hu, en in ((names, "név", "names"), (colours, "szín (kötelező)", "colours (needed)"),
                           (sites, "pagodahely-szám (a játék rákérdez)", "site counts (the app asks)"),
                           (border, "határhely", "border sites"), (harbours, "kikötő helye", "harbour areas"),
                           (alliances, "szövetség (a végén rákérdez)", "alliances (asked at the end)")):
         if count:
             out.append(text(f"{count} {hu}", f"{count} {en}"))
+    if not data.get("roads"):
+        out.append(text("úthálózat (a pagodasorokat a végén kérdezi)", "the road network (chains asked at the end)"))
     return out
 
 

@@ -16,6 +16,8 @@ pytestmark = pytest.mark.browser
 def _import_profile(page, base):
     document = boards.export(get_game("han"), {"id": "table-board", "version": 1, "data": example_profile(1)})
     page.goto(f"{base}/boards/han/")
+    expect(page.locator(".profile")).to_have_count(2)        # the two shipped sides
+    screenshot(page, "han-boards")
     page.locator("textarea[name=document]").fill(json.dumps(document))
     page.get_by_role("button", name="Import").click()
     expect(page.get_by_text("Saved as version 1.")).to_be_visible()
