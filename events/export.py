@@ -175,14 +175,16 @@ def summary(table: TableState) -> dict:
                           for row in standings(table)]}
 
 
-def import_game(db, doc, device: str) -> dict:
+def import_game(db, doc, device: str | None = None) -> dict:
     """Store a verified file as a new game with its own id; the events keep their
-    original times, recorders and hashes. Returns {"id", "join_code"}."""
+    original times, recorders (``device`` of the importing phone is not stored) and
+    hashes. Returns {"id", "join_code"}."""
     events = verify(doc)
     created = events[0].data
     game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
     tokens = [_hash_token(secrets.token_urlsafe(24)) for _ in created["players"]]
-    finished = rules_for(created["kind"], created["rules_version"]).is_over(fold(events).game)
+    final = fold(events)
+    finished = final.rules.is_over(final.game)
     conn = db.conn
     conn.execute("BEGIN IMMEDIATE")  # the whole game or nothing
     try:
