@@ -57,6 +57,7 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
 
     _turn(guest, "Vej", ["red", "green", "green"], "pagoda", "envoy")
     expect(guest.get_by_test_id("han-turn")).to_contain_text("Cili")
+    expect(host.get_by_test_id("han-turn")).to_contain_text("Cili", timeout=4000)  # live sync first
 
     host.locator("label.seat-choice", has_text="Anna").click()
     _turn(host, "Csi", ["yellow"])              # Anna out of turn
@@ -79,10 +80,19 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
     expect(host.get_by_test_id("score-2")).to_have_text("2", timeout=4000)
     assert guest.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(guest, "han-guest")
+    guest.locator("details.han-more", has_text="Nobody can place").locator("summary").click()
+    guest.get_by_role("button", name="End the game: final scoring").click()
+    expect(guest.get_by_test_id("han-final")).to_contain_text("road chains")
+    guest.get_by_test_id("chains").click()                   # no chain of 4 on this board
+    expect(host.get_by_text("The game is over.")).to_be_visible(timeout=4000)
+    expect(host.locator(".han-alliances-list li")).to_have_count(15)
+    host.locator('.scoreboard li[data-seat="1"] summary').click()
+    expect(host.locator('.scoreboard li[data-seat="1"] .breakdown')).to_contain_text("Province Vej")
+    screenshot(host, "han-over")
     host.get_by_role("link", name="Replay").click()
     expect(host.locator(".han-grid")).to_be_visible()
     host.go_back()
     host.get_by_role("link", name="HU").click()
-    expect(host.get_by_role("button", name="Lerakás")).to_be_visible()
+    expect(host.get_by_text("A játék véget ért.")).to_be_visible()
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(host, "han-host-hu")
