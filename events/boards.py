@@ -28,8 +28,13 @@ def _problem(hu: str, en: str) -> Problem:
 
 
 def ensure_builtin(db, game: GameKind) -> None:
-    """The game's shipped profiles as version 1, once (idempotent)."""
+    """The game's shipped profiles as version 1, once (idempotent; reads first, so a page
+    view takes no write lock once they are there)."""
+    have = {r[0] for r in db.execute("SELECT DISTINCT profile_id FROM board_profiles WHERE kind = ?",
+                                     [game.kind]).fetchall()}
     for profile in game.boards.builtin:
+        if profile["id"] in have:
+            continue
         db.execute("INSERT OR IGNORE INTO board_profiles (kind, profile_id, version, data, created_at)"
                    " VALUES (?,?,?,?,?)", [game.kind, profile["id"], 1,
                                            json.dumps(profile["data"], ensure_ascii=False), now()])
