@@ -246,7 +246,8 @@ def check_tally(state: dict, d: dict) -> list[Problem]:
     if state["side"] != 1 and (any(d["harbours"]) or any(d["border_pagodas"])):
         problems.append(Problem("Han §2.7", "Ezen az oldalon nincs kikötő és határhely.", "This side has no harbours or border sites."))
     for f in d["fortresses"]:
-        if not state["fortress"] or f["area"] not in ids or d["areas"][f["area"]]["pagodas"][f["seat"]] < 1:
+        if not state["fortress"] or f["area"] not in ids or not 0 <= f["seat"] < n \
+                or d["areas"][f["area"]]["pagodas"][f["seat"]] < 1:
             problems.append(Problem("Han §2.11", "Erődített pagoda csak az erődváltozatban, a játékos saját pagodájaként.",
                                     "A fortified pagoda exists only in the variant, as one of the player's pagodas."))
     if len({f["seat"] for f in d["fortresses"]}) != len(d["fortresses"]):

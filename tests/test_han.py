@@ -566,3 +566,10 @@ def test_the_draw_pile_runs_out_twice_at_most_and_nothing_is_played_after_the_en
     assert rules_of(han.check(s, Move(4, "draw-pile-ran-out", {}))) == ["Han §4"]
     over = han.apply(han.apply(final(new()), Move(5, "road-chains-entered", {"chains": []})), Move(6, "game-ended", {}))
     assert rules_of(han.check(over, Move(7, "card-exchanged", {"seat": 0}))) == ["Han §4"]
+
+
+def test_final_tally_fortress_of_a_seat_that_does_not_play_is_refused_not_crashed():
+    s = new(players=3, fortress=True)
+    tally = _tally(s, vej=[1, 0, 0])
+    tally["fortresses"] = [{"seat": 4, "area": "vej", "site": "ordinary"}]
+    assert rules_of(han.check(s, Move(2, "final-position-entered", tally))) == ["Han §2.11"]
