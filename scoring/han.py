@@ -158,7 +158,9 @@ def view(state: dict) -> dict:
 # ---- checks ----------------------------------------------------------------------
 
 PLAYING = ("play",)
-NOT_NOW = Problem("Han §4", "Ez most nem rögzíthető (a játék szakasza miatt).", "This cannot be recorded now (game phase).")
+NOT_NOW = Problem("Han §4", "A játék véget ért, a végső értékelés zajlik: több kör nincs.",
+                  "The game has ended and the final scoring is on: no more turns.")
+PILE_DONE = Problem("Han §4.1", "A húzópakli már kétszer kifogyott.", "The draw pile has already run out twice.")
 
 
 def _turn_problem(state: dict, seat: int) -> list[Problem]:
@@ -183,7 +185,7 @@ def check(state: dict, move: Move) -> list[Problem]:
     if move.type in ("draw-pile-ran-out", "game-ended", "province-scored") and phase not in PLAYING:
         return [NOT_NOW]
     if move.type == "draw-pile-ran-out" and state["deck_outs"] >= 2:
-        return [NOT_NOW]
+        return [PILE_DONE]
     if move.type == "province-scored":
         return _check_confirm_full(state, d["area"])
     if move.type == "alliances-entered":

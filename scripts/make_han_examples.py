@@ -23,7 +23,7 @@ from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import check_move, load, new_game, record  # noqa: E402
 from scoring.han import CARDS, removed_default  # noqa: E402
-from scoring.han_board import COLOURS, SIDES  # noqa: E402
+from scoring.han_board import SIDES  # noqa: E402
 from scoring.han_demo import example_profile, pinned  # noqa: E402
 
 GAMES = {

@@ -560,10 +560,11 @@ def test_option_end_when_a_player_has_placed_everything_starts_the_last_round():
 
 
 def test_the_draw_pile_runs_out_twice_at_most_and_nothing_is_played_after_the_end():
-    s = new()
-    for seq in (2, 3):
-        s = han.apply(s, Move(seq, "draw-pile-ran-out", {}))
-    assert rules_of(han.check(s, Move(4, "draw-pile-ran-out", {}))) == ["Han §4"]
+    s = han.apply(new(), Move(2, "draw-pile-ran-out", {}))
+    s = han.apply(s, Move(3, "card-exchanged", {"seat": 0}))
+    s = han.apply(s, Move(3, "draw-pile-ran-out", {}))
+    assert s["phase"] == "play" and s["last_round"]
+    assert rules_of(han.check(s, Move(4, "draw-pile-ran-out", {}))) == ["Han §4.1"]
     over = han.apply(han.apply(final(new()), Move(5, "road-chains-entered", {"chains": []})), Move(6, "game-ended", {}))
     assert rules_of(han.check(over, Move(7, "card-exchanged", {"seat": 0}))) == ["Han §4"]
 
