@@ -169,6 +169,8 @@ def _check_move(state, turn, d) -> list[Problem]:
                           "The path steps orthogonally from tile to tile and ends on the move's tile."))
     if tribe == "merchant":
         problems += _check_merchant(state, d, count)
+    elif d.get("cards"):
+        problems.append(P("seed 002 §2.4", "Kártyát a kereskedők adnak.", "Only merchants take cards."))
     if tribe == "assassin":
         problems += _check_victims(state, turn, d, count + fakirs)
     elif d.get("victims"):
@@ -204,7 +206,10 @@ def _check_victims(state, turn, d, reach) -> list[Problem]:
                   "Iblis: 2 meeples on the same tile, or of the same opponent.")]
     problems, lost = [], Counter()
     for v in victims:
-        if "tile" in v:
+        if ("tile" in v) == ("seat" in v):
+            problems.append(P("seed 002 §2.4", "Az áldozat vagy egy lapkán, vagy egy játékos előtt van.",
+                              "The victim is either on a tile or in front of a player."))
+        elif "tile" in v:
             if distance(v["tile"], d["tile"]) > reach:
                 problems.append(P("seed 002 §2.4", "Az áldozat a hatótávon kívül van (átlósan nem számít).",
                                   "The victim is out of reach (no diagonal steps)."))
@@ -221,9 +226,6 @@ def _check_victims(state, turn, d, reach) -> list[Problem]:
             if "Boaz" in state["players"][other]["djinns"]:
                 problems.append(P("research §1.5 Boaz", "Boaz védi a vezíreit és véneit.",
                                   "Boaz protects that player's viziers and elders."))
-        else:
-            problems.append(P("seed 002 §2.4", "Add meg az áldozat lapkáját vagy játékosát.",
-                              "Name the victim's tile or player."))
     return problems
 
 
