@@ -117,3 +117,13 @@ def test_a_whole_turn_of_form_actions_djinns_assassins_and_a_sale(client, db):
     assert "Enki" in log and "C1" in log
     bad = _post(client, db, game_id, action="meeples-moved", move_tile="4", tribe="elder", count="2", path="Z9")
     assert bad.status_code == 422
+
+
+def test_ties_are_shared_with_no_tie_break(client, db):
+    game_id = _new(client)
+    _post(client, db, game_id, **_sheet(0, gold=50, viziers=2))
+    _post(client, db, game_id, **_sheet(1, gold=50, elders=11))
+    _post(client, db, game_id, **_sheet(2, gold=40))
+    rows = standings(load(db, game_id))
+    # Anna 50 + 2 viziers + 20 (two opponents with fewer), Béla 50 + 11 elders × 2: both 72, both first
+    assert [(r["player"], r["score"], r["rank"]) for r in rows] == [("Anna", 72, 1), ("Béla", 72, 1), ("Cili", 40, 3)]
