@@ -74,7 +74,11 @@ def parse_form(state: dict, form) -> tuple[str, dict]:
 
 
 def _board(state, form):
-    tiles = [_choice(form, f"tile_{i}", TILES) for i in range(ROWS * COLS)]
+    missing = [tile_name(i) for i in range(ROWS * COLS) if form.get(f"tile_{i}") not in TILES]
+    if missing:
+        _fail(f"Add meg minden lapka típusát (hiányzik: {' '.join(missing)}).",
+              f"Give every tile its kind (missing: {' '.join(missing)}).")
+    tiles = [form[f"tile_{i}"] for i in range(ROWS * COLS)]
     djinns = [d for d in (_choice(form, f"djinn_row_{i}", DJINNS, True) for i in range(3)) if d]
     return "board-laid", {"tiles": tiles, "djinns": djinns, "cards": _cards(form, [f"card_row_{i}" for i in range(9)])}
 

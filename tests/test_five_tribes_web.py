@@ -58,6 +58,9 @@ def test_malformed_numbers_are_refused_not_a_500(client, db):
     assert _post(client, db, game_id, **_sheet(0, gold="-4")).status_code == 422
     assert _post(client, db, game_id, **_sheet(9, gold="4")).status_code == 422
     assert _post(client, db, game_id, action="meeples-moved", tribe="x").status_code == 422
+    half = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD) if i % 2}
+    r = _post(client, db, game_id, action="board-laid", **half)
+    assert r.status_code == 422 and "hiányzik: A1 C1" in r.get_data(as_text=True)
 
 
 def test_keeping_the_books_through_the_forms(client, db):
