@@ -1,8 +1,9 @@
-"""A game's history: the table state after every event, for replay, the timeline,
-the score race and the re-check of an imported file.
+"""A game's history: the table state after every event, for replay, the timeline
+and the score race.
 
 States are folded forwards one event at a time; an event that changes the past (a
 void, a rescore) triggers a full fold up to it, exactly as ``events.table.load`` does.
+A long game's states do not all fit in memory, so they are walked, not kept.
 """
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ from events.projection import TableState, advance, fold
 from events.store import Event
 
 
-def states(events: list[Event], known: list[TableState] = ()) -> list[TableState]:
-    """``states(events)[i]`` is the table after ``events[i]``; ``known`` are the
-    states of a prefix of ``events`` already folded, extended from where they end."""
-    out = list(known)
-    for i in range(len(out), len(events)):
-        table = advance(out[-1], events[i]) if out else None
-        out.append(table or fold(events[:i + 1]))
-    return out
+def walk(events: list[Event], start: int = 0, table: TableState | None = None):
+    """Yield (event, table after it) for ``events[start:]``, ``table`` being the
+    table after ``events[start - 1]``; only one state is alive at a time."""
+    for i in range(start, len(events)):
+        table = (advance(table, events[i]) if table else None) or fold(events[:i + 1])
+        yield events[i], table
+
+
+def states(events: list[Event]) -> list[TableState]:
+    """``states(events)[i]`` is the table after ``events[i]`` (short games, tests)."""
+    return [table for _, table in walk(events)]
 
 
 def scores(table: TableState) -> dict[int, int]:

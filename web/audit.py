@@ -13,10 +13,10 @@ from markupsafe import Markup
 from events import store
 from events.core_types import CORE_LABELS
 from events.export import BadExport, export_game, import_game
-from events.history import scores, states
-from events.projection import TableState, advance, fold, standings, upcast
+from events.history import scores, walk
+from events.projection import TableState, fold, standings, upcast
 from events.store import Event
-from events.table import Refused, StaleSequence, check_move, load, record
+from events.table import Refused, StaleSequence, check_move, record
 from scoring import get_game
 from scoring.base import Problem
 from web import chart, views
@@ -34,67 +34,35 @@ BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Cho
 
 # ---- the history of a game, folded once per new event ------------------------------
 
-_cache: dict[str, tuple[list[Event], list[TableState], list[dict]]] = {}
+_cache: dict[str, tuple[int, str, TableState, list[dict]]] = {}
 _cache_lock = threading.Lock()
 
 
-def _folded(game_id: str) -> tuple[list[Event], list[TableState], list[dict]]:
-    """Every event, the table after each and each seat's total after each. Events
-    never change, so a game's folds are kept and extended by the events since: a
-    cached prefix is valid when its last hash is the hash at the same place now."""
+def _history(game_id: str) -> tuple[list[Event], TableState, list[dict]]:
+    """Every event, the table after the last one, and each seat's total after every
+    event (the score race, the timeline's changes). Only the latest state is kept (a
+    state per event of a long game does not fit in memory); a cached series is
+    extended by the events since, when the hash where it ended is still there."""
     events = store.read_events(get_db(), game_id)
     if not events:
         abort(404)
     with _cache_lock:
-        known_events, tables, series = _cache.get(game_id, ([], [], []))
-    n = len(known_events)
-    if n > len(events) or (n and events[n - 1].hash != known_events[-1].hash):
-        tables, series = [], []
-    tables = states(events, tables)
-    series = series + [scores(table) for table in tables[len(series):]]
-    with _cache_lock:
-        if len(_cache) > 200:
-            _cache.clear()
-        _cache[game_id] = (events, tables, series)
-    return events, tables, series
-
-
-def history(game_id: str) -> tuple[list[Event], list[TableState]]:
-    events, tables, _ = _folded(game_id)
-    return events, tables
-
-
-_series: dict[str, tuple[TableState, list[dict]]] = {}
-
-
-def _race_series(game_id: str) -> tuple[TableState, list[dict]]:
-    """Each seat's total after every event, for the race on the table page: extended
-    by the events since, keeping only the latest state (a state per event of a long
-    game does not fit in memory, docs/performance.md); the newest state is the one
-    ``load`` already holds."""
-    db = get_db()
-    with _cache_lock:
-        table, series = _series.get(game_id, (None, []))
-    new = store.read_events(db, game_id, after=table.seq if table else 0)
-    if table is None and not new:
-        abort(404)
-    if new:
-        latest, series = load(db, game_id), list(series)
-        for event in new:
-            if event.seq == latest.seq:
-                table = latest
-            else:  # a void or rescore changes the past: the state at it, folded anew
-                table = (advance(table, event) if table else None) or load(db, game_id, at=event.seq)
+        count, last_hash, table, series = _cache.get(game_id, (0, "", None, []))
+    if count > len(events) or (count and events[count - 1].hash != last_hash):
+        count, table, series = 0, None, []
+    if count < len(events):
+        series = list(series)
+        for _, table in walk(events, count, table):
             series.append(scores(table))
         with _cache_lock:
-            if len(_series) > 200:
-                _series.clear()
-            _series[game_id] = (table, series)
-    return table, series
+            if len(_cache) > 200:
+                _cache.clear()
+            _cache[game_id] = (len(events), events[-1].hash, table, series)
+    return events, table, series
 
 
 def race(game_id: str, at: int | None = None) -> Markup:
-    table, series = _race_series(game_id)
+    _, table, series = _history(game_id)
     return chart.race_chart(series, table.players, at, t("Pontverseny", "Score race"))
 
 
@@ -124,7 +92,7 @@ def nav(game_id: str):
         abort(404)
     if request.args.get("seq", type=int) == current:
         return Response(status=204)
-    return render_template("_table_nav.html", game_id=game_id, table=load(get_db(), game_id),
+    return render_template("_table_nav.html", game_id=game_id, table=_history(game_id)[1],
                            fragment=True)
 
 
@@ -136,11 +104,10 @@ def timeline(game_id: str):
 
 
 def _timeline_page(game_id: str, problems=(), status: int = 200):
-    events, tables, series = _folded(game_id)
-    final = tables[-1]
+    events, final, series = _history(game_id)
     seat_filter = request.args.get("seat", type=int)
     type_filter = request.args.get("type") or None
-    rows = [row for row in _rows(events, tables, series)
+    rows = [row for row in _rows(events, final, series)
             if (seat_filter is None or row["event"].seat == seat_filter or seat_filter in row["delta"])
             and (type_filter is None or row["event"].type == type_filter)]
     return render_template("audit/timeline.html", game_id=game_id, table=final, game=final.rules,
@@ -149,17 +116,18 @@ def _timeline_page(game_id: str, problems=(), status: int = 200):
                            problems=list(problems), client_event_id=secrets.token_hex(16)), status
 
 
-def _rows(events: list[Event], tables: list[TableState], series: list[dict]) -> list[dict]:
-    final, rows, before = tables[-1], [], {}
+def _rows(events: list[Event], final: TableState, series: list[dict]):
+    """Each event in words (as the rules of its time describe it) with the change it
+    made to each score and what became of it later."""
     targets = {d["target"]: seq for seq, d in final.disputes.items()}
-    for event, table, after in zip(events, tables, series):
-        rows.append({"event": event, "text": views.describe(table, event),
-                     "who": _player(table, event.seat), "is_move": event.seq in final.game_seqs,
-                     "delta": {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)},
-                     "void": final.voided.get(event.seq), "flag": final.flagged.get(event.seq),
-                     "dispute": targets.get(event.seq)})
+    moves, before = set(final.game_seqs), {}
+    for (event, table), after in zip(walk(events), series):
+        yield {"event": event, "text": views.describe(table, event),
+               "who": _player(table, event.seat), "is_move": event.seq in moves,
+               "delta": {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)},
+               "void": final.voided.get(event.seq), "flag": final.flagged.get(event.seq),
+               "dispute": targets.get(event.seq)}
         before = after
-    return rows
 
 
 def _player(table: TableState, seat) -> str:
@@ -217,11 +185,10 @@ def dispute(game_id: str, dispute_seq: int):
 
 
 def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200):
-    events, tables = history(game_id)
-    final = tables[-1]
+    events, final, _ = _history(game_id)
     found = final.disputes.get(dispute_seq) or abort(404)
     target = found["target"]
-    event, before, after = events[target - 1], tables[target - 2], tables[target - 1]
+    event, before, after = events[target - 1], fold(events, target - 1), fold(events, target)
     ctx = {"game_id": game_id, "table": final, "game": final.rules, "seat": my_seat(game_id),
            "dispute_seq": dispute_seq, "dispute": found, "event": event,
            "text": views.describe(after, event), "who": _player(after, event.seat),
@@ -263,10 +230,10 @@ def _parts_of(table: TableState, target: int) -> list[dict]:
 
 @bp.get("/games/<game_id>/replay")
 def replay(game_id: str):
-    events, tables, series = _folded(game_id)
+    events, final, series = _history(game_id)
     last = len(events)
     at = min(max(request.args.get("at", last, type=int), 1), last)
-    table = tables[at - 1]
+    table = final if at == last else fold(events, at)
     now, then = series[at - 1], series[at - 2] if at > 1 else {}
     delta = {s: now[s] - then.get(s, 0) for s in now if now[s] != then.get(s, 0)}
     event = events[at - 1]
@@ -274,13 +241,12 @@ def replay(game_id: str):
                            at=at, last=last, event=event, text=views.describe(table, event),
                            who=_player(table, event.seat), standings=standings(table), delta=delta,
                            over=table.rules.is_over(table.game), chart=race(game_id, at),
-                           seat=None, problems=[], form={}, void=tables[-1].voided.get(event.seq))
+                           seat=None, problems=[], form={}, void=final.voided.get(event.seq))
 
 
 @bp.get("/games/<game_id>/final")
 def final(game_id: str):
-    events, tables = history(game_id)
-    table = tables[-1]
+    events, table, _ = _history(game_id)
     rows = standings(table)
     return render_template("audit/final.html", game_id=game_id, table=table, game=table.rules,
                            standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
@@ -316,7 +282,7 @@ def _ties(game, rows: list[dict]) -> list[dict]:
 def rescore(game_id: str):
     if request.method == "GET":
         return _rescore_page(game_id)
-    current = get_game(history(game_id)[1][-1].kind)
+    current = get_game(_history(game_id)[1].kind)
     return _write(game_id, "rules-rescored", {"rules_version": current.rules_version},
                   lambda event: url_for("audit.final", game_id=game_id),
                   lambda problems, status: _rescore_page(game_id, problems, status))
@@ -325,8 +291,7 @@ def rescore(game_id: str):
 def _rescore_page(game_id: str, problems=(), status: int = 200):
     """The standings under the pinned rules beside those under the current rules,
     folded on a fork: nothing changes until the table confirms."""
-    events, tables = history(game_id)
-    table = tables[-1]
+    events, table, _ = _history(game_id)
     current = get_game(table.kind)
     rows, preview = [], None
     if current.rules_version > table.rules_version:

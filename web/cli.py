@@ -15,7 +15,7 @@ def _read(path: str):
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+    except (OSError, ValueError, RecursionError) as err:  # unreadable, bad UTF-8 or JSON, huge numbers
         raise BadExport(0, f"cannot read {path}: {err}") from None
 
 
