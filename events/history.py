@@ -19,11 +19,6 @@ def walk(events: list[Event], start: int = 0, table: TableState | None = None):
         yield events[i], table
 
 
-def states(events: list[Event]) -> list[TableState]:
-    """``states(events)[i]`` is the table after ``events[i]`` (short games, tests)."""
-    return [table for _, table in walk(events)]
-
-
 def scores(table: TableState) -> dict[int, int]:
     """Each seat's total at this point."""
     parts = table.rules.score(table.game)

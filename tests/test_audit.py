@@ -260,3 +260,11 @@ def test_an_import_refusal_speaks_hungarian_too(client, db, game):
                            content_type="multipart/form-data")
     html = response.get_data(as_text=True)
     assert response.status_code == 422 and "<strong>#4</strong>" in html and "hiányzó vagy felcserélt" in html
+
+
+def test_walking_a_history_equals_folding_at_every_step(db):
+    from events.history import walk
+    from events.projection import fold
+    events = store.read_events(db, play(db))
+    for event, table in walk(events):
+        assert table == fold(events, event.seq), event.seq
