@@ -17,14 +17,10 @@ from scoring.five_tribes_state import djinn_owner, holdings_all, sheet_holdings
 CELLS = ROWS * COLS
 
 
-def P(rule: str, hu: str, en: str) -> Problem:
-    return Problem(rule, hu, en)
-
-
-OVER = P("seed 002 A játék vége", "A játék már véget ért.", "The game has already ended.")
-SHEET_STARTED = P("FT §8", "Már a pontozólapon fejezitek be: csak pontozólap rögzíthető.",
-                  "The game is being finished on the score sheet: only sheet entries now.")
-NO_BOARD = P("FT §2", "Előbb rögzítsétek a szultánság lapkáit.", "Lay the sultanate first.")
+OVER = Problem("seed 002 A játék vége", "A játék már véget ért.", "The game has already ended.")
+SHEET_STARTED = Problem("FT §8", "Már a pontozólapon fejezitek be: csak pontozólap rögzíthető.",
+                        "The game is being finished on the score sheet: only sheet entries now.")
+NO_BOARD = Problem("FT §2", "Előbb rögzítsétek a szultánság lapkáit.", "Lay the sultanate first.")
 
 
 def check(state: dict, move: Move) -> list[Problem]:
@@ -44,30 +40,30 @@ def check(state: dict, move: Move) -> list[Problem]:
     if t == "round-ended":
         return _check_round_end(state, move.data)
     if state["phase"] == "bid":
-        return [P("seed 002 §1", "Most a sorrendért licitáltok, nem kör van.",
-                  "Bidding for turn order is under way, not a turn.")]
+        return [Problem("seed 002 §1", "Most a sorrendért licitáltok, nem kör van.",
+                        "Bidding for turn order is under way, not a turn.")]
     if state["phase"] != "turn":
-        return [P("seed 002 Egy forduló vége", "A forduló körei lezajlottak: töltsétek fel a sorokat.",
-                  "Every turn of the round is played: refill the displays.")]
+        return [Problem("seed 002 Egy forduló vége", "A forduló körei lezajlottak: töltsétek fel a sorokat.",
+                        "Every turn of the round is played: refill the displays.")]
     return CHECKS[t](state, state["turn"], move.data)
 
 
 def _check_board(state, d) -> list[Problem]:
     if state["board"] is not None:
-        return [P("FT §2", "A szultánság már le van rakva.", "The sultanate is already laid.")]
+        return [Problem("FT §2", "A szultánság már le van rakva.", "The sultanate is already laid.")]
     problems = []
     laid = Counter(d["tiles"])
     wrong = [k for k, v in TILES.items() if laid[k] != v["count"]]
     if len(d["tiles"]) != CELLS or wrong:
         hu = ", ".join(f"{TILES[k]['label']['hu']} {laid[k]} (nem {TILES[k]['count']})" for k in wrong)
         en = ", ".join(f"{TILES[k]['label']['en']} {laid[k]} (not {TILES[k]['count']})" for k in wrong)
-        problems.append(P("seed 002 tartozékok", f"A 30 lapka nem ez: {hu}.", f"These are not the 30 tiles: {en}."))
+        problems.append(Problem("seed 002 tartozékok", f"A 30 lapka nem ez: {hu}.", f"These are not the 30 tiles: {en}."))
     if d.get("djinns") or d.get("cards"):
         problems += _check_display(state, [], d.get("djinns", []), [], d.get("cards", []), exact=True)
     order = d.get("bid_order")
     if order is not None and sorted(order) != sorted(state["bid_order"]):
-        problems.append(P("seed 002 előkészületek", "A licitsorrend minden jelzőt egyszer tartalmazzon.",
-                          "The bid order must hold every turn marker once."))
+        problems.append(Problem("seed 002 előkészületek", "A licitsorrend minden jelzőt egyszer tartalmazzon.",
+                                "The bid order must hold every turn marker once."))
     return problems
 
 
@@ -76,12 +72,12 @@ def _check_display(state, djinn_row, new_djinns, card_row, new_cards, exact) -> 
     djinns = djinn_row + new_djinns
     if len(djinns) > 3 or (exact and len(djinns) != 3) or len(set(djinns)) != len(djinns) \
             or any(djinn_owner(state, dj) is not None for dj in new_djinns):
-        problems.append(P("seed 002 előkészületek", "3 különböző, senkinél nem lévő dzsinn legyen felcsapva.",
-                          "3 different djinns nobody owns are on display."))
+        problems.append(Problem("seed 002 előkészületek", "3 különböző, senkinél nem lévő dzsinn legyen felcsapva.",
+                                "3 different djinns nobody owns are on display."))
     cards = card_row + new_cards
     if len(cards) > 9 or (exact and len(cards) != 9):
-        problems.append(P("seed 002 előkészületek", "9 erőforráskártya van felcsapva.",
-                          "9 resource cards are on display."))
+        problems.append(Problem("seed 002 előkészületek", "9 erőforráskártya van felcsapva.",
+                                "9 resource cards are on display."))
     problems += _card_supply(state, Counter(new_cards))
     return problems
 
@@ -95,32 +91,32 @@ def _card_supply(state, extra: Counter, skip_seat: int | None = None) -> list[Pr
             held["fakir"] += h["fakirs"]
     over = [k for k, n in held.items() if n > (FAKIRS if k == "fakir" else GOODS[k]["count"])]
     if over:
-        return [P("research §1.2", f"Ennyi lap nincs a játékban: {', '.join(over)}.",
-                  f"There are not that many cards: {', '.join(over)}.")]
+        return [Problem("research §1.2", f"Ennyi lap nincs a játékban: {', '.join(over)}.",
+                        f"There are not that many cards: {', '.join(over)}.")]
     return []
 
 
 def _check_bid(state, d) -> list[Problem]:
     if state["phase"] != "bid":
-        return [P("seed 002 §1", "Most nem licitálás van.", "It is not time to bid.")]
+        return [Problem("seed 002 §1", "Most nem licitálás van.", "It is not time to bid.")]
     seat, cost = d["seat"], d["cost"]
     expected = state["bid_order"][len(state["bids"])]
     if seat != expected:
-        return [P("seed 002 §1", "A licitsorrend szerint más jön.", "Another player bids next, by the bid order.")]
+        return [Problem("seed 002 §1", "A licitsorrend szerint más jön.", "Another player bids next, by the bid order.")]
     problems = []
     taken = [b["cost"] for b in state["bids"]]
     if cost not in BID_SPOTS:
-        problems.append(P("research §1.7", "Nincs ilyen hely a sávon.", "There is no such spot on the track."))
+        problems.append(Problem("research §1.7", "Nincs ilyen hely a sávon.", "There is no such spot on the track."))
     elif cost == 0 and taken.count(0) >= 3:
-        problems.append(P("seed 002 §1", "Háromnál több jelző nem lehet a 0-n: legalább 1-et kell licitálni.",
-                          "At most three markers on 0: bid at least 1."))
+        problems.append(Problem("seed 002 §1", "Háromnál több jelző nem lehet a 0-n: legalább 1-et kell licitálni.",
+                                "At most three markers on 0: bid at least 1."))
     elif cost and cost in taken:
-        problems.append(P("seed 002 §1", "Foglalt helyre nem lehet licitálni.", "That spot is taken."))
+        problems.append(Problem("seed 002 §1", "Foglalt helyre nem lehet licitálni.", "That spot is taken."))
     fakirs = d.get("fakirs", 0)
     me = state["players"][seat]
     if fakirs and ("Kumarbi" not in me["djinns"] or fakirs > me["fakirs"]):
-        problems.append(P("research §1.5 Kumarbi", "Fakírral csak Kumarbi birtokosa csökkentheti a licitet, "
-                          "a nála lévő fakírokkal.", "Only Kumarbi's owner lowers a bid with fakirs they hold."))
+        problems.append(Problem("research §1.5 Kumarbi", "Fakírral csak Kumarbi birtokosa csökkentheti a licitet, "
+                                "a nála lévő fakírokkal.", "Only Kumarbi's owner lowers a bid with fakirs they hold."))
     if not problems and me["gold"] < bid_price(cost, fakirs):
         problems.append(_no_gold())
     return problems
@@ -132,66 +128,66 @@ def bid_price(cost: int, fakirs: int) -> int:
 
 
 def _no_gold(rule: str = "seed 002 §1") -> Problem:
-    return P(rule, "Az arany nem mehet nulla alá.", "Gold can never go below zero.")
+    return Problem(rule, "Az arany nem mehet nulla alá.", "Gold can never go below zero.")
 
 
 def _check_round_end(state, d) -> list[Problem]:
     if state["phase"] != "refill":
-        return [P("seed 002 Egy forduló vége", "A forduló csak az utolsó kör után ér véget.",
-                  "The round ends only after the last turn.")]
+        return [Problem("seed 002 Egy forduló vége", "A forduló csak az utolsó kör után ér véget.",
+                        "The round ends only after the last turn.")]
     djinns, cards = d.get("djinns", []), d.get("cards", [])
     if not state["displays"]:
         if djinns or cards:
-            return [P("FT §2", "A lapsorokat nem követitek.", "This table does not track the displays.")]
+            return [Problem("FT §2", "A lapsorokat nem követitek.", "This table does not track the displays.")]
         return []
     return _check_display(state, state["djinn_row"], djinns, state["card_row"], cards, exact=False)
 
 
 def _check_move(state, turn, d) -> list[Problem]:
     if turn["moved"] or turn["no_move"]:
-        return [P("seed 002 §2.2", "Ebben a körben már léptetek.", "The meeples have already moved this turn.")]
+        return [Problem("seed 002 §2.2", "Ebben a körben már léptetek.", "The meeples have already moved this turn.")]
     seat, me = turn["seat"], state["players"][turn["seat"]]
     tribe, count, fakirs = d["tribe"], d["count"], d.get("fakirs", 0)
     problems = []
     if not 2 <= count <= TRIBES[tribe]["count"]:
-        problems.append(P("seed 002 §2.3", "Legalább 2 azonos színű figurát kell felvenni (és legfeljebb "
-                          "ahány van).", "At least 2 meeples of one colour are picked up (and no more than exist)."))
+        problems.append(Problem("seed 002 §2.3", "Legalább 2 azonos színű figurát kell felvenni (és legfeljebb "
+                                "ahány van).", "At least 2 meeples of one colour are picked up (and no more than exist)."))
     if tribe in ("vizier", "elder"):
         kept = sum(p[tribe + "s"] for p in holdings_all(state)) + count
         if kept > TRIBES[tribe]["count"]:
             problems.append(_meeple_supply(tribe))
     if fakirs and (tribe not in ("builder", "assassin") or fakirs > me["fakirs"]):
-        problems.append(P("seed 002 §2.4", "Fakírt csak az építők és orgyilkosok bónuszához, a saját "
-                          "lapjaidból dobhatsz.", "Fakirs are discarded only for builders or assassins, from your hand."))
+        problems.append(Problem("seed 002 §2.4", "Fakírt csak az építők és orgyilkosok bónuszához, a saját "
+                                "lapjaidból dobhatsz.", "Fakirs are discarded only for builders or assassins, from your hand."))
     path = d.get("path", [])
     if path and (path[-1] != d["tile"] or any(distance(a, b) != 1 for a, b in zip(path, path[1:]))):
-        problems.append(P("seed 002 §2.2", "Az útvonal szomszédos lapkákon át a célig tart.",
-                          "The path steps orthogonally from tile to tile and ends on the move's tile."))
+        problems.append(Problem("seed 002 §2.2", "Az útvonal szomszédos lapkákon át a célig tart.",
+                                "The path steps orthogonally from tile to tile and ends on the move's tile."))
     if tribe == "merchant":
         problems += _check_merchant(state, d, count)
     elif d.get("cards"):
-        problems.append(P("seed 002 §2.4", "Kártyát a kereskedők adnak.", "Only merchants take cards."))
+        problems.append(Problem("seed 002 §2.4", "Kártyát a kereskedők adnak.", "Only merchants take cards."))
     if tribe == "assassin":
         problems += _check_victims(state, turn, d, count + fakirs)
     elif d.get("victims"):
-        problems.append(P("seed 002 §2.4", "Áldozat csak orgyilkosokkal van.", "Only assassins kill."))
+        problems.append(Problem("seed 002 §2.4", "Áldozat csak orgyilkosokkal van.", "Only assassins kill."))
     return problems
 
 
 def _meeple_supply(tribe):
-    return P("research §1.3", f"Összesen {TRIBES[tribe]['count']} {TRIBES[tribe]['label']['hu']} van.",
-             f"There are only {TRIBES[tribe]['count']} {TRIBES[tribe]['label']['en']} meeples.")
+    return Problem("research §1.3", f"Összesen {TRIBES[tribe]['count']} {TRIBES[tribe]['label']['hu']} van.",
+                   f"There are only {TRIBES[tribe]['count']} {TRIBES[tribe]['label']['en']} meeples.")
 
 
 def _check_merchant(state, d, count) -> list[Problem]:
     cards = d.get("cards", [])
     if state["displays"]:
         if cards and cards != state["card_row"][:count]:
-            return [P("seed 002 §2.4", "A kereskedők a sor elejéről veszik a lapokat.",
-                      "Merchants take the cards from the front of the row.")]
+            return [Problem("seed 002 §2.4", "A kereskedők a sor elejéről veszik a lapokat.",
+                            "Merchants take the cards from the front of the row.")]
         return []
     if len(cards) > count:
-        return [P("seed 002 §2.4", "Annyi lapot vehetsz el, ahány kereskedőt.", "Take as many cards as merchants.")]
+        return [Problem("seed 002 §2.4", "Annyi lapot vehetsz el, ahány kereskedőt.", "Take as many cards as merchants.")]
     return _card_supply(state, Counter(cards))
 
 
@@ -199,33 +195,33 @@ def _check_victims(state, turn, d, reach) -> list[Problem]:
     victims = d.get("victims", [])
     seat = turn["seat"]
     if len(victims) > (2 if "Iblis" in turn["used"] else 1):
-        return [P("seed 002 §2.4", "Az orgyilkosok EGY figurát ölnek meg (Iblisszel kettőt).",
-                  "Assassins kill ONE meeple (two with Iblis).")]
+        return [Problem("seed 002 §2.4", "Az orgyilkosok EGY figurát ölnek meg (Iblisszel kettőt).",
+                        "Assassins kill ONE meeple (two with Iblis).")]
     if len(victims) == 2 and not _same_target(victims):
-        return [P("research §1.5 Iblis", "Iblis: 2 figura ugyanazon a lapkán, vagy ugyanannak az ellenfélnek.",
-                  "Iblis: 2 meeples on the same tile, or of the same opponent.")]
+        return [Problem("research §1.5 Iblis", "Iblis: 2 figura ugyanazon a lapkán, vagy ugyanannak az ellenfélnek.",
+                        "Iblis: 2 meeples on the same tile, or of the same opponent.")]
     problems, lost = [], Counter()
     for v in victims:
         if ("tile" in v) == ("seat" in v):
-            problems.append(P("seed 002 §2.4", "Az áldozat vagy egy lapkán, vagy egy játékos előtt van.",
-                              "The victim is either on a tile or in front of a player."))
+            problems.append(Problem("seed 002 §2.4", "Az áldozat vagy egy lapkán, vagy egy játékos előtt van.",
+                                    "The victim is either on a tile or in front of a player."))
         elif "tile" in v:
             if distance(v["tile"], d["tile"]) > reach:
-                problems.append(P("seed 002 §2.4", "Az áldozat a hatótávon kívül van (átlósan nem számít).",
-                                  "The victim is out of reach (no diagonal steps)."))
+                problems.append(Problem("seed 002 §2.4", "Az áldozat a hatótávon kívül van (átlósan nem számít).",
+                                        "The victim is out of reach (no diagonal steps)."))
         elif "seat" in v:
             other = v["seat"]
             if other == seat or not 0 <= other < state["n"] or v["tribe"] not in ("vizier", "elder"):
-                problems.append(P("seed 002 §2.4", "Egy ellenfél előtti vezír vagy vén lehet az áldozat.",
-                                  "The victim is a vizier or elder in front of an opponent."))
+                problems.append(Problem("seed 002 §2.4", "Egy ellenfél előtti vezír vagy vén lehet az áldozat.",
+                                        "The victim is a vizier or elder in front of an opponent."))
                 continue
             lost[(other, v["tribe"])] += 1
             if state["players"][other][v["tribe"] + "s"] < lost[(other, v["tribe"])]:
-                problems.append(P("seed 002 §2.4", "Annál a játékosnál nincs ilyen figura.",
-                                  "That player has no such meeple."))
+                problems.append(Problem("seed 002 §2.4", "Annál a játékosnál nincs ilyen figura.",
+                                        "That player has no such meeple."))
             if "Boaz" in state["players"][other]["djinns"]:
-                problems.append(P("research §1.5 Boaz", "Boaz védi a vezíreit és véneit.",
-                                  "Boaz protects that player's viziers and elders."))
+                problems.append(Problem("research §1.5 Boaz", "Boaz védi a vezíreit és véneit.",
+                                        "Boaz protects that player's viziers and elders."))
     return problems
 
 
@@ -236,7 +232,7 @@ def _same_target(victims) -> bool:
 
 def _after_move(turn) -> list[Problem]:
     if not turn["moved"]:
-        return [P("seed 002 §2.5", "Előbb lépjetek a figurákkal.", "Move the meeples first.")]
+        return [Problem("seed 002 §2.5", "Előbb lépjetek a figurákkal.", "Move the meeples first.")]
     return []
 
 
@@ -254,8 +250,8 @@ def _check_building(state, turn, d, what, djinn, supply) -> list[Problem]:
         return problems
     here = turn["tile"]
     if d["tile"] != here and not (djinn in turn["used"] and d["tile"] in neighbours(here, diagonal=True)):
-        problems.append(P(f"research §1.5 {djinn}", f"A lapka akciója erre a lapkára tesz (szomszédosra csak {djinn}).",
-                          f"The tile action places it on this tile (a neighbour only with {djinn})."))
+        problems.append(Problem(f"research §1.5 {djinn}", f"A lapka akciója erre a lapkára tesz (szomszédosra csak {djinn}).",
+                                f"The tile action places it on this tile (a neighbour only with {djinn})."))
     if state["supply"][supply] <= 0:
         problems.append(_supply_out(what))
     return problems
@@ -263,14 +259,14 @@ def _check_building(state, turn, d, what, djinn, supply) -> list[Problem]:
 
 def _supply_out(what) -> Problem:
     hu = "pálmafa" if what == "palm" else "palota"
-    return P("seed 002 §2.5", f"Elfogyott a {hu}.", f"No {what} is left in the supply.")
+    return Problem("seed 002 §2.5", f"Elfogyott a {hu}.", f"No {what} is left in the supply.")
 
 
 def _action_free(state, turn, action) -> list[Problem]:
     if turn["action"]:
-        return [P("seed 002 §2.5", "A lapka akciója egyszer hajtható végre.", "The tile action is taken once.")]
+        return [Problem("seed 002 §2.5", "A lapka akciója egyszer hajtható végre.", "The tile action is taken once.")]
     if TILES[state["board"][turn["tile"]]["type"]]["action"] != action:
-        return [P("seed 002 §2.5", "Ennek a lapkának más az akciója.", "This tile has another action.")]
+        return [Problem("seed 002 §2.5", "Ennek a lapkának más az akciója.", "This tile has another action.")]
     return []
 
 
@@ -282,10 +278,10 @@ def _check_buy(state, turn, d) -> list[Problem]:
     cards = d["cards"]
     limit, window, price = (1, 3, 3) if kind == "small-market" else (2, 6, 6)
     if not 1 <= len(cards) <= limit:
-        problems.append(P("seed 002 §2.5", f"Itt {limit} lapot vehetsz.", f"Here you buy {limit} card(s)."))
+        problems.append(Problem("seed 002 §2.5", f"Itt {limit} lapot vehetsz.", f"Here you buy {limit} card(s)."))
     if state["displays"] and Counter(cards) - Counter(state["card_row"][:window]):
-        problems.append(P("seed 002 §2.5", f"Az első {window} látható lap közül vehetsz.",
-                          f"Buy from the first {window} visible cards."))
+        problems.append(Problem("seed 002 §2.5", f"Az első {window} látható lap közül vehetsz.",
+                                f"Buy from the first {window} visible cards."))
     elif not state["displays"]:
         problems += _card_supply(state, Counter(cards))
     if state["players"][turn["seat"]]["gold"] < price:
@@ -303,21 +299,21 @@ def _check_djinn_taken(state, turn, d) -> list[Problem]:
 
 def _djinn_free(state, name, from_row) -> list[Problem]:
     if djinn_owner(state, name) is not None:
-        return [P("FT §7", "Ez a dzsinn már valakié.", "Somebody already owns this djinn.")]
+        return [Problem("FT §7", "Ez a dzsinn már valakié.", "Somebody already owns this djinn.")]
     if from_row and state["displays"] and name not in state["djinn_row"]:
-        return [P("seed 002 §2.5", "A felcsapott dzsinnek közül választhatsz.", "Choose one of the djinns on display.")]
+        return [Problem("seed 002 §2.5", "A felcsapott dzsinnek közül választhatsz.", "Choose one of the djinns on display.")]
     if not from_row and name in state["djinn_row"]:
-        return [P("research §1.5 Sibittis", "A húzott dzsinn nem a felcsapottak közül való.",
-                  "The drawn djinn is not one of those on display.")]
+        return [Problem("research §1.5 Sibittis", "A húzott dzsinn nem a felcsapottak közül való.",
+                        "The drawn djinn is not one of those on display.")]
     return []
 
 
 def _pay_problems(me, pay, allowed, rule) -> list[Problem]:
     if pay not in allowed:
-        return [P(rule, "Ezzel nem lehet fizetni.", "That is not a valid payment.")]
+        return [Problem(rule, "Ezzel nem lehet fizetni.", "That is not a valid payment.")]
     need = PAYMENTS[pay]
     if me["elders"] < need["elders"] or me["fakirs"] < need["fakirs"]:
-        return [P(rule, "Nincs elég véned vagy fakírod a fizetéshez.", "Not enough elders or fakirs to pay.")]
+        return [Problem(rule, "Nincs elég véned vagy fakírod a fizetéshez.", "Not enough elders or fakirs to pay.")]
     return []
 
 
@@ -326,21 +322,21 @@ def _check_djinn_used(state, turn, d) -> list[Problem]:
     me = state["players"][seat]
     cost = DJINNS[name]["cost"]
     if name not in me["djinns"]:
-        return [P("seed 002 §2.5", "Csak a saját dzsinned képességét használhatod, a saját körödben.",
-                  "Only the owner uses a djinn's power, on their own turn.")]
+        return [Problem("seed 002 §2.5", "Csak a saját dzsinned képességét használhatod, a saját körödben.",
+                        "Only the owner uses a djinn's power, on their own turn.")]
     if not cost or name == "Kumarbi":
-        return [P("research §1.5", "Ennek a dzsinnek nincs megidézhető képessége (magától hat).",
-                  "This djinn has no power to call: it works by itself.")]
+        return [Problem("research §1.5", "Ennek a dzsinnek nincs megidézhető képessége (magától hat).",
+                        "This djinn has no power to call: it works by itself.")]
     if name in turn["used"]:
-        return [P("seed 002 §2.5", "Egy fizetős képesség körönként egyszer használható.",
-                  "A paid power is used once per turn.")]
+        return [Problem("seed 002 §2.5", "Egy fizetős képesség körönként egyszer használható.",
+                        "A paid power is used once per turn.")]
     problems = _pay_problems(me, d["pay"], cost, "research §1.5")
     return problems + DJINN_CHECKS.get(name, lambda s, t, d: [])(state, turn, d)
 
 
 def _tile_arg(d) -> list[Problem]:
     if "tile" not in d:
-        return [P("research §1.5", "Add meg a lapkát.", "Name the tile.")]
+        return [Problem("research §1.5", "Add meg a lapkát.", "Name the tile.")]
     return []
 
 
@@ -350,7 +346,7 @@ def _djinn_place(tile_type, supply, what):
         if problems:
             return problems
         if state["board"][d["tile"]]["type"] != tile_type:
-            problems.append(P("research §1.5", "Nem megfelelő lapka.", "Not the right kind of tile."))
+            problems.append(Problem("research §1.5", "Nem megfelelő lapka.", "Not the right kind of tile."))
         if state["supply"][supply] <= 0:
             problems.append(_supply_out(what))
         return problems
@@ -364,23 +360,23 @@ def _djinn_claim(with_meeples: bool):
             return problems
         cell = state["board"][d["tile"]]
         if cell["owner"] is not None or cell["palms"] or cell["palaces"]:
-            problems.append(P("research §1.5", "A lapkán nem lehet teve, pálmafa vagy palota.",
-                              "The tile must have no camel, palm tree or palace."))
+            problems.append(Problem("research §1.5", "A lapkán nem lehet teve, pálmafa vagy palota.",
+                                    "The tile must have no camel, palm tree or palace."))
         if with_meeples and state["players"][turn["seat"]]["camels_left"] <= 0:
-            problems.append(P("seed 002 §2.3", "Nincs több tevéd.", "You have no camel left."))
+            problems.append(Problem("seed 002 §2.3", "Nincs több tevéd.", "You have no camel left."))
         return problems
     return check_
 
 
 def _check_sibittis(state, turn, d):
     if "keep" not in d:
-        return [P("research §1.5 Sibittis", "Add meg a megtartott dzsinnt.", "Name the djinn kept.")]
+        return [Problem("research §1.5 Sibittis", "Add meg a megtartott dzsinnt.", "Name the djinn kept.")]
     return _djinn_free(state, d["keep"], from_row=False)
 
 
 def _check_sloar(state, turn, d):
     if "card" not in d:
-        return [P("research §1.5 Sloar", "Add meg a húzott lapot.", "Name the card drawn.")]
+        return [Problem("research §1.5 Sloar", "Add meg a húzott lapot.", "Name the card drawn.")]
     return _card_supply(state, Counter([d["card"]]))
 
 
@@ -396,28 +392,28 @@ def _check_sale(state, turn, d) -> list[Problem]:
     problems = _after_move(turn)
     me = state["players"][turn["seat"]]
     if not any(d["goods"].values()):
-        problems.append(P("seed 002 §2.6", "Legalább egy árut adj el.", "Sell at least one good."))
+        problems.append(Problem("seed 002 §2.6", "Legalább egy árut adj el.", "Sell at least one good."))
     if any(n > me["goods"].get(k, 0) for k, n in d["goods"].items()):
-        problems.append(P("seed 002 §2.6", "Csak a nálad lévő árukat adhatod el (fakírt nem).",
-                          "Sell only goods you hold (never fakirs)."))
+        problems.append(Problem("seed 002 §2.6", "Csak a nálad lévő árukat adhatod el (fakírt nem).",
+                                "Sell only goods you hold (never fakirs)."))
     return problems
 
 
 def _check_turn_end(state, turn, d) -> list[Problem]:
     if d.get("no_move"):
         if turn["moved"]:
-            return [P("seed 002 A játék vége", "Léptél, így nem mondhatod, hogy nincs lépés.",
-                      "You moved, so there was a legal move.")]
+            return [Problem("seed 002 A játék vége", "Léptél, így nem mondhatod, hogy nincs lépés.",
+                            "You moved, so there was a legal move.")]
         return []
     if not turn["moved"]:
-        return [P("seed 002 §2.2", "Lépj a figurákkal, vagy jelezd, hogy nincs szabályos lépés.",
-                  "Move the meeples, or declare that no legal move remains.")]
+        return [Problem("seed 002 §2.2", "Lépj a figurákkal, vagy jelezd, hogy nincs szabályos lépés.",
+                        "Move the meeples, or declare that no legal move remains.")]
     kind = state["board"][turn["tile"]]["type"]
     for tile_type, supply, hu, en in (("oasis", "palms", "pálmafát", "palm tree"),
                                       ("village", "palaces", "palotát", "palace")):
         if kind == tile_type and not turn["action"] and state["supply"][supply] > 0:
-            return [P("seed 002 §2.5", f"Kötelező: tegyél egy {hu} erre a lapkára.",
-                      f"Compulsory: place a {en} on this tile.")]
+            return [Problem("seed 002 §2.5", f"Kötelező: tegyél egy {hu} erre a lapkára.",
+                            f"Compulsory: place a {en} on this tile.")]
     return []
 
 
@@ -435,19 +431,19 @@ SUPPLY_WORDS = {"viziers": ("vezír", "viziers"), "elders": ("vén", "elders"),
 def check_sheet(state, d) -> list[Problem]:
     seat = d["seat"]
     if not 0 <= seat < state["n"]:
-        return [P("FT §8", "Nincs ilyen játékos.", "There is no such player.")]
+        return [Problem("FT §8", "Nincs ilyen játékos.", "There is no such player.")]
     if state["sheets"][seat] is not None:
-        return [P("FT §8", "Ennek a játékosnak már van pontozólapja; javításhoz érvénytelenítsd.",
-                  "This player's sheet is in; void it to correct it.")]
+        return [Problem("FT §8", "Ennek a játékosnak már van pontozólapja; javításhoz érvénytelenítsd.",
+                        "This player's sheet is in; void it to correct it.")]
     problems = []
     if len(set(d["djinns"])) != len(d["djinns"]):
-        problems.append(P("FT §7", "Egy dzsinn csak egyszer szerepelhet.", "A djinn is listed once."))
+        problems.append(Problem("FT §7", "Egy dzsinn csak egyszer szerepelhet.", "A djinn is listed once."))
     others = [h for i, h in enumerate(holdings_all(state)) if i != seat]
     mine = sheet_holdings(d, state)
     owned = {dj for h in others for dj in h["djinns"]}
     if owned & set(d["djinns"]):
-        problems.append(P("FT §7", f"Már másé: {', '.join(sorted(owned & set(d['djinns'])))}.",
-                          f"Already owned by another player: {', '.join(sorted(owned & set(d['djinns'])))}."))
+        problems.append(Problem("FT §7", f"Már másé: {', '.join(sorted(owned & set(d['djinns'])))}.",
+                                f"Already owned by another player: {', '.join(sorted(owned & set(d['djinns'])))}."))
     everyone = others + [mine]
     for key, limit, rule in (("viziers", TRIBES["vizier"]["count"], "research §1.3"),
                              ("elders", TRIBES["elder"]["count"], "research §1.3"),
@@ -455,23 +451,23 @@ def check_sheet(state, d) -> list[Problem]:
                              ("palaces", PALACES, "seed 002 tartozékok")):
         if sum(h[key] for h in everyone) > limit:
             hu, en = SUPPLY_WORDS[key]
-            problems.append(P(rule, f"Összesen legfeljebb {limit} {hu} van a játékban.",
-                              f"There are only {limit} {en} in the game."))
+            problems.append(Problem(rule, f"Összesen legfeljebb {limit} {hu} van a játékban.",
+                                    f"There are only {limit} {en} in the game."))
     problems += _card_supply(state, Counter(d["goods"]) + Counter({"fakir": d["fakirs"]}), skip_seat=seat)
     tiles = d.get("tiles", {})
     if tiles and d.get("tile_vp"):
-        problems.append(P("FT §8", "A lapkák pontját vagy a lapkákat add meg, ne mindkettőt.",
-                          "Enter the tiles' VP or the tiles, not both."))
+        problems.append(Problem("FT §8", "A lapkák pontját vagy a lapkákat add meg, ne mindkettőt.",
+                                "Enter the tiles' VP or the tiles, not both."))
     if sum(tiles.values()) > state["camels"]:
-        problems.append(P("seed 002 előkészületek", f"Legfeljebb {state['camels']} lapkád lehet (tevék).",
-                          f"At most {state['camels']} tiles (camels)."))
+        problems.append(Problem("seed 002 előkészületek", f"Legfeljebb {state['camels']} lapkád lehet (tevék).",
+                                f"At most {state['camels']} tiles (camels)."))
     used = Counter()
     for s in state["sheets"]:
         if s:
             used += Counter(s.get("tiles", {}))
     if any(used[k] + n > TILES[k]["count"] for k, n in tiles.items()):
-        problems.append(P("research §1.4", "Ennyi ilyen lapka nincs a 30 között.",
-                          "There are not that many tiles of this kind among the 30."))
+        problems.append(Problem("research §1.4", "Ennyi ilyen lapka nincs a 30 között.",
+                                "There are not that many tiles of this kind among the 30."))
     return problems
 
 
