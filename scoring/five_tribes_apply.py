@@ -56,7 +56,7 @@ def _apply_bid(s, seq, d):
 
 
 def _start_turn(s):
-    s["turn"] = {"seat": s["turn_order"][s["turn_index"]], "moved": False, "no_move": False, "tile": None,
+    s["turn"] = {"seat": s["turn_order"][s["turn_index"]], "moved": False, "tile": None,
                  "tribe": None, "action": False, "used": [], "builder_gold": 0}
 
 

@@ -144,7 +144,7 @@ def _check_round_end(state, d) -> list[Problem]:
 
 
 def _check_move(state, turn, d) -> list[Problem]:
-    if turn["moved"] or turn["no_move"]:
+    if turn["moved"]:
         return [Problem("seed 002 §2.2", "Ebben a körben már léptetek.", "The meeples have already moved this turn.")]
     seat, me = turn["seat"], state["players"][turn["seat"]]
     tribe, count, fakirs = d["tribe"], d["count"], d.get("fakirs", 0)
