@@ -22,7 +22,7 @@ SIDES = {
     1: {"players": (3, 5), "face_up": 4, "border_sites": 6, "harbours": 7,
         "name": text("1. oldal: Határviták", "Side 1: Border Disputes")},
     2: {"players": (2, 4), "face_up": 3, "border_sites": 0, "harbours": 0,
-        "name": text("2. oldal: A diplomácia útjai", "Side 2: Ways of Diplomacy")},
+        "name": text("2. oldal: A diplomácia útvonalai", "Side 2: Ways of Diplomacy")},
 }
 ID = re.compile(r"^[a-z0-9-]{1,24}$")
 RULE = "Han §6"

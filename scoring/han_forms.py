@@ -269,7 +269,8 @@ def _piece_text(p: dict) -> dict:
     site = p.get("site")
     extra = {"border": text(f" (határ: {str(p.get('with')).capitalize()})", f" (border with {str(p.get('with')).capitalize()})"),
              "harbour": text(" (kikötő)", " (harbour)"), "fortress": text(" (erődre)", " (on a fortress)")}.get(site, text("", ""))
-    return text(name["hu"] + extra["hu"], name["en"] + extra["en"])
+    at = f" @{p['at']}" if p.get("at") else ""
+    return text(name["hu"] + extra["hu"] + at, name["en"] + extra["en"] + at)
 
 
 def describe_placement(d: dict, who: str) -> dict:
