@@ -54,3 +54,7 @@ def test_two_phones_score_together_undo_void_and_switch_language(live_server, ne
     guest.set_viewport_size({"width": 360, "height": 740})  # the narrowest phones we serve
     assert guest.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(guest, "scorepad-guest-hu")
+
+    host.get_by_role("button", name="End the game").click()
+    expect(guest.locator("#move-form")).to_have_count(0, timeout=4000)  # no reload needed
+    expect(guest.get_by_text("A játék véget ért.")).to_be_visible()
