@@ -123,6 +123,8 @@ def demo():
         ("bid-placed", {"seat": 2, "cost": 0}),
         ("meeples-moved", {"tile": 0, "tribe": "builder", "count": 2, "emptied": True}),
         ("palace-placed", {"tile": 0}), ("turn-ended", {}),
+        ("meeples-moved", {"tile": 4, "tribe": "assassin", "count": 2, "victims": [{"seat": 0, "tribe": "elder"}]}),
+        ("turn-ended", {}),
         ("sheet-entered", _sheet(0, gold=47, elders=3, palms=1, tiles={"oasis": 1})),
         ("sheet-entered", _sheet(1, gold=49, djinns=["Enki"])),
         ("sheet-entered", _sheet(2, gold=60, palaces=1, tile_vp=5, goods={"silk": 1}, fakirs=1)),
