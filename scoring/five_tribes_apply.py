@@ -146,7 +146,8 @@ def _apply_victims(s, seat, victims, seq):
             me[v["tribe"] + "s"] += 1
             _note(s, seat, v["tribe"] + "s", seq)
         elif kandicha and v["tribe"] == "builder" and "tile" in v:
-            _gold(s, seat, _blue_around(s, v["tile"]), seq)
+            echidna = 2 if "Echidna" in s["turn"]["used"] else 1   # GameTheory Kandicha.cs: BuilderMultiplier
+            _gold(s, seat, _blue_around(s, v["tile"]) * echidna, seq)
         elif kandicha and v["tribe"] == "merchant" and v.get("card"):
             _add_cards(s, seat, [v["card"]], seq)
         if "tile" in v and v.get("emptied"):
