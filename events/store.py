@@ -59,7 +59,17 @@ def connect(path: str) -> sqlite_utils.Database:
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    migrations.apply(db)
+    """Apply pending migrations under the write lock, so gunicorn workers booting
+    together on a fresh file migrate one after the other (tests/test_reliability_startup.py)."""
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        migrations.apply(db)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def now() -> str:

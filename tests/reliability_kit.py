@@ -32,11 +32,13 @@ class Server:
 
     def start(self) -> "Server":
         env = {**os.environ, "TABLESCRIBE_DATABASE": self.db_path, "PUBLIC_URL": self.url}
-        self.proc = subprocess.Popen(
-            [os.path.join(BIN, "gunicorn"), "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(self.workers), "--threads", str(self.threads), "--timeout", "60",
-             "app:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True)
+        self.log = f"{self.db_path}.gunicorn.log"  # read it when a server dies under a test
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [os.path.join(BIN, "gunicorn"), "--bind", f"127.0.0.1:{self.port}",
+                 "--workers", str(self.workers), "--threads", str(self.threads), "--timeout", "60",
+                 "app:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                stderr=log, start_new_session=True)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:

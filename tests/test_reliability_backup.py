@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 import uuid
 
 from events import store
@@ -43,8 +44,10 @@ def test_online_backup_under_write_load_then_restore(tmp_path):
         writers = [threading.Thread(target=_write_until, args=(server.url, g, stop, count)) for g in games]
         for w in writers:
             w.start()
-        while len(count) < 60:  # the phones are well under way
+        deadline = time.time() + 60
+        while len(count) < 60 and time.time() < deadline:  # the phones are well under way
             stop.wait(0.02)
+        assert len(count) >= 60, "the phones could not write"
         at_start = len(count)
         result = flask_cli(live, "backup", backup)
         during = len(count) - at_start

@@ -41,17 +41,16 @@ class RateLimiter:
         return len(self._hits)
 
 
-_limiters: dict[str, RateLimiter] = {}
 _limiters_lock = threading.Lock()
 
 
 def limit(name: str, default: tuple[int, float]) -> None:
     """Count this request against ``name`` for the client's address; 429 when over.
     The limit is ``app.config["RATE_LIMITS"][name]`` = (requests, seconds) if set."""
-    rate = current_app.config.get("RATE_LIMITS", {}).get(name, default)
-    key = f"{id(current_app)}:{name}:{rate}"
-    with _limiters_lock:
-        limiter = _limiters.setdefault(key, RateLimiter(*rate))
+    rate = tuple(current_app.config.get("RATE_LIMITS", {}).get(name, default))
+    with _limiters_lock:  # one set of counters per app (and so per worker process)
+        limiters = current_app.extensions.setdefault("rate_limits", {})
+        limiter = limiters.setdefault((name, rate), RateLimiter(*rate))
     address = request.remote_addr or "?"
     if not limiter.allow(address):
         abort(429, retry_after=limiter.retry_after(address))
