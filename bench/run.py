@@ -40,16 +40,24 @@ def main(argv=None) -> int:
         plan["load_seconds"] = args.load_seconds
     games = args.games.split(",") if args.games else kinds()
     skip = set(filter(None, args.skip.split(",")))
-    results = run(plan, games, skip)
+    results = run(plan, games, skip, save=_saver(args.json))
     print(render(results))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1, default=str)
+    _saver(args.json)(results)
     return 0
 
 
-def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None) -> dict:
+def _saver(path: str | None):
+    """Write the raw results after every measurement, so a long run keeps what it has."""
+    def save(results: dict) -> None:
+        if path:
+            with open(path, "w") as f:
+                json.dump(results, f, indent=1, default=str)
+    return save
+
+
+def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, save=None) -> dict:
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    save = save or (lambda results: None)
     results = {"machine": machine(), "plan": plan, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                                           time.gmtime()),
                "sizes": [], "load": None, "max": None}
@@ -62,6 +70,7 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None) ->
                 appends = plan["big_appends"] if big else plan["appends"]
                 r = measure(kind, size, appends, plan["big_states"] if big else plan["states"])
                 results["sizes"].append(r)
+                save(results)
                 if r["reached"] < size + appends:
                     break  # the rules end this game earlier: a bigger size is the same game
     if "load" not in skip:
@@ -69,6 +78,7 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None) ->
         log(f"load: {plan['load_tables']} tables x {plan['load_phones']} phones for {plan['load_seconds']} s")
         results["load"] = load_test(plan["load_tables"], plan["load_phones"], plan["load_seconds"],
                                     plan["load_move_every"])
+        save(results)
     if "max" not in skip:
         from bench.load import max_appends
         log(f"max appends/s: {plan['max_clients']} clients for {plan['max_seconds']} s")
