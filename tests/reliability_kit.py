@@ -164,7 +164,7 @@ def hostile_strategies():
     scalars = st.one_of(st.none(), st.booleans(), ints, strings,
                         st.floats(allow_nan=False, allow_infinity=False))
     json_values = st.recursive(scalars, lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(strings, inner, max_size=4)), max_leaves=12)
+        st.lists(inner, max_size=3), st.dictionaries(strings, inner, max_size=3)), max_leaves=6)
     return ints, strings, json_values
 
 
@@ -239,3 +239,22 @@ def from_schema(schema: dict, root: dict | None = None, depth: int = 0):
                 lambda pair: {**pair[1], **pair[0]})
         return base
     return json_values
+
+
+def record_figures(name: str, figures: dict) -> None:
+    """Keep a run's figures in test-artifacts/reliability-figures.json (docs/reliability.md
+    quotes the last run), and print them for `pytest -s`."""
+    import fcntl
+    path = os.path.join(ROOT, "test-artifacts", "reliability-figures.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # xdist workers write at once
+        try:
+            with open(path) as f:
+                everything = json.load(f)
+        except (OSError, ValueError):
+            everything = {}
+        everything[name] = {**figures, "recorded_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+        with open(path, "w") as f:
+            json.dump(everything, f, indent=1, sort_keys=True, default=str)
+    print(f"\n{name}: {figures}")

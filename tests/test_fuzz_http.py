@@ -7,6 +7,7 @@ The bulk runs against the Flask test client with a real SQLite file; a smaller b
 goes over real HTTP to gunicorn."""
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -22,7 +23,7 @@ from jsonschema import Draft202012Validator
 
 from app import create_app
 from events.core_types import CORE_SCHEMAS
-from reliability_kit import ROOT, Phone, Server, create_game, from_schema, hostile_strategies
+from reliability_kit import Phone, ROOT, Server, create_game, from_schema, hostile_strategies, record_figures
 from scoring import GAMES
 
 SPEC = yaml.safe_load(open(os.path.join(ROOT, "docs", "openapi.yaml"), encoding="utf-8"))
@@ -44,8 +45,9 @@ def _deref(node):
     return node
 
 
-def _validator(schema: dict) -> Draft202012Validator:
-    return Draft202012Validator({**schema, "components": SPEC["components"]})
+@functools.lru_cache(maxsize=None)
+def _validator(schema_json: str) -> Draft202012Validator:
+    return Draft202012Validator({**json.loads(schema_json), "components": SPEC["components"]})
 
 
 OPERATIONS = {op["operationId"]: (path, method, op)
@@ -169,7 +171,7 @@ def _judge(request: dict, status: int, body: bytes, ctype: str, added: int, worl
     schema = responses[str(status)].get("content", {}).get("application/json", {}).get("schema")
     if schema is not None:
         assert ctype.startswith("application/json"), (request, status, ctype)
-        errors = list(_validator(schema).iter_errors(json.loads(body)))
+        errors = list(_validator(json.dumps(schema, sort_keys=True)).iter_errors(json.loads(body)))
         assert not errors, (request, status, errors[0].message)
     # A refused request leaves no trace; an accepted one appends at most one event.
     assert added == 0 or (status == 201 and added == 1), (request, status, added)
@@ -191,10 +193,19 @@ def fuzz_app(tmp_path_factory):
 
 
 def test_api_fuzzed_from_the_openapi_description(fuzz_app):
+    _fuzz_api(fuzz_app, API_BATCH)
+
+
+@pytest.mark.slow
+def test_slow_api_fuzzed_fifty_thousand_requests(fuzz_app):
+    _fuzz_api(fuzz_app, 50_000)
+
+
+def _fuzz_api(fuzz_app, count: int) -> None:
     app, client, world = fuzz_app
     start = world.requests
 
-    @settings(max_examples=API_BATCH // PER_EXAMPLE, deadline=None, database=None,
+    @settings(max_examples=count // PER_EXAMPLE, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(st.lists(_api_requests(world.games), min_size=PER_EXAMPLE, max_size=PER_EXAMPLE))
     def run(batch):
@@ -208,10 +219,10 @@ def test_api_fuzzed_from_the_openapi_description(fuzz_app):
 
     run()
     sent = world.requests - start
-    assert sent >= API_BATCH
+    assert sent >= count
     assert world.statuses.get(201, 0) > 0 and world.statuses.get(422, 0) > 0
     FIGURES["api"] = {"requests": sent, "statuses": dict(sorted(world.statuses.items()))}
-    print("\nFUZZ api:", FIGURES["api"])
+    record_figures(f"fuzz: api ({count})", FIGURES["api"])
 
 
 # ---- every form route of the app -----------------------------------------------------
@@ -293,7 +304,7 @@ def test_every_form_route_fuzzed(fuzz_app):
     assert sent[0] >= FORM_BATCH
     FIGURES["forms"] = {"requests": sent[0], "routes": len(_form_routes(app)),
                         "statuses": dict(sorted(statuses.items()))}
-    print("\nFUZZ forms:", FIGURES["forms"])
+    record_figures("fuzz: form routes", FIGURES["forms"])
 
 
 def test_api_fuzzed_over_real_http(tmp_path):
@@ -325,4 +336,14 @@ def test_api_fuzzed_over_real_http(tmp_path):
         phone.close()
     assert world.requests >= HTTP_BATCH
     FIGURES["http"] = {"requests": world.requests, "statuses": dict(sorted(world.statuses.items()))}
-    print("\nFUZZ http:", FIGURES["http"])
+    record_figures("fuzz: api over http", FIGURES["http"])
+
+
+def test_the_openapi_description_covers_every_api_route(app):
+    """The fuzzer aims at what docs/openapi.yaml describes, so it must describe it all."""
+    described = {(re.sub(r"\{[^}]+\}", "<>", path), method.upper())
+                 for path, item in SPEC["paths"].items() for method in item if method != "parameters"}
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            for method in rule.methods - {"HEAD", "OPTIONS"}:
+                assert (re.sub(r"<[^>]+>", "<>", rule.rule), method) in described, (method, rule.rule)

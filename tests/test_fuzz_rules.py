@@ -18,7 +18,7 @@ from events.core_types import CORE_SCHEMAS
 from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event
 from events.table import check_move
-from reliability_kit import ROOT, from_schema, hostile_strategies
+from reliability_kit import ROOT, from_schema, hostile_strategies, record_figures
 from scoring import GAMES
 from scoring.base import FormError, Problem
 
@@ -123,7 +123,7 @@ def _fuzz_sequences(kind: str, examples: int) -> None:
     run()
     assert total["refused"] > 0 and total["accepted"] > 0
     COUNTS[kind] = total
-    print(f"\nFUZZ rules {kind}: {total}")
+    record_figures(f"fuzz: rules {kind} ({examples})", total)
 
 
 def _forms(rules):
@@ -176,4 +176,4 @@ def test_random_forms_become_an_event_or_a_form_error(kind):
 
     run()
     COUNTS[f"{kind} forms"] = counts
-    print(f"\nFUZZ forms {kind}: {counts}")
+    record_figures(f"fuzz: parse_form {kind}", counts)

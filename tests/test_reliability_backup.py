@@ -9,7 +9,7 @@ import time
 import uuid
 
 from events import store
-from reliability_kit import Phone, Server, assert_store_sound, create_game, flask_cli
+from reliability_kit import Phone, Server, assert_store_sound, create_game, flask_cli, record_figures
 
 FIGURES: dict = {}
 
@@ -85,7 +85,7 @@ def test_online_backup_under_write_load_then_restore(tmp_path):
         phone.close()
         assert status == 201
     FIGURES.update(backup_events=len(backed), writes_during_backup=during)
-    print("\nBACKUP:", FIGURES)
+    record_figures("backup", FIGURES)
 
 
 def test_restore_refuses_a_damaged_backup(tmp_path):

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from events.hashing import first_broken_link
-from reliability_kit import Phone, Server, assert_store_sound, create_game
+from reliability_kit import Phone, Server, assert_store_sound, create_game, record_figures
 from scoring import GAMES
 
 PHONES, MOVES = 5, 200
@@ -147,7 +147,7 @@ def test_five_phones_two_hundred_moves_each_on_one_game(tmp_path):
     assert ledger.stale > 0  # the phones really raced
     FIGURES["one game"] = {"phones": PHONES, "moves each": MOVES, "requests": ledger.requests,
                            "events": len(ledger.acked), "409": ledger.stale, "422": ledger.rejected}
-    print("\nRACE one game:", FIGURES["one game"])
+    record_figures("race: one game", FIGURES["one game"])
 
 
 def test_fifty_games_at_once_every_game_kind(tmp_path):
@@ -179,7 +179,7 @@ def test_fifty_games_at_once_every_game_kind(tmp_path):
     FIGURES["fifty games"] = {"games": len(games), "kinds": kinds, "phones": len(threads),
                               "requests": ledger.requests, "events": len(ledger.acked),
                               "409": ledger.stale, "422": ledger.rejected}
-    print("\nRACE many games:", FIGURES["fifty games"])
+    record_figures("race: many games", FIGURES["fifty games"])
 
 
 @pytest.mark.slow
