@@ -44,6 +44,15 @@ def hand_over(db, game_id: str, seat: int) -> str:
     return code
 
 
+def handover_seat(db, game_id: str, code: str) -> int | None:
+    """The seat an unused hand-over link opens, without using it up."""
+    if not code or len(code) > 128:
+        return None
+    row = db.execute("SELECT seat FROM seat_handovers WHERE code_hash = ? AND game_id = ? AND used_at IS NULL",
+                     [_hash_token(code), game_id]).fetchone()
+    return row[0] if row else None
+
+
 def take_handover(db, game_id: str, code: str) -> tuple[int, str] | None:
     """Use a hand-over link once: (seat, new token), or None for a used or unknown code."""
     if not code or len(code) > 128:

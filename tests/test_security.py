@@ -302,12 +302,14 @@ def test_a_lost_phone_is_replaced_and_the_game_goes_on(app, client, db):
                        json={"type": "game-ended", "data": {}, "expected_seq": 1,
                              "client_event_id": "z"}).status_code == 403
     new_phone = app.test_client()
-    assert new_phone.get(path).status_code == 200 and _count(db, game["id"]) == 1  # GET uses nothing up
+    shown = new_phone.get(path)  # GET names the seat and uses nothing up
+    assert shown.status_code == 200 and 'data-testid="hand-player">Béla<' in shown.data.decode()
     assert new_phone.post(path).status_code == 303
     assert new_phone.post(f"/games/{game['id']}/moves", data={
         "expected_seq": "1", "action": "points-recorded", "seat": "1", "points": "2"}).status_code == 303
     assert _count(db, game["id"]) == 2
     assert app.test_client().post(path).status_code == 404  # the link works once
+    assert app.test_client().get(path).status_code == 404
     # A newer hand-over voids older unused links.
     first = re.search(r'data-testid="hand-link">([^<]+)<',
                       host.post(f"/games/{game['id']}/seats/2/hand").data.decode()).group(1)

@@ -83,10 +83,13 @@ def hand(game_id: str, code: str):
     limit("join", JOIN_RATE)
     table = _table_or_404(game_id)
     if request.method == "GET":
-        return render_template("hand.html", game_id=game_id, code=code, table=table, problems=[])
+        seat = seats.handover_seat(get_db(), game_id, code)
+        player = table.players[seat]["name"] if seat is not None else None
+        return render_template("hand.html", game_id=game_id, code=code, table=table, player=player,
+                               problems=[] if player else [LINK_USED]), 200 if player else 404
     taken = seats.take_handover(get_db(), game_id, code)
     if taken is None:
-        return render_template("hand.html", game_id=game_id, code=code, table=table,
+        return render_template("hand.html", game_id=game_id, code=code, table=table, player=None,
                                problems=[LINK_USED]), 404
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
     views.remember_seat(response, game_id, taken[1])

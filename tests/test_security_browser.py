@@ -1,0 +1,49 @@
+"""A lost phone, in real Chromium at 390 × 844: the host locks a seat and hands Béla's
+seat to a new phone; the lost phone can no longer record, the new one can."""
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_host_hands_a_lost_phones_seat_to_a_new_phone(live_server, new_phone):
+    host = new_phone()
+    host.goto(f"{live_server}/lang/en?next=/games/new")
+    host.get_by_label("Player 1", exact=True).fill("Anna")
+    host.get_by_label("Player 2", exact=True).fill("Béla")
+    host.get_by_label("Player 3", exact=True).fill("Cili")
+    host.get_by_role("button", name="Start the game").click()
+    join_url = host.get_by_test_id("join-link").get_attribute("href")
+
+    lost = new_phone()
+    lost.goto(f"{live_server}/lang/en?next=/")
+    lost.goto(join_url)
+    lost.get_by_role("button", name="Béla").click()
+    expect(lost.get_by_label("Points", exact=True)).to_be_visible()
+
+    host.get_by_text("Join (QR code)").click()
+    host.get_by_test_id("manage-seats").click()
+    host.get_by_test_id("seat-2").get_by_role("button", name="Lock").click()
+    expect(host.get_by_test_id("seat-2")).to_contain_text("locked")
+    host.get_by_test_id("seat-1").get_by_role("button", name="Hand to a new phone").click()
+    hand_url = host.get_by_test_id("hand-link").get_attribute("href")
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(host, "seats-hand-over")
+
+    fresh = new_phone()
+    fresh.goto(f"{live_server}/lang/en?next=/")
+    fresh.goto(hand_url)
+    expect(fresh.get_by_test_id("hand-player")).to_have_text("Béla")
+    screenshot(fresh, "seats-take-over")
+    fresh.get_by_test_id("take-seat").click()
+    fresh.get_by_label("Béla", exact=True).check()
+    fresh.get_by_test_id("points").fill("4")
+    fresh.get_by_role("button", name="Record", exact=True).click()
+    expect(fresh.get_by_test_id("score-1")).to_have_text("4")
+
+    lost.reload()
+    expect(lost.get_by_label("Points", exact=True)).to_have_count(0)  # no longer seated
+    lost.goto(join_url)
+    expect(lost.get_by_role("button", name="Cili")).to_have_count(0)  # locked by the host
