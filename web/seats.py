@@ -12,15 +12,14 @@ from flask import (Blueprint, abort, current_app, make_response, redirect, rende
                    request, url_for)
 from markupsafe import Markup
 
-from events import seats, store
+from events import seats
+from scoring.base import Problem
 from web import views
 from web.db import get_db
-from web.pages import _table_or_404, my_seat
-from scoring.base import Problem
+from web.pages import JOIN_RATE, _table_or_404, my_seat
 from web.ratelimit import limit
 
 bp = Blueprint("seats", __name__)
-JOIN_RATE = (30, 60.0)  # link attempts per address per minute (join and hand-over links)
 LINK_USED = Problem("core §5", "Ez a link már nem érvényes; kérj újat a házigazdától.",
                     "This link is no longer valid; ask the host for a new one.")
 
@@ -37,7 +36,7 @@ def _host_or_403(game_id: str):
     return table
 
 
-def _page(game_id: str, table, handed=None, status: int = 200):
+def _page(game_id: str, table, handed=None):
     db = get_db()
     qr = None
     if handed:
@@ -47,7 +46,7 @@ def _page(game_id: str, table, handed=None, status: int = 200):
         qr = Markup(buffer.getvalue().decode().split("?>", 1)[-1])  # our own SVG, inline
     return make_response(render_template(
         "seats.html", game_id=game_id, table=table, locked=seats.locked_seats(db, game_id),
-        phones=seats.phones_per_seat(db, game_id), handed=handed, qr=qr), status)
+        phones=seats.phones_per_seat(db, game_id), handed=handed, qr=qr))
 
 
 @bp.get("/games/<game_id>/seats")
@@ -80,7 +79,7 @@ def hand_to_new_phone(game_id: str, seat: int):
 @bp.route("/games/<game_id>/hand/<code>", methods=["GET", "POST"])
 def hand(game_id: str, code: str):
     """A one-time link: GET only shows a button (link previews must not use it up)."""
-    limit("join", JOIN_RATE)
+    limit("join", JOIN_RATE)  # the same budget as the join link
     table = _table_or_404(game_id)
     if request.method == "GET":
         seat = seats.handover_seat(get_db(), game_id, code)
