@@ -89,27 +89,37 @@ class Connection:
 
 
 class Phone:
+    """One phone: a browser keeps one keep-alive connection to the server and opens a
+    second only while the first is busy (a poll and a move at the same moment)."""
+
     def __init__(self, port: int, game_id: str, seat: int, token: str):
-        self.game_id, self.seat, self.seen = game_id, seat, 1
-        self.poll = Connection(port)
-        self.post = Connection(port)
-        for conn in (self.poll, self.post):
-            conn.cookies[f"seat_{game_id}"] = token
+        self.port, self.game_id, self.seat, self.seen = port, game_id, seat, 1
+        self.cookies = {f"seat_{game_id}": token}
+        self.idle: list[Connection] = []
+        self.opened = 0
         self.csrf = ""
         self.polled: dict[str, tuple[str, float]] = {}  # path -> (current url, interval)
-        self.conns: dict[str, Connection] = {}
+
+    async def request(self, method: str, path: str, body: bytes = b"", headers=None):
+        conn = self.idle.pop() if self.idle else self._new()
+        try:
+            return await conn.request(method, path, body, headers)
+        finally:
+            self.cookies.update(conn.cookies)
+            self.idle.append(conn)
+
+    def _new(self) -> Connection:
+        self.opened += 1
+        conn = Connection(self.port)
+        conn.cookies = self.cookies  # one cookie jar per phone
+        return conn
 
     async def open(self) -> None:
         """Open the table page once, as a phone does: session, device cookie, CSRF token."""
-        status, _, body = await self.poll.request("GET", f"/games/{self.game_id}")
+        status, _, body = await self.request("GET", f"/games/{self.game_id}")
         assert status == 200, status
         self.csrf = _CSRF.search(body).group(1).decode()
-        self.post.cookies.update(self.poll.cookies)
         self._saw(body)
-        for path, (url, _) in self.polled.items():
-            conn = Connection(self.poll.port)
-            conn.cookies.update(self.poll.cookies)
-            self.conns[path] = conn
 
     def _saw(self, body: bytes) -> None:
         """Take in a response as htmx would: the seq it shows and the polled regions'
@@ -122,9 +132,8 @@ class Phone:
             every = int(amount) / (1000 if unit == b"ms" else 1)
             self.polled[url.split("?")[0]] = (url, every)
 
-
     def close(self) -> None:
-        for conn in (self.poll, self.post, *self.conns.values()):
+        for conn in self.idle:
             conn.close()
 
 
@@ -151,14 +160,13 @@ def _form(**fields) -> bytes:
 
 async def _poller(phone: Phone, path: str, stats: Stats, until: float) -> None:
     """One polled region of one phone: 204 while unchanged, the fresh region otherwise."""
-    conn = phone.conns[path]
     name = path.rsplit("/", 1)[-1]
     await _sleep_until(random.uniform(0, phone.polled[path][1]), until)
     while time.perf_counter() < until:
         tick = time.perf_counter()
         url, every = phone.polled[path]
         try:
-            status, _, data = await conn.request("GET", url, headers={"HX-Request": "true"})
+            status, _, data = await phone.request("GET", url, headers={"HX-Request": "true"})
         except Exception as err:
             stats.error(f"poll {name}", repr(err))
         else:
@@ -186,7 +194,7 @@ async def _mover(phones: list[Phone], stats: Stats, until: float, every: float |
                      points=random.randint(-5, 30), note="")
         start = time.perf_counter()
         try:
-            status, _, data = await phone.post.request(
+            status, _, data = await phone.request(
                 "POST", f"/games/{phone.game_id}/moves", body, headers={"HX-Request": "true"})
         except Exception as err:
             stats.error("move", repr(err))
@@ -325,6 +333,7 @@ def load_test(tables: int, phones: int, seconds: float, move_every: float = MOVE
                 return _report(stats, elapsed, server.cpu() - cpu0, _client_cpu() - client0)
 
             result = asyncio.run(main())
+            result["connections_per_phone"] = sum(p.opened for p in everyone) / len(everyone)
             result["polled"] = {path.rsplit("/", 1)[-1]: every
                                 for path, (_, every) in everyone[0].polled.items()}
     result.update({"tables": tables, "phones": phones,

@@ -167,7 +167,9 @@ def render_load(load: dict) -> list[str]:
            f"{load['tables']} tables × {load['phones']} phones for {load['seconds']:.0f} s "
            f"(gunicorn {load['workers']} workers × {load['threads']} threads); every phone polls "
            + ", ".join(f"/{name} every {every:g} s" for name, every in load["polled"].items())
-           + " (as the page's hx-trigger says), each table records a move every "
+           + " (as the page's hx-trigger says) over "
+           + f"{load.get('connections_per_phone', 0):.2f} keep-alive connections per phone on average, "
+           "each table records a move every "
            f"~{load['move_every_s']} s.", "",
            "| requests | p50 ms | p95 ms | p99 ms | max ms | count | errors |", "|---|---|---|---|---|---|---|"]
     for name, s in load["by_kind"].items():
