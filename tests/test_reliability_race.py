@@ -192,3 +192,6 @@ def test_slow_five_phones_five_hundred_moves_each(tmp_path):
               for s in range(PHONES)], limit=1200)
         _verify_all(server.url, [game], ledger, {game["id"]: 1 + PHONES * 500})
     assert_store_sound(db_path)
+    record_figures("race: one game, slow", {"phones": PHONES, "moves each": 500, "requests": ledger.requests,
+                                            "events": len(ledger.acked), "409": ledger.stale,
+                                            "422": ledger.rejected})
