@@ -25,7 +25,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import admin, api, audit, cli, db, i18n, pages, seats, security
+    from web import admin, api, audit, boards, cli, db, i18n, pages, poll, seats, security
     db.init_app(app)
     admin.init_app(app)
     cli.init_app(app)
@@ -36,10 +36,10 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(audit.bp)
     app.register_blueprint(seats.bp)
-    app.register_blueprint(__import__("web.boards").boards.bp)  # board profiles (events/boards.py)
+    app.register_blueprint(boards.bp)  # board profiles (events/boards.py)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
-    __import__("web.poll").poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)
+    poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)
     return app
 
 

@@ -1,13 +1,14 @@
 """The one registry of game kinds. A game registers by adding its module here."""
-from scoring import scorepad
+from scoring import dragon, dragon_tally, five_tribes, han, maharaja, scorepad
 from scoring.base import GameKind
 
 GAMES: dict[str, GameKind] = {g.kind: g for g in (
     scorepad.GAME,
-    __import__("scoring.maharaja").maharaja.GAME,
-    __import__("scoring.five_tribes").five_tribes.GAME,
-    __import__("scoring.han").han.GAME,
-    __import__("scoring.dragon").dragon.GAME, __import__("scoring.dragon_tally").dragon_tally.GAME,
+    han.GAME,
+    five_tribes.GAME,
+    maharaja.GAME,
+    dragon.GAME,
+    dragon_tally.GAME,  # In the Year of the Dragon's final tally mode
 )}
 
 
