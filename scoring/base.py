@@ -156,3 +156,12 @@ def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form"
     except ValueError:
         raise FormError([Problem(rule, f"{label['hu']}: egész számot adj meg.",
                                  f"{label['en']}: enter a whole number.")]) from None
+
+
+def schema_problems(schema: Mapping[str, Any], data, rule: str,
+                    subject: Text = {"hu": "adat", "en": "data"}, limit: int = 5) -> list[Problem]:
+    """What a JSON Schema finds wrong with ``data``, as problems citing ``rule``."""
+    from jsonschema import Draft202012Validator
+    errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path))
+    return [Problem(rule, f"Hibás {subject['hu']}: {e.message}", f"Invalid {subject['en']}: {e.message}")
+            for e in errors[:limit]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from scoring.base import FormError, Problem, text
+from scoring.base import FormError, Problem, text, schema_problems
 
 COLOURS = ("violet", "yellow", "orange", "green", "red")
 COLOUR_TEXT = {"violet": text("lila", "violet"), "yellow": text("sárga", "yellow"),
@@ -127,10 +127,9 @@ def _p(hu: str, en: str) -> Problem:
 
 def validate(data) -> list[Problem]:
     """Contradictions in a profile; unknown (null) facts are allowed."""
-    from jsonschema import Draft202012Validator
-    errors = list(Draft202012Validator(SCHEMA).iter_errors(data))
-    if errors:
-        return [_p(f"Hibás profil: {e.message}", f"Invalid profile: {e.message}") for e in errors[:5]]
+    shape = schema_problems(SCHEMA, data, RULE, text("profil", "profile"))
+    if shape:
+        return shape
     problems = []
     ids = [a["id"] for a in data["areas"]]
     if len(set(ids)) != AREAS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from scoring import maharaja_rules as R
-from scoring.base import FormError, Problem, text
+from scoring.base import FormError, Problem, text, schema_problems
 
 RULE = "seed 003 §3.1"
 START = "S"                                  # the architects' start space
@@ -57,10 +57,9 @@ def _p(hu: str, en: str) -> Problem:
 
 
 def validate(data) -> list[Problem]:
-    from jsonschema import Draft202012Validator
-    errors = list(Draft202012Validator(SCHEMA).iter_errors(data))
-    if errors:
-        return [_p(f"Hibás profil: {e.message}", f"Invalid profile: {e.message}") for e in errors[:5]]
+    shape = schema_problems(SCHEMA, data, RULE, text("profil", "profile"))
+    if shape:
+        return shape
     problems = []
     if [c["id"] for c in data["cities"]] != list(R.CITIES):
         problems.append(_p("A 7 város sorban A–G.", "The 7 cities are A–G in order."))
