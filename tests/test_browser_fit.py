@@ -1,0 +1,46 @@
+"""Every page of every registered game fits a 390 px phone: no horizontal scroll,
+in Hungarian and English, at the end of each game's demo."""
+import json
+import urllib.request
+
+import pytest
+
+from scoring import GAMES
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+PAGES = ["", "/timeline", "/replay?at=2", "/final"]
+
+
+def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())
+
+
+def _play_demo(base: str, kind: str) -> dict:
+    players, options, moves = GAMES[kind].demo()
+    created = _api(base, "/api/games", {"kind": kind, "players": players, "options": options})
+    token = created["seats"][0]["token"]
+    for seq, (type_, data) in enumerate(moves, start=1):
+        _api(base, f"/api/games/{created['id']}/events",
+             {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"demo-{seq}"}, token)
+    return created
+
+
+@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en")])
+def test_every_game_page_fits_a_phone(live_server, new_phone, locale, lang):
+    phone = new_phone(locale)
+    too_wide = []
+    for kind in sorted(GAMES):
+        created = _play_demo(live_server, kind)
+        phone.goto(created["join_url"])
+        phone.locator("button[name=seat]").first.click()
+        for page in PAGES:
+            phone.goto(f"{live_server}/games/{created['id']}{page}")
+            width = phone.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                too_wide.append((kind, page, width))
+        phone.goto(f"{live_server}/games/{created['id']}")
+        screenshot(phone, f"fit-{kind}-{lang}")
+    assert too_wide == []
