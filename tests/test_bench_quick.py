@@ -32,7 +32,7 @@ def test_every_game_is_measured_beside_the_floor_and_the_peer(quick):
     assert measured == set(kinds())
     for r in quick["sizes"]:
         assert r["same_durability"] and r["durability"]["floor"]["synchronous"] == 2
-        assert r["durability"]["peer"]["journal_mode"] == "wal"
+        assert r["durability"]["peer"] == {"journal_mode": "wal", "synchronous": 2}
         assert 1 <= r["base"] <= r["reached"]
         for key in ("append_render", "append", "floor_append", "peer_append", "state_at"):
             _sane(r[key])
