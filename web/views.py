@@ -22,7 +22,7 @@ STALE = Problem("core §2", "Közben valaki más rögzített egy lépést. Nézd
                 "Someone else recorded a move meanwhile. Check the board and send again.")
 NO_SUCH_SEAT = Problem("core §5", "Válassz egy helyet.", "Choose a seat.")
 SEAT_LOCKED = Problem("core §5", "Ezt a helyet a házigazda lezárta.", "The host has locked this seat.")
-RECENT = 30
+RECENT = 12  # the rest is one tap away in the timeline
 
 
 def is_htmx() -> bool:
