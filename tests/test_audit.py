@@ -161,8 +161,8 @@ def test_score_race_chart_has_a_line_per_player_and_marks_the_step(client, game)
                                                                       {"name": "B<", "colour": ""}], at=2))
     assert svg.count("<polyline") == 2 and svg.count(",") >= 6 and 'data-at="2"' in svg
     assert "B&lt;" in svg and "style" not in svg
-    table_page = client.get(f"/games/{game['id']}").get_data(as_text=True)
-    assert table_page.count("<polyline") == 3
+    table_chart = client.get(f"/games/{game['id']}/race.svg").get_data(as_text=True)
+    assert table_chart.count("<polyline") == 3
 
 
 def test_audit_pages_have_no_inline_style_or_script(client, game):
@@ -174,12 +174,14 @@ def test_audit_pages_have_no_inline_style_or_script(client, game):
         assert 'style="' not in html and not re.search(r"<script(?![^>]*\bsrc=)", html), path
 
 
-def test_the_audit_strip_is_polled_with_204_while_nothing_changed(client, db, game):
+def test_the_score_race_is_a_lazy_image_of_the_game(client, db, game):
     gid = game["id"]
-    assert client.get(f"/games/{gid}/audit-nav?seq=5").status_code == 204
-    fresh = client.get(f"/games/{gid}/audit-nav?seq=4")
-    assert fresh.status_code == 200 and 'id="audit-nav"' in fresh.get_data(as_text=True)
-    assert client.get("/games/nope/audit-nav?seq=1").status_code == 404
+    page = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert f'loading="lazy" src="/games/{gid}/race.svg?seq=5"' in page
+    chart = client.get(f"/games/{gid}/race.svg")
+    assert chart.mimetype == "image/svg+xml" and b"<polyline" in chart.data
+    assert b'xmlns="http://www.w3.org/2000/svg"' in chart.data
+    assert client.get("/games/nope/race.svg").status_code == 404
 
 
 def _doubled(state):

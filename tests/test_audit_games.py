@@ -26,7 +26,7 @@ def test_every_audit_page_renders_for_every_game(client, db, demo_game):
         assert client.get(f"/games/{demo_game}{path}").status_code == 200, path
     for at in range(1, last + 1):
         assert client.get(f"/games/{demo_game}/replay?at={at}").status_code == 200, at
-    assert client.get(f"/games/{demo_game}").get_data(as_text=True).count("<polyline") == \
+    assert client.get(f"/games/{demo_game}/race.svg").get_data(as_text=True).count("<polyline") == \
         len(load(db, demo_game).players)
 
 

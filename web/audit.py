@@ -67,10 +67,10 @@ def race(game_id: str, at: int | None = None) -> Markup:
 
 
 def nav_context(game_id: str, table: TableState) -> dict:
-    """What the table page's audit strip shows (templates/_table_nav.html)."""
+    """What the table page's audit strip shows (templates/_table_nav.html); it is part
+    of the live region, so it must stay cheap: the score race is a lazy image."""
     current = get_game(table.kind)
-    return {"chart": race(game_id),
-            "disputes": [{"seq": seq, **d} for seq, d in table.disputes.items() if d["status"] == "open"],
+    return {"disputes": [{"seq": seq, **d} for seq, d in table.disputes.items() if d["status"] == "open"],
             "rescore": current is not None and current.rules_version > table.rules_version}
 
 
@@ -84,16 +84,14 @@ def _globals(state) -> None:
     state.app.jinja_env.globals.update(audit_nav=nav_context, event_label=event_label)
 
 
-@bp.get("/games/<game_id>/audit-nav")
-def nav(game_id: str):
-    """The audit strip, polled like the live region: 204 while nothing changed."""
-    current = store.last_seq(get_db(), game_id)
-    if current == 0:
+@bp.get("/games/<game_id>/race.svg")
+def race_svg(game_id: str):
+    """The score race as an image, loaded only when a phone opens it on the table page;
+    ``?seq=`` in its address makes a new image after every move."""
+    if store.last_seq(get_db(), game_id) == 0:
         abort(404)
-    if request.args.get("seq", type=int) == current:
-        return Response(status=204)
-    return render_template("_table_nav.html", game_id=game_id, table=_history(game_id)[1],
-                           fragment=True)
+    return Response(str(race(game_id)), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=86400"})
 
 
 # ---- timeline -------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Polls that find nothing new, answered before Flask.
 
-Every phone at every table polls its table's live regions (``/live`` every 1.5 s,
-``/audit-nav`` every 3 s) and almost every poll finds the game where it was: the
+Every phone at every table polls its table's live region (``/live`` every 1.5 s)
+and almost every poll finds the game where it was: the
 route answers 204 when ``?seq=`` equals the game's last sequence number. That
 answer needs one indexed SQLite read, yet going through Flask (request context,
 session, a new SQLite connection, hooks) cost ~3 ms of CPU per poll, which is what
@@ -19,8 +19,8 @@ from events import store
 from web.security import CSP
 
 # The routes whose answer is "204 while ?seq= is the game's last sequence number":
-# web/pages.py live() and web/audit.py nav().
-POLLED = re.compile(r"^/games/([^/]+)/(?:live|audit-nav)$")
+# web/pages.py live().
+POLLED = re.compile(r"^/games/([^/]+)/live$")
 HEADERS = [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", CSP),
            ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"),
            ("Referrer-Policy", "same-origin")]
