@@ -120,19 +120,10 @@ def store_game(db, events: list[Event], finished: bool = False) -> tuple[str, li
     tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
     store.insert_game(db, game_id, created["kind"], created["players"], secrets.token_urlsafe(16),
                       [_hash_token(t) for t in tokens], imported_from="bench")
-    conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        last = None
-        for e in events:
-            last = store._insert(db, game_id, NewEvent(e.type, e.version, e.data, e.seat, e.device,
-                                                       e.client_event_id, e.recorded_at), e.seq - 1)
-        store._touch_summary(db, game_id, last, finished)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+    with store.write_lock(db):
+        store.insert_events(db, game_id, [NewEvent(e.type, e.version, e.data, e.seat, e.device,
+                                                   e.client_event_id, e.recorded_at) for e in events],
+                            finished)
     return game_id, tokens
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from events.store import now
+from events.store import now, write_lock
 from scoring.base import GameKind, Problem
 
 FORMAT = "tablescribe-board"
@@ -78,20 +78,13 @@ def save(db, game: GameKind, profile_id: str, data) -> dict:
     if problems:
         raise BadProfile(problems)
     ensure_builtin(db, game)
-    conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        row = conn.execute("SELECT MAX(version) FROM board_profiles WHERE kind = ? AND profile_id = ?",
-                           [game.kind, profile_id]).fetchone()
+    with write_lock(db):
+        row = db.conn.execute("SELECT MAX(version) FROM board_profiles WHERE kind = ? AND profile_id = ?",
+                              [game.kind, profile_id]).fetchone()
         version = (row[0] or 0) + 1
-        conn.execute("INSERT INTO board_profiles (kind, profile_id, version, data, created_at)"
-                     " VALUES (?,?,?,?,?)", [game.kind, profile_id, version,
-                                             json.dumps(data, ensure_ascii=False), now()])
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        db.conn.execute("INSERT INTO board_profiles (kind, profile_id, version, data, created_at)"
+                        " VALUES (?,?,?,?,?)", [game.kind, profile_id, version,
+                                                json.dumps(data, ensure_ascii=False), now()])
     return load(db, game, profile_id, version)
 
 

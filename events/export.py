@@ -185,20 +185,11 @@ def import_game(db, doc, device: str | None = None) -> dict:
     tokens = [_hash_token(secrets.token_urlsafe(24)) for _ in created["players"]]
     final = fold(events)
     finished = final.rules.is_over(final.game)
-    conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")  # the whole game or nothing
-    try:
+    with store.write_lock(db):  # the whole game or nothing
         store.insert_game(db, game_id, created["kind"], created["players"], join_code, tokens,
                           imported_from=str(doc["game"].get("id") or created.get("origin") or ""))
-        for event in events:
-            new = NewEvent(event.type, event.version, event.data, event.seat, event.device,
-                           event.client_event_id, recorded_at=event.recorded_at)
-            stored = store._insert(db, game_id, new, expected_seq=event.seq - 1)
-            assert stored.hash == event.hash, "an imported event must keep its hash"
-        store._touch_summary(db, game_id, stored, finished)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        stored = store.insert_events(db, game_id, [
+            NewEvent(e.type, e.version, e.data, e.seat, e.device, e.client_event_id,
+                     recorded_at=e.recorded_at) for e in events], finished)
+        assert [e.hash for e in stored] == [e.hash for e in events], "imported events keep their hashes"
     return {"id": game_id, "join_code": join_code}

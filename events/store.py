@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -58,18 +59,26 @@ def connect(path: str) -> sqlite_utils.Database:
     return sqlite_utils.Database(conn)
 
 
-def migrate(db: sqlite_utils.Database) -> None:
-    """Apply pending migrations under the write lock, so gunicorn workers booting
-    together on a fresh file migrate one after the other (tests/test_reliability_startup.py)."""
+@contextmanager
+def write_lock(db):
+    """One short write transaction that takes SQLite's write lock first (BEGIN
+    IMMEDIATE): whatever it reads cannot change before it commits; all or nothing."""
     conn = db.conn
     conn.execute("BEGIN IMMEDIATE")
     try:
-        migrations.apply(db)
+        yield db
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    """Apply pending migrations under the write lock, so gunicorn workers booting
+    together on a fresh file migrate one after the other (tests/test_reliability_startup.py)."""
+    with write_lock(db):
+        migrations.apply(db)
 
 
 def now() -> str:
@@ -125,21 +134,21 @@ def append(db, game_id: str, new: NewEvent, expected_seq: int,
            finished: bool | None = None) -> tuple[Event, bool]:
     """Append one event after ``expected_seq``. Returns (event, created); a
     resubmitted client event id returns the original event and created=False."""
-    conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with write_lock(db):
         existing = find_by_client_id(db, game_id, new.client_event_id)
         if existing:
-            conn.execute("COMMIT")
             return existing, False
         event = _insert(db, game_id, new, expected_seq)
         _touch_summary(db, game_id, event, finished)
-        conn.execute("COMMIT")
         return event, True
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+
+
+def insert_events(db, game_id: str, news: list[NewEvent], finished: bool) -> list[Event]:
+    """A whole new game's events, in order, inside the caller's ``write_lock`` (an
+    import: the game and all its events, or nothing)."""
+    stored = [_insert(db, game_id, new, expected_seq=i) for i, new in enumerate(news)]
+    _touch_summary(db, game_id, stored[-1], finished)
+    return stored
 
 
 def _insert(db, game_id: str, new: NewEvent, expected_seq: int) -> Event:
