@@ -114,12 +114,12 @@ def grow(kind: str, size: int) -> tuple[Player, list[Event], TableState]:
 def store_game(db, events: list[Event], finished: bool = False) -> tuple[str, list[str]]:
     """Write a grown game into the store in one transaction (as an import does);
     returns the game id and one seat token per player."""
-    from events.table import _hash_token
+    from events.table import hash_token
     created = events[0].data
     game_id = secrets.token_urlsafe(6)
     tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
     store.insert_game(db, game_id, created["kind"], created["players"], secrets.token_urlsafe(16),
-                      [_hash_token(t) for t in tokens], imported_from="bench")
+                      [hash_token(t) for t in tokens], imported_from="bench")
     with store.write_lock(db):
         store.insert_events(db, game_id, [NewEvent(e.type, e.version, e.data, e.seat, e.device,
                                                    e.client_event_id, e.recorded_at) for e in events],

@@ -15,7 +15,7 @@ from events.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.hashing import HASHED_FIELDS, first_broken_link
 from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event, NewEvent
-from events.table import _check_setup, _hash_token, check_move
+from events.table import check_setup, hash_token, check_move
 from scoring import get_game, knows_rules, rules_for
 
 FORMAT = "tablescribe-export"
@@ -125,7 +125,7 @@ def _check_created(doc: dict, created: Event) -> None:
         bad(f"rules version {version} of {kind!r} is not known here",
             f"a(z) {kind!r} {version}. szabályverzióját itt nem ismerjük")
     players = [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in created.data["players"]]
-    _refuse_problems(1, _check_setup(rules_for(kind, version), players, created.data["options"]))
+    _refuse_problems(1, check_setup(rules_for(kind, version), players, created.data["options"]))
 
 
 def _check_event(table: TableState, event: Event) -> None:
@@ -182,7 +182,7 @@ def import_game(db, doc, device: str | None = None) -> dict:
     events = verify(doc)
     created = events[0].data
     game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
-    tokens = [_hash_token(secrets.token_urlsafe(24)) for _ in created["players"]]
+    tokens = [hash_token(secrets.token_urlsafe(24)) for _ in created["players"]]
     final = fold(events)
     finished = final.rules.is_over(final.game)
     with store.write_lock(db):  # the whole game or nothing

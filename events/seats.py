@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 
 from events import store
-from events.table import _hash_token, issue_seat_token
+from events.table import hash_token, issue_seat_token
 
 HOST_SEAT = 0
 
@@ -40,7 +40,7 @@ def hand_over(db, game_id: str, seat: int) -> str:
         db.execute("UPDATE seat_handovers SET used_at = ? WHERE game_id = ? AND seat = ? AND used_at IS NULL",
                    [store.now(), game_id, seat])
         db.execute("INSERT INTO seat_handovers (code_hash, game_id, seat, issued_at) VALUES (?,?,?,?)",
-                   [_hash_token(code), game_id, seat, store.now()])
+                   [hash_token(code), game_id, seat, store.now()])
     return code
 
 
@@ -49,7 +49,7 @@ def handover_seat(db, game_id: str, code: str) -> int | None:
     if not code or len(code) > 128:
         return None
     row = db.execute("SELECT seat FROM seat_handovers WHERE code_hash = ? AND game_id = ? AND used_at IS NULL",
-                     [_hash_token(code), game_id]).fetchone()
+                     [hash_token(code), game_id]).fetchone()
     return row[0] if row else None
 
 
@@ -59,9 +59,9 @@ def take_handover(db, game_id: str, code: str) -> tuple[int, str] | None:
         return None
     # One statement claims the link, so two phones racing for it cannot both win.
     claimed = db.execute("UPDATE seat_handovers SET used_at = ? WHERE code_hash = ? AND game_id = ?"
-                         " AND used_at IS NULL", [store.now(), _hash_token(code), game_id])
+                         " AND used_at IS NULL", [store.now(), hash_token(code), game_id])
     if claimed.rowcount != 1:
         return None
     seat = db.execute("SELECT seat FROM seat_handovers WHERE code_hash = ?",
-                      [_hash_token(code)]).fetchone()[0]
+                      [hash_token(code)]).fetchone()[0]
     return seat, issue_seat_token(db, game_id, seat)

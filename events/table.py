@@ -38,7 +38,7 @@ class UnknownGame(LookupError):
 __all__ = ["Refused", "UnknownGame", "StaleSequence", "new_game", "record", "load"]
 
 
-def _hash_token(token: str) -> str:
+def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
@@ -47,13 +47,13 @@ def seat_for_token(db, game_id: str, token: str | None) -> int | None:
     so timing reveals nothing about the stored value; the game id must match too."""
     if not token or len(token) > 128:
         return None
-    return store.seat_of_token_hash(db, game_id, _hash_token(token))
+    return store.seat_of_token_hash(db, game_id, hash_token(token))
 
 
 def issue_seat_token(db, game_id: str, seat: int) -> str:
     token = secrets.token_urlsafe(24)
     with db.atomic():
-        store.add_seat_token(db, game_id, seat, _hash_token(token))
+        store.add_seat_token(db, game_id, seat, hash_token(token))
     return token
 
 
@@ -65,12 +65,12 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
     players = [{"name": str(p.get("name", "")).strip(), "colour": str(p.get("colour") or "")}
                for p in players]
     options = {**game.default_options(), **(options or {})}
-    problems = _check_setup(game, players, options)
+    problems = check_setup(game, players, options)
     if problems:
         raise Refused(problems)
     game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
     tokens = [secrets.token_urlsafe(24) for _ in players]
-    store.insert_game(db, game_id, kind, players, join_code, [_hash_token(t) for t in tokens])
+    store.insert_game(db, game_id, kind, players, join_code, [hash_token(t) for t in tokens])
     data = {"kind": kind, "rules_version": game.rules_version, "players": players,
             "options": options, "origin": origin or game_id}
     store.append(db, game_id, NewEvent("game-created", CORE_VERSION, data, None, device,
@@ -80,7 +80,7 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
                       for i, (p, t) in enumerate(zip(players, tokens))]}
 
 
-def _check_setup(game, players: list[dict], options: dict) -> list[Problem]:
+def check_setup(game, players: list[dict], options: dict) -> list[Problem]:
     problems = []
     if not game.min_players <= len(players) <= game.max_players:
         problems.append(Problem("core §1", f"{game.min_players}–{game.max_players} játékos kell.",
