@@ -10,6 +10,7 @@ cores, and the CPU each used is reported.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 import html
 import os
 import random
@@ -30,6 +31,13 @@ _SEQ = re.compile(rb'data-seq="(\d+)"')
 # Every region the page polls, as htmx does: hx-get="..." hx-trigger="every 1500ms".
 _POLLED = re.compile(rb'hx-get="([^"]+)"\s+hx-trigger="every (\d+)(ms|s)"')
 _CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
+
+
+def _run_in_own_loop(main):
+    """``asyncio.run(main())`` on a thread of its own: the caller's thread may already
+    run an event loop (Playwright's sync API does, in a test worker that drove a browser)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()
 
 
 class Connection:
@@ -332,7 +340,7 @@ def load_test(tables: int, phones: int, seconds: float, move_every: float = MOVE
                     p.close()
                 return _report(stats, elapsed, server.cpu() - cpu0, _client_cpu() - client0)
 
-            result = asyncio.run(main())
+            result = _run_in_own_loop(main)
             result["connections_per_phone"] = sum(p.opened for p in everyone) / len(everyone)
             result["polled"] = {path.rsplit("/", 1)[-1]: every
                                 for path, (_, every) in everyone[0].polled.items()}
@@ -360,7 +368,7 @@ def max_appends(clients: int, seconds: float) -> dict:
                     p.close()
                 return stats, elapsed, server.cpu() - cpu0, _client_cpu() - client0
 
-            stats, elapsed, server_cpu, client_cpu = asyncio.run(main())
+            stats, elapsed, server_cpu, client_cpu = _run_in_own_loop(main)
     done = stats.latency.get("move → 200 fragment", [])
     return {"clients": clients, "seconds": elapsed, "appends": len(done),
             "appends_per_s": len(done) / elapsed, "latency": summary_ms(done) if done else {},
