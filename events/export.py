@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import secrets
 
-from jsonschema import Draft202012Validator
-
 from events import store
 from events.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.hashing import HASHED_FIELDS, first_broken_link
@@ -17,11 +15,12 @@ from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event, NewEvent
 from events.table import check_setup, hash_token, check_move
 from scoring import get_game, knows_rules, rules_for
+from scoring.base import strict_validator
 
 FORMAT = "tablescribe-export"
 FORMAT_VERSION = 1
 
-_ENVELOPE = Draft202012Validator({
+_ENVELOPE = strict_validator({
     "type": "object", "required": [*HASHED_FIELDS, "hash"],
     "properties": {
         "seq": {"type": "integer", "minimum": 1}, "type": {"type": "string"},
@@ -30,7 +29,7 @@ _ENVELOPE = Draft202012Validator({
         "recorded_at": {"type": "string"},
         "client_event_id": {"type": "string", "minLength": 1, "maxLength": 64},
         "hash": {"type": "string"}}})
-_CREATED = Draft202012Validator(CORE_SCHEMAS["game-created"])
+_CREATED = strict_validator(CORE_SCHEMAS["game-created"])
 _CHAIN_HU = {True: "hiányzó vagy felcserélt esemény: nem ez a sorszám következik",
              False: "a lenyomat (hash) nem egyezik a tartalommal és az előző lenyomattal"}
 

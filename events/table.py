@@ -11,14 +11,12 @@ import secrets
 import threading
 from functools import lru_cache
 
-from jsonschema import Draft202012Validator
-
 from events import store
 from events.core_types import CORE_SCHEMAS, CORE_VERSION, check_core
 from events.projection import TableState, advance, fold, upcast
 from events.store import Event, NewEvent, StaleSequence
-from scoring import get_game
-from scoring.base import Problem
+from scoring import get_game, rules_for
+from scoring.base import Problem, schema_message, strict_validator
 
 MAX_NAME = 40
 
@@ -101,10 +99,11 @@ def check_setup(game, players: list[dict], options: dict) -> list[Problem]:
 
 
 @lru_cache(maxsize=None)
-def _validator(schema_key: tuple[str, str]) -> Draft202012Validator:
-    kind, type_ = schema_key
-    schema = CORE_SCHEMAS[type_] if kind == "" else get_game(kind).event_types[type_].schema
-    return Draft202012Validator(schema)
+def _validator(kind: str, rules_version: int, type_: str):
+    """The payload's validator; a core type's when ``kind`` is empty, else the type's
+    schema in the rules the game is folded with (a retired version's, if pinned)."""
+    schema = CORE_SCHEMAS[type_] if kind == "" else rules_for(kind, rules_version).event_types[type_].schema
+    return strict_validator(schema)
 
 
 def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
@@ -113,9 +112,9 @@ def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
         return [Problem("core §2", f"Ismeretlen eseménytípus: {type_}.", f"Unknown event type {type_!r}.")]
     if not isinstance(data, dict):
         return [Problem("core §2", "Az adat JSON objektum legyen.", "data must be a JSON object.")]
-    key = ("", type_) if type_ in CORE_SCHEMAS else (table.kind, type_)
-    errors = sorted(_validator(key).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem("core §2", f"Hibás adat: {e.message}", f"Invalid data: {e.message}")
+    key = ("", 0, type_) if type_ in CORE_SCHEMAS else (table.kind, table.rules_version, type_)
+    errors = sorted(_validator(*key).iter_errors(data), key=lambda e: list(e.path))
+    return [Problem("core §2", f"Hibás adat: {schema_message(e)}", f"Invalid data: {schema_message(e)}")
             for e in errors[:5]]
 
 

@@ -158,10 +158,41 @@ def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form"
                                  f"{label['en']}: enter a whole number.")]) from None
 
 
+def _strict_validator_class():
+    from jsonschema import Draft202012Validator, validators
+
+    def is_integer(checker, instance) -> bool:
+        return isinstance(instance, int) and not isinstance(instance, bool)
+
+    return validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER
+                             .redefine("integer", is_integer))
+
+
+def strict_validator(schema: Mapping[str, Any]):
+    """A JSON Schema (2020-12) validator whose "integer" is an int only. The standard
+    one lets JSON's ``1.0`` pass as an integer; stored, it would stay a float in the
+    event for ever and break every page that formats it as a whole number."""
+    global _StrictValidator
+    if _StrictValidator is None:
+        _StrictValidator = _strict_validator_class()
+    return _StrictValidator(schema)
+
+
+_StrictValidator = None
+MAX_MESSAGE = 160
+
+
+def schema_message(error) -> str:
+    """A validation error's message, cut short: it quotes the offending value, which may
+    be a 500-character note."""
+    message = error.message
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 1] + "…"
+
+
 def schema_problems(schema: Mapping[str, Any], data, rule: str,
                     subject: Text = {"hu": "adat", "en": "data"}, limit: int = 5) -> list[Problem]:
     """What a JSON Schema finds wrong with ``data``, as problems citing ``rule``."""
-    from jsonschema import Draft202012Validator
-    errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem(rule, f"Hibás {subject['hu']}: {e.message}", f"Invalid {subject['en']}: {e.message}")
+    errors = sorted(strict_validator(schema).iter_errors(data), key=lambda e: list(e.path))
+    return [Problem(rule, f"Hibás {subject['hu']}: {schema_message(e)}",
+                    f"Invalid {subject['en']}: {schema_message(e)}")
             for e in errors[:limit]]

@@ -97,3 +97,27 @@ def test_setup_refusals(client):
     assert long_name.status_code == 422
     bad_shape = client.post("/api/games", json={"kind": "scorepad", "players": "Anna"})
     assert bad_shape.status_code == 400
+
+
+@pytest.mark.parametrize("player", [{"name": None}, {"name": 5}, {}, {"name": "Anna", "colour": {"a": 1}}])
+def test_a_name_that_is_not_a_string_is_400_not_a_player_called_none(client, player):
+    response = client.post("/api/games", json={"kind": "scorepad", "players": [player]})
+    assert response.status_code == 400 and "name: str" in response.json["error"]
+    assert client.get("/").get_data(as_text=True).count("None") == 0
+
+
+def test_points_written_as_a_float_are_refused_and_the_table_still_renders(client, game):
+    """JSON Schema counts 1.0 as an integer; stored, it would stay a float in the log
+    and every page formatting it as a whole number would fail for ever."""
+    response = _post(client, game, {**_points(1), "data": {"seat": 1, "points": 3.0}})
+    assert response.status_code == 422 and "integer" in response.json["problems"][0]["en"]
+    assert [e["type"] for e in client.get(f"/api/games/{game['id']}/events").json["events"]] == ["game-created"]
+    assert _post(client, game, {**_points(1), "client_event_id": "again"}).status_code == 201
+    for page in ("", "/timeline", "/replay", "/final"):
+        assert client.get(f"/games/{game['id']}{page}").status_code == 200
+
+
+@pytest.mark.parametrize("at", ["\u00b2", "\u0661", "1e2", "0x2"])
+def test_state_at_takes_ascii_digits_only(client, game, at):
+    response = client.get(f"/api/games/{game['id']}/state", query_string={"at": at})
+    assert response.status_code == 400 and "positive event number" in response.json["error"]

@@ -26,6 +26,12 @@ def _problems(refusal: Refused) -> list[dict]:
     return [p.as_dict() for p in refusal.problems]
 
 
+def _is_player(p) -> bool:
+    """{name: str, colour?: str}: a null or numeric name is no name (it would become "None")."""
+    return isinstance(p, dict) and isinstance(p.get("name"), str) \
+        and isinstance(p.get("colour", ""), (str, type(None)))
+
+
 @bp.post("/games")
 def create_game():
     body = _body()
@@ -33,8 +39,8 @@ def create_game():
         return _error(400, "the body must be a JSON object")
     players, options = body.get("players"), body.get("options", {})
     if not isinstance(body.get("kind"), str) or not isinstance(players, list) \
-            or not all(isinstance(p, dict) for p in players) or not isinstance(options, dict):
-        return _error(400, "expected {kind: str, players: [{name, colour?}], options?: {}}")
+            or not all(_is_player(p) for p in players) or not isinstance(options, dict):
+        return _error(400, "expected {kind: str, players: [{name: str, colour?: str}], options?: {}}")
     try:
         created = new_game(get_db(), body["kind"], players, options, device_id())
     except Refused as refusal:
@@ -89,7 +95,7 @@ def _state_json(game_id: str, at: int | None = None) -> dict:
 @bp.get("/games/<game_id>/state")
 def state(game_id: str):
     at = request.args.get("at")
-    if at is not None and not (at.isdigit() and int(at) >= 1):
+    if at is not None and not (at.isascii() and at.isdigit() and int(at) >= 1):  # "²" is a digit too
         return _error(400, "at must be a positive event number")
     try:
         return jsonify(_state_json(game_id, int(at) if at else None))
