@@ -87,11 +87,16 @@ def open_fortresses(state: dict, area: str) -> int:
                if p["type"] == "fortress" and not p["topped"] and p["area"] == area)
 
 
+def takes_site(piece: dict) -> bool:
+    """A fortress or a pagoda beside fortresses takes a site; a pagoda on a fortress takes
+    none of its own (it stands on the fortress's site, whose kind it copies) and an envoy
+    stands on the dragon seal (Han §2.9, §2.11)."""
+    return piece["type"] == "fortress" or (piece["type"] == "pagoda" and not piece["fortified"])
+
+
 def used_sites(state: dict, area: str) -> int:
-    """Sites taken in ``area``: pagodas beside fortresses, and fortresses (a pagoda on
-    a fortress takes no site of its own)."""
-    return sum(1 for p in state["pieces"] if touches(p, area) and (
-        p["type"] == "fortress" or (p["type"] == "pagoda" and not p["fortified"])))
+    """Sites taken in ``area``."""
+    return sum(1 for p in state["pieces"] if touches(p, area) and takes_site(p))
 
 
 def area_of(state: dict, area_id: str) -> dict | None:
@@ -121,14 +126,15 @@ def _free_slots(known: Counter, unknown: int, used: Counter, key) -> int:
 def free_border(state: dict, a: str, b: str) -> int:
     known = Counter(frozenset(p) for p in state["border_pairs"] if None not in p)
     unknown = sum(None in p for p in state["border_pairs"])
-    used = Counter(frozenset((p["area"], p["with"])) for p in state["pieces"] if p.get("site") == "border")
+    used = Counter(frozenset((p["area"], p["with"])) for p in state["pieces"]
+                   if p.get("site") == "border" and takes_site(p))
     return _free_slots(known, unknown, used, frozenset((a, b)))
 
 
 def free_harbour(state: dict, area: str) -> int:
     known = Counter(a for a in state["harbour_areas"] if a is not None)
     unknown = sum(a is None for a in state["harbour_areas"])
-    used = Counter(p["area"] for p in state["pieces"] if p.get("site") == "harbour")
+    used = Counter(p["area"] for p in state["pieces"] if p.get("site") == "harbour" and takes_site(p))
     return _free_slots(known, unknown, used, area)
 
 
@@ -141,8 +147,7 @@ def free_ordinary(state: dict, area: str) -> int | None:
     a = area_of(state, area)
     if a["sites"] is None or any(h is None for h in state["harbour_areas"]):
         return None
-    used = sum(1 for p in state["pieces"] if p["area"] == area and p.get("site") == "ordinary"
-               and (p["type"] == "fortress" or not p["fortified"]))
+    used = sum(1 for p in state["pieces"] if p["area"] == area and p.get("site") == "ordinary" and takes_site(p))
     return a["sites"] - harbours_in(state, area) - used
 
 

@@ -281,6 +281,24 @@ def test_fortress_only_in_the_variant_and_only_on_a_site():
     assert rules_of(problems(s, JENO, ["yellow"], F("csi")))[0] == "Han §2.10"
 
 
+def test_a_topped_fortress_on_a_harbour_or_border_takes_one_site_not_two():
+    # Lu has 2 harbours: a fortress on one, topped, leaves the other free (and only it).
+    s = put(new(fortress=True, profile=big_board()), JENO, ["orange", "orange"], F("lu", "harbour"), P("lu", "fortress"))
+    assert problems(s, ANITA, ["orange"], P("lu", "harbour")) == []
+    s = put(s, ANITA, ["orange"], P("lu", "harbour"))
+    assert rules_of(problems(s, EVA, ["orange"], P("lu", "harbour"))) == ["Han §2.8"]
+    # 6 border sites whose pairs the profile does not know: a topped fortress uses one of them.
+    data = big_board()
+    data["border_sites"] = [{"areas": [None, None]} for _ in range(6)]
+    s = put(new(fortress=True, profile=data), JENO, ["red"], P("vej"))
+    s = put(s, JENO, ["green"], P("su"))
+    s = put(s, ANITA, ["red", "green"], F("vej", "border") | {"with": "su"}, P("vej", "fortress"))
+    for _ in range(5):
+        assert problems(s, EVA, ["red", "green"], P("vej", "border", **{"with": "su"})) == []
+        s = put(s, EVA, ["red", "green"], P("vej", "border", **{"with": "su"}))
+    assert rules_of(problems(s, EVA, ["red", "green"], P("vej", "border", **{"with": "su"}))) == ["Han §2.7"]
+
+
 def test_fortress_rule_together_option_needs_fortress_and_pagoda_with_two_matching_cards():
     s = put(new(fortress=True, fortress_rule="together"), ANITA, ["yellow"], P("csi"))
     assert problems(s, JENO, ["yellow", "yellow"], F("csi"), P("csi", "fortress")) == []
