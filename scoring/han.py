@@ -257,7 +257,7 @@ def _place(state: dict, move: Move) -> None:
     for p in ordered:
         if p.get("site") == "fortress":
             fort = next(f for f in reversed(state["pieces"])
-                        if f["type"] == "fortress" and not f["topped"] and f["area"] == p["area"])
+                        if f["type"] == "fortress" and not f["topped"] and rules.touches(f, p["area"]))
             fort["topped"] = True
             record = {"seq": move.seq, "seat": seat, "type": "pagoda", "area": fort["area"],
                       "with": fort["with"], "site": fort["site"], "fortified": True, "topped": False}

@@ -83,8 +83,9 @@ def supply(state: dict, seat: int) -> dict[str, int]:
 
 
 def open_fortresses(state: dict, area: str) -> int:
+    """Fortresses not yet topped on a site of ``area`` (a border site belongs to both)."""
     return sum(1 for p in state["pieces"]
-               if p["type"] == "fortress" and not p["topped"] and p["area"] == area)
+               if p["type"] == "fortress" and not p["topped"] and touches(p, area))
 
 
 def takes_site(piece: dict) -> bool:

@@ -355,6 +355,21 @@ def test_fortress_doubles_province_harbour_and_chain():
     assert "Province Lu (fortress: ×2)" in labels
 
 
+def test_a_fortress_on_a_border_site_is_open_in_both_provinces_until_topped():
+    # Vej (4 sites + the Vej–Su border site) with a fortress on the border placed from Su.
+    s = put(new(fortress=True), JENO, ["green", "red"], F("su", "border") | {"with": "vej"})
+    for seat in (ANITA, EVA, ANITA, EVA):
+        s = put(s, seat, ["red"], P("vej"))
+    assert "vej" not in s["scored"]            # its border site holds an open fortress
+    assert problems(s, MARK, ["red"], P("vej", "fortress")) == []   # topped from either province
+    s = put(s, MARK, ["red"], P("vej", "fortress"))
+    assert "vej" in s["scored"]
+    assert points(s, MARK, "provinces") == 2 * 2   # Vej 2/2/1 scores 5/5/2: Márk's 2 doubled
+    s = final(s)
+    assert points(s, MARK, "provinces") == 2 * 2 + 2 * 1   # + Su, where his one pagoda scores 1, doubled
+    assert "Province Su (fortress: ×2)" in [p.label["en"] for p in han.score(s)[MARK]]
+
+
 def test_harbours_score_as_an_extra_province_on_side_1():
     s = new(profile=big_board())
     tally = _tally(s, harbours=[4, 2, 1, 0], lu=[2, 1, 0, 0], csao=[1, 1, 1, 0], x8=[1, 0, 0, 0])
