@@ -116,6 +116,7 @@ def setup(players: list[dict], options: dict) -> dict:
     state = {
         "n": n, "phase": "setup", "round": 0, "short": short, "auction": options.get("auction", False),
         "yogi": options.get("yogi", False), "homes": options.get("homes", ""),
+        "secret_gold": options.get("secret_gold", True),
         "palaces_each": 6 if short else 7, "village_cap": 1 if n == 2 else 2, "outer_sites": neutral,
         "track": [None] * R.TRACK_BOXES, "maharaja": None, "last_round": False,
         "characters": [None] * (7 if options.get("yogi") else 6),
@@ -373,7 +374,11 @@ def score(state: dict) -> dict[int, list[ScorePart]]:
 
 
 def tiebreak(state: dict, seat: int) -> tuple:
-    """Seed 003 §10: equal palaces → more gold; then the lower character number."""
+    """Seed 003 §10: equal palaces → more gold; then the lower character number. While a game
+    with secret gold runs, equal palaces share a rank: ranking them by gold would tell every
+    phone who is richer (docs/rules/maharaja.md §5)."""
+    if state.get("secret_gold", True) and state["phase"] != "over":
+        return ()
     number = R.character_of(state, seat)
     return (state["gold"][seat], -(number or 99))
 

@@ -343,13 +343,29 @@ def test_short_variant_6_palaces_and_at_most_8_rounds():
     assert M.is_over(s) and s["round"] == 8
 
 
+def _ranked(s):
+    return sorted(range(s["n"]), key=lambda seat: (-sum(p.points for p in M.score(s)[seat]),
+                                                  [-x for x in M.tiebreak(s, seat)], seat))
+
+
 def test_winner_by_palaces_then_gold_then_lower_character():
     s = started([R.TRADER, R.MOGUL, R.SADHU])
     s["palaces"] = [{"seat": 2, "city": "A", "site": "outer", "seq": 5}]
     s["gold"] = [20, 20, 3]
-    ranked = sorted(range(3), key=lambda seat: (-sum(p.points for p in M.score(s)[seat]),
-                                                [-x for x in M.tiebreak(s, seat)]))
-    assert ranked == [2, 1, 0]
+    s["phase"] = "over"
+    assert _ranked(s) == [2, 1, 0]
+
+
+def test_secret_gold_does_not_rank_equal_palaces_while_the_game_runs():
+    """The scoreboard must not tell who is richer: equal palaces share a rank until the end."""
+    s = started([R.TRADER, R.MOGUL, R.SADHU])
+    s["gold"] = [3, 20, 40]
+    assert {M.tiebreak(s, seat) for seat in range(3)} == {()}
+    s["phase"] = "over"                                   # the end reveals the gold (seed 003 §10)
+    assert _ranked(s) == [2, 1, 0]
+    shown = started([R.TRADER, R.MOGUL, R.SADHU], secret_gold=False)
+    shown["gold"] = [3, 20, 40]
+    assert _ranked(shown) == [2, 1, 0]                   # gold open at this table: ranked as ever
 
 
 # ---- the phone form ----------------------------------------------------------------------
