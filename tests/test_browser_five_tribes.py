@@ -77,6 +77,11 @@ def test_keeping_the_books_lay_bid_move_and_see_the_board(live_server, new_phone
     expect(page.get_by_role("heading", name="Turn: Zoli")).to_be_visible()
     expect(page.locator(".ft-players")).to_contain_text("62")   # 50 + 4 blue × 3 builders
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    cell = page.locator(".ft-cell.owned")                           # B2: Gerda's camel and her palm tree
+    expect(cell).to_have_count(1)
+    expect(cell.locator(".palm")).to_have_text("1")
+    box, camel = cell.bounding_box(), cell.locator(".camel").bounding_box()
+    assert camel["y"] + camel["height"] <= box["y"] + box["height"] - 4   # the owner is not cut off by the border
     screenshot(page, "five-tribes-board")
     page.get_by_role("link", name="HU").click()
     expect(page.get_by_role("heading", name="Kör: Zoli")).to_be_visible()
