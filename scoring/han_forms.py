@@ -243,6 +243,7 @@ def check_tally(state: dict, d: dict) -> list[Problem]:
                 (area["id"] in state["scored"] and here["pagodas"] != recorded[0]):
             problems.append(Problem("Han §5", f"{area['name']}: kevesebb bábu, mint ami már rögzítve van.",
                                     f"{area['name']}: fewer pieces than already recorded."))
+    problems += _check_tally_sites(state, d)
     if state["side"] != 1 and (any(d["harbours"]) or any(d["border_pagodas"])):
         problems.append(Problem("Han §2.7", "Ezen az oldalon nincs kikötő és határhely.", "This side has no harbours or border sites."))
     for f in d["fortresses"]:
@@ -252,6 +253,24 @@ def check_tally(state: dict, d: dict) -> list[Problem]:
                                     "A fortified pagoda exists only in the variant, as one of the player's pagodas."))
     if len({f["seat"] for f in d["fortresses"]}) != len(d["fortresses"]):
         problems.append(Problem("Han §2.10", "Játékosonként egy erőd van.", "Each player has one fortress."))
+    return problems
+
+
+def _check_tally_sites(state: dict, d: dict) -> list[Problem]:
+    """An end position holds no more pagodas than the board has sites (Han §2.7–2.9):
+    per province when the profile knows its capacity, harbours and border sites in all."""
+    problems = []
+    for area in state["areas"]:
+        cap = rules.capacity(state, area["id"])
+        if cap is not None and sum(d["areas"][area["id"]]["pagodas"]) > cap:
+            problems.append(Problem("Han §2.9", f"{area['name']}: több pagoda, mint pagodahely ({cap}).",
+                                    f"{area['name']}: more pagodas than pagoda sites ({cap})."))
+    if state["side"] == 1 and sum(d["harbours"]) > len(state["harbour_areas"]):
+        problems.append(Problem("Han §2.8", f"Több kikötői pagoda, mint kikötő ({len(state['harbour_areas'])}).",
+                                f"More harbour pagodas than harbours ({len(state['harbour_areas'])})."))
+    if state["side"] == 1 and sum(d["border_pagodas"]) > len(state["border_pairs"]):
+        problems.append(Problem("Han §2.7", f"Több határpagoda, mint határhely ({len(state['border_pairs'])}).",
+                                f"More border pagodas than border sites ({len(state['border_pairs'])})."))
     return problems
 
 

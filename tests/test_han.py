@@ -408,6 +408,19 @@ def test_final_tally_refuses_fewer_pieces_than_recorded_and_too_many_envoys():
     assert rules_of(han.check(s, Move(9, "final-position-entered", bad))) == ["Han §2.6"]
 
 
+def test_final_tally_refuses_more_pagodas_than_sites_harbours_or_border_sites():
+    s = new()                                        # invented board: Csi has 2 sites
+    assert han.check(s, Move(9, "final-position-entered", _tally(s, csi=[1, 1, 0, 0]))) == []
+    assert rules_of(han.check(s, Move(9, "final-position-entered", _tally(s, csi=[2, 1, 0, 0])))) == ["Han §2.9"]
+    ok = _tally(s, harbours=[4, 3, 0, 0], csou=[4, 0, 0, 0], su=[0, 4, 0, 0])
+    assert han.check(s, Move(9, "final-position-entered", ok)) == []
+    too_many = _tally(s, harbours=[4, 4, 0, 0], csou=[4, 0, 0, 0], su=[0, 4, 0, 0])   # 7 harbours
+    assert rules_of(han.check(s, Move(9, "final-position-entered", too_many))) == ["Han §2.8"]
+    border = _tally(s, csou=[4, 3, 0, 0])                                              # 6 border sites
+    border["border_pagodas"] = [4, 3, 0, 0]
+    assert rules_of(han.check(s, Move(9, "final-position-entered", border))) == ["Han §2.7"]
+
+
 def test_second_draw_pile_run_out_finishes_the_round_then_final_scoring():
     s = new(players=3, start_player=1)
     out = Move(5, "draw-pile-ran-out", {})

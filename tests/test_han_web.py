@@ -205,7 +205,8 @@ def test_a_point_card_is_announced_on_the_board(client, db, example):
     tally = {f"p_{a['id']}_0": "2" for a in example["data"]["areas"]}
     tally.update({f"p_{a['id']}_1": "1" for a in example["data"]["areas"]})
     tally.update({f"e_{a['id']}_0": "1" for a in example["data"]["areas"][:8]})
-    tally["p_vej_0"] = "3"   # 9 provinces: 28, 11 alliances of 2: 22 -> 50
+    tally.update(p_vej_0="4", p_csi_1="0")   # Csi has 2 sites, Vej 5; provinces: 7×3 + 2 + 5 = 28,
+    # 11 alliances of 2: 22 -> 50
     assert _post(client, location, 1, action="final-position-entered", **tally).status_code == 303
     page = client.get(location).data.decode()
     assert 'data-testid="score-0">50<' in page
