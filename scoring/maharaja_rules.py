@@ -181,25 +181,26 @@ def travel_fees(villages: list, seat: int, via: list[int]) -> dict[int, int]:
 
 # ---- the city evaluation ----------------------------------------------------------
 
-def presence(state: dict, city: str) -> list[int]:
-    """Seed 003 §8.0 points per seat in a city: architect 1, house 1, outer palace 1
-    (2 for the Sadhu holder), inner palace 3; +1 to the home character's holder
-    (advanced, seed 003 §12.6) when the table set the homes."""
+def presence_parts(state: dict, city: str) -> list[dict[str, int]]:
+    """Seed 003 §8.0: where each seat's points in a city come from: architect 1, each house 1,
+    each outer palace 1 (2 for the Sadhu holder), the inner palace 3; +1 to the home
+    character's holder (advanced, seed 003 §12.6) when the table set the homes."""
     site = state["cities"][city]
-    points = list(site["houses"])
-    for seat in range(state["n"]):
-        if state["architects"][seat] == city:
-            points[seat] += 1
-        outer = site["outer"].count(seat)
-        points[seat] += outer * (2 if holds(state, seat, SADHU) else 1)
-        if site["inner"] == seat:
-            points[seat] += INNER_POINTS
+    parts = [{"architect": int(state["architects"][seat] == city), "houses": site["houses"][seat],
+              "outer": site["outer"].count(seat) * (2 if holds(state, seat, SADHU) else 1),
+              "inner": INNER_POINTS if site["inner"] == seat else 0, "home": 0}
+             for seat in range(state["n"])]
     homes = state["homes"]
-    if homes:
-        holder = state["characters"][homes.index(city)] if homes.index(city) < len(state["characters"]) else None
+    if homes and homes.index(city) < len(state["characters"]):
+        holder = state["characters"][homes.index(city)]
         if holder is not None:
-            points[holder] += 1
-    return points
+            parts[holder]["home"] = 1
+    return parts
+
+
+def presence(state: dict, city: str) -> list[int]:
+    """Presence points per seat in a city (the sum of ``presence_parts``)."""
+    return [sum(p.values()) for p in presence_parts(state, city)]
 
 
 def payouts(points: list[int], characters: list[int | None], players: int) -> list[dict]:
@@ -218,5 +219,8 @@ def payouts(points: list[int], characters: list[int | None], players: int) -> li
 
 
 def evaluate(state: dict, city: str) -> list[dict]:
+    """The payout rows, each with the parts its points came from (to show why)."""
     characters = [character_of(state, s) for s in range(state["n"])]
-    return payouts(presence(state, city), characters, state["n"])
+    parts = presence_parts(state, city)
+    rows = payouts([sum(p.values()) for p in parts], characters, state["n"])
+    return [row | {"parts": parts[row["seat"]]} for row in rows]

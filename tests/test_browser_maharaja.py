@@ -75,7 +75,8 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     _click(host, "End my turn, renouncing the rest (every other player +2 gold)")
 
     # The app evaluated A and moved the Maharaja to D, the governor Csaba moved down.
-    expect(host.get_by_test_id("mh-eval")).to_contain_text("Béla: 4 points → +16 gold (monopoly +5)")
+    expect(host.get_by_test_id("mh-eval")).to_contain_text(
+        "Béla: 4 points (architect 1 + inner palace 3) → +16 gold (monopoly +5)")
     expect(host.get_by_test_id("mh-maharaja")).to_have_text("D")
     expect(host.get_by_test_id("mh-step")).to_contain_text("Round 2")
     expect(guest.get_by_test_id("mh-maharaja")).to_have_text("D", timeout=4000)   # live, no reload

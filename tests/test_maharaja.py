@@ -75,6 +75,11 @@ def test_example_8_city_a_jeno_12_peter_9_krisztina_6_anita_3_and_d_next():
     evaluation = s["evaluations"][-1]
     assert evaluation["city"] == "A"
     assert evaluation["points"] == [4, 5, 6, 1]
+    why = {NAMES[row["seat"]]: {k: v for k, v in row["parts"].items() if v} for row in evaluation["rows"]}
+    assert why == {"Krisztina": {"architect": 1, "inner": 3},              # "építész és belső palota"
+                   "Péter": {"architect": 1, "outer": 2, "houses": 2},     # "külső palota (2 pont a szádhu miatt), 2 ház"
+                   "Jenő": {"architect": 1, "houses": 5},                  # "építész és 5 ház"
+                   "Anita": {"architect": 1}}
     paid = {NAMES[row["seat"]]: row["gold"] for row in evaluation["rows"]}
     assert paid == {"Jenő": 12, "Péter": 9, "Krisztina": 6, "Anita": 3}
     spent = [13 - 2, 13, 4, 10]  # the example's payments
