@@ -6,8 +6,10 @@ Rules as implemented: docs/rules/dragon.md §Final tally.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from scoring.base import EventSpec, GameKind, Move, Problem, ScorePart, clone, text
-from scoring.dragon_data import AGES, CATEGORIES, MAX_FLOORS, PERSONS, TYPES, labels
+from scoring.dragon_data import AGES, CATEGORIES, MAX_FLOORS, PERSONS, TYPES, labels, person_name, supply_for
 from scoring.dragon_forms import _bad, _int
 from scoring import dragon
 
@@ -53,6 +55,22 @@ def check(state: dict, move: Move) -> list[Problem]:
         if any(p["age"] not in PERSONS[p["type"]] for p in palace["persons"]):
             return [Problem(dragon.R_SETUP, "Ilyen korú lapka nincs ebből a típusból.",
                             "That type has no tile of that age.")]
+    return _check_supply(state, d)
+
+
+def _check_supply(state: dict, d: dict) -> list[Problem]:
+    """All courts together hold no more tiles of a kind than the game had
+    (seed 004 Előkészületek, Megjegyzés: the supply by player count)."""
+    held = Counter((p["type"], p["age"]) for position in state["positions"] + [d] if position
+                   for palace in position["palaces"] for p in palace["persons"])
+    supply = supply_for(state["n"])
+    for (kind, age), count in sorted(held.items()):
+        if count > supply[kind][age]:
+            name = person_name({"type": kind, "age": age})
+            return [Problem(dragon.R_SETUP,
+                            f"{state['n']} játékosnál csak {supply[kind][age]} {name['hu']} lapka van, itt {count}.",
+                            f"With {state['n']} players there are only {supply[kind][age]} {name['en']} tiles; "
+                            f"the courts hold {count}.")]
     return []
 
 

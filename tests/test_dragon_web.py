@@ -108,6 +108,24 @@ def test_final_tally_mode_scores_ben_25_from_a_phone_form(app, client, db):
     assert refused.status_code == 422
 
 
+def test_tally_refuses_more_tiles_of_a_kind_than_the_player_count_supplies():
+    from scoring.base import Move
+    players, _, moves = dragon_tally.demo()            # Ben holds the one old monk of a 2-player game
+    state = dragon_tally.setup(players, {})
+    ben = moves[0][1]
+    assert dragon_tally.check(state, Move(2, "dragon-position-entered", ben)) == []
+    state = dragon_tally.apply(state, Move(2, "dragon-position-entered", ben))
+    old_monk = {"type": "monk", "age": "old"}
+    anna = {**moves[1][1], "palaces": [{"floors": 2, "persons": [old_monk]}]}
+    found = dragon_tally.check(state, Move(3, "dragon-position-entered", anna))
+    assert [p.rule for p in found] == [dragon.R_SETUP] and "only 1 old monk" in found[0].en
+    lone = dragon_tally.setup(players, {})             # the same court alone is fine
+    assert dragon_tally.check(lone, Move(2, "dragon-position-entered", anna)) == []
+    crowd = {**anna, "palaces": [{"floors": 3, "persons": [{"type": "tax", "age": "young"}] * 3},
+                                 {"floors": 2, "persons": [{"type": "tax", "age": "young"}] * 2}]}
+    assert "only 4 tax collector" in dragon_tally.check(lone, Move(2, "dragon-position-entered", crowd))[0].en
+
+
 def test_tally_tie_goes_to_the_person_track():
     state = dragon_tally.setup([{"name": "A"}, {"name": "B"}], {})
     assert dragon_tally.tiebreak(state, 0) == (0,)
