@@ -202,9 +202,10 @@ def from_schema(schema: dict, root: dict | None = None, depth: int = 0):
         return st.one_of([from_schema({**schema, "type": k}, root, depth + 1) for k in kind])
     if kind == "integer":
         lo, hi = schema.get("minimum"), schema.get("maximum")
+        whole_floats = st.integers(-3, 12).map(float)  # JSON's 3.0: an integer to a lax validator
         if lo is not None or hi is not None:
-            return st.one_of(st.integers(lo, hi), ints)
-        return ints
+            return st.one_of(st.integers(lo, hi), ints, whole_floats)
+        return st.one_of(ints, whole_floats)
     if kind == "number":
         return st.one_of(ints, st.floats(allow_nan=False, allow_infinity=False))
     if kind == "string":

@@ -220,6 +220,10 @@ def _fuzz_api(fuzz_app, count: int) -> None:
     run()
     sent = world.requests - start
     assert sent >= count
+    for game in world.games:  # whatever the API took, every page of the game still renders
+        for page in ("", "/timeline", "/replay", "/final", "/export.json"):
+            response = client.get(f"/games/{game['id']}{page}")
+            assert response.status_code == 200, (game["kind"], page, response.status_code)
     assert world.statuses.get(201, 0) > 0 and world.statuses.get(422, 0) > 0
     FIGURES["api"] = {"requests": sent, "statuses": dict(sorted(world.statuses.items()))}
     record_figures(f"fuzz: api ({count})", FIGURES["api"])
