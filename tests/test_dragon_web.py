@@ -90,6 +90,13 @@ def test_every_phase_renders_in_both_languages(app, client):
         _post(client, url, seq, form_for(type_, data))
 
 
+def test_the_new_game_page_says_player_1_is_the_oldest_who_opens(client):
+    for lang, words in (("hu", "Az 1. játékos a legidősebb"), ("en", "Player 1 is the oldest player")):
+        client.set_cookie("lang", lang)
+        assert words in client.get("/games/new?kind=dragon").get_data(as_text=True)
+    assert 'data-testid="seat-hint"' not in client.get("/games/new?kind=maharaja").get_data(as_text=True)
+
+
 def test_final_tally_mode_scores_ben_25_from_a_phone_form(app, client, db):
     url = _new(client, "dragon-tally", ["Ben", "Anna"])
     page = client.get(url).get_data(as_text=True)
