@@ -127,6 +127,14 @@ def advance(table: TableState, event: Event) -> TableState | None:
     return _step(table, event, table.voided, recheck=False)
 
 
+def open_disputes(table: TableState) -> dict[int, dict]:
+    """Disputes still waiting for the table: open, about a move that is not void. A move
+    voided while disputed (undo, a void from the log) closes its dispute in effect: there
+    is nothing left to keep or void."""
+    return {seq: d for seq, d in table.disputes.items()
+            if d["status"] == "open" and d["target"] not in table.voided}
+
+
 def standings(table: TableState) -> list[dict]:
     """Per-player totals, breakdown by category and the events behind each part,
     ranked with shared ranks for ties (the game's tie-break first, if it has one)."""

@@ -111,6 +111,25 @@ def test_a_kept_dispute_changes_nothing(client, db, game):
     assert standings(load(db, gid)) == before and load(db, gid).disputes[6]["status"] == "kept"
 
 
+def test_undoing_a_disputed_move_closes_its_dispute_everywhere(client, db, game):
+    """The disputed move is voided from the log (here: undone) instead of through the
+    dispute: the table no longer lists it as open, and the dispute page says what became
+    of it and offers neither "keep" (which would claim the move stands) nor "void"."""
+    seated(client, game, 0)
+    gid = game["id"]
+    post(client, f"/games/{gid}/events/4/dispute", comment="30 is too many", expected_seq=5)
+    table = client.get(f"/games/{gid}?lang=en").get_data(as_text=True)
+    assert "Disputed move #4" in table
+    post(client, f"/games/{gid}/events/4/void", reason="recount", expected_seq=6)
+    assert load(db, gid).voided[4]["by"] == 7
+    table = client.get(f"/games/{gid}?lang=en").get_data(as_text=True)
+    live = client.get(f"/games/{gid}/live?seq=6&lang=en").get_data(as_text=True)
+    assert "Disputed move #4" not in table and "Disputed move #4" not in live
+    page = client.get(f"/games/{gid}/disputes/6?lang=en").get_data(as_text=True)
+    assert "Closed: the move was voided meanwhile" in page and "(#7: recount)" in page
+    assert "Open dispute" not in page and 'value="kept"' not in page and "Add comment" not in page
+
+
 def test_a_stale_dispute_form_is_refused_with_409(client, db, game):
     seated(client, game, 0)
     response = post(client, f"/games/{game['id']}/events/2/dispute", comment="late", expected_seq=3)

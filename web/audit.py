@@ -14,7 +14,7 @@ from events import store
 from events.core_types import CORE_LABELS
 from events.export import BadExport, export_game, import_game
 from events.history import scores, walk
-from events.projection import TableState, fold, standings, upcast
+from events.projection import TableState, fold, open_disputes, standings, upcast
 from events.store import Event
 from events.table import Refused, StaleSequence, check_move, record
 from scoring import get_game
@@ -70,7 +70,7 @@ def nav_context(game_id: str, table: TableState) -> dict:
     """What the table page's audit strip shows (templates/_table_nav.html); it is part
     of the live region, so it must stay cheap: the score race is a lazy image."""
     current = get_game(table.kind)
-    return {"disputes": [{"seq": seq, **d} for seq, d in table.disputes.items() if d["status"] == "open"],
+    return {"disputes": [{"seq": seq, **d} for seq, d in open_disputes(table).items()],
             "rescore": current is not None and current.rules_version > table.rules_version}
 
 
@@ -195,6 +195,7 @@ def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200
            "check": _recheck(before, event), "flag": final.flagged.get(target),
            "parts": _parts_of(final, target), "void": final.voided.get(target),
            "now": standings(final), "whatif": None, "newly_flagged": {},
+           "is_open": dispute_seq in open_disputes(final),
            "problems": list(problems), "client_event_id": secrets.token_hex(16)}
     if target not in final.voided:
         fork = what_if_voided(events, target)

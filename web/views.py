@@ -10,7 +10,7 @@ from flask import current_app, make_response, redirect, render_template, request
 
 from events import store
 from events.core_types import CORE_LABELS
-from events.projection import TableState, standings, upcast
+from events.projection import TableState, open_disputes, standings, upcast
 from events.table import issue_seat_token as _issue
 from scoring.base import FormError, GameKind, Problem, text
 
@@ -121,7 +121,7 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
             "standings": standings(table), "recent": rows, "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, row["join_code"]),
             "client_event_id": secrets.token_hex(16),
-            "open_disputes": [d for d in table.disputes.values() if d["status"] == "open"]}
+            "open_disputes": list(open_disputes(table).values())}
 
 
 def _db():
