@@ -68,6 +68,9 @@ def _check_choose(state, data):
         problems += refuse("seed 003 §5.1", "Ez a karakter nem választható.", "This character is not available.")
     if paid and not state["auction"]:
         problems += refuse("seed 003 §11.2.5", "Fizetni csak licitnél kell.", "Paying is only for the auction variant.")
+    elif paid and sum(1 for s in range(state["n"]) if R.character_of(state, s) is None) == 1:
+        problems += refuse("seed 003 §11.2.5", "Az utolsó, karakter nélküli játékos ingyen választ.",
+                           "The last player without a character chooses free.")
     elif 0 <= seat < state["n"] and paid > state["gold"][seat]:
         problems += _gold_problem()
     return problems

@@ -305,6 +305,21 @@ def test_governor_cannot_go_below_the_track():
     assert refused(s, "governor-moved", {"city": "B"}) == ["seed 003 §7.5"]
 
 
+def test_auction_winner_pays_his_bid_the_last_chooses_free_and_no_pay_without_the_auction():
+    """seed 003 §11.2.5: the winner pays his bid to the bank; the last player without a character
+    chooses free; without the auction variant nobody pays; a bid is never more than one's gold."""
+    players = [{"name": n, "colour": ""} for n in NAMES[:3]]
+    plain = step(M.setup(players, {}), "governors-laid", {"order": list("ABCDEFG")})
+    assert refused(plain, "character-chosen", {"seat": 0, "character": 1, "paid": 2}) == ["seed 003 §11.2.5"]
+    s = step(M.setup(players, {"auction": True}), "governors-laid", {"order": list("ABCDEFG")})
+    assert refused(s, "character-chosen", {"seat": 1, "character": 1, "paid": 16}) == ["seed 003 §7.2"]
+    s = step(s, "character-chosen", {"seat": 1, "character": 1, "paid": 4})
+    s = step(s, "character-chosen", {"seat": 0, "character": 3, "paid": 0})
+    assert refused(s, "character-chosen", {"seat": 2, "character": 2, "paid": 1}) == ["seed 003 §11.2.5"]
+    s = step(s, "character-chosen", {"seat": 2, "character": 2})
+    assert s["gold"] == [15, 11, 15]
+
+
 def test_start_houses_go_in_character_order_into_villages():
     players = [{"name": n} for n in NAMES[:3]]
     s = M.setup(players, {})

@@ -16,8 +16,8 @@ def candidates(s: dict, rng: random.Random) -> list[tuple[str, dict]]:
     if step and step["kind"] == "lay-governors":
         return [("governors-laid", {"order": rng.sample(R.CITIES, 7)})]
     if step and step["kind"] == "choose-character":
-        return [("character-chosen", {"seat": seat, "character": c, "paid": rng.choice([0, 0, 1, 3])})
-                for seat in seats for c in range(1, 8)]
+        return [("character-chosen", {"seat": seat, "character": c, "paid": paid})   # the last one chooses free
+                for seat in seats for c in range(1, 8) for paid in (0, rng.choice([0, 1, 3]))]
     if step and step["kind"] == "start-house":
         return [("start-house-placed", {"seat": step["seat"], "place": f"v{v}"}) for v in range(1, 31)]
     if step and step["kind"] == "reveal":
