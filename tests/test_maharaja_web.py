@@ -142,3 +142,15 @@ def test_the_final_page_of_the_example_shows_why_the_winner_won(app, client):
     assert re.search(r"Krisztina: 7 palaces, \d+ gold, 1\. Mogul", final)
     assert 'data-testid="mh-gold-1">' in page and "mh-secret" not in page   # gold revealed at the end
     assert "Earlier evaluations" in page
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["inner palace (3 points)", "outer palace (1, Sadhu 2)", "houses", "architect"]),
+    ("hu", ["belső palota (3 pont)", "külső palota (1, szádhunak 2)", "házak", "építész"])])
+def test_the_board_explains_its_symbols(client, lang, words):
+    """A phone shows what the circles, squares, numbered boxes and triangles on the cities mean."""
+    client.set_cookie("lang", lang)
+    page = client.get(_game(client)).data.decode()
+    key = re.search(r'data-testid="mh-key">(.*?)</p>', page, re.S).group(1)
+    assert all(word in key for word in words)
+    assert 'class="mh-dot inner empty"' in key and 'class="mh-arch"' in key
