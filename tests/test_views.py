@@ -147,6 +147,27 @@ def test_language_follows_accept_language_and_the_switch(client):
     assert client.get("/lang/en?next=//evil.example").headers["Location"] == "/"
 
 
+def _switch_links(html: str) -> list[str]:
+    return [href.replace("&amp;", "&") for href in re.findall(r'href="(/lang/\w+\?next=[^"]*)"', html)]
+
+
+def test_the_language_switch_on_a_refused_form_goes_back_to_the_page_of_the_form(client, seated):
+    """Without JS a refused move is shown at /games/<id>/moves, which answers POST only:
+    the switch must lead back to the table (or the page the form was on), not to a 405."""
+    refused = client.post(f"{seated}/moves", data={"seat": "0", "points": "x", "expected_seq": "1"},
+                          headers={"Referer": f"http://localhost{seated}/timeline?seat=1"})
+    assert refused.status_code == 422
+    for link in _switch_links(refused.get_data(as_text=True)):
+        target = client.get(link).headers["Location"]
+        assert target == f"{seated}/timeline?seat=1" and client.get(target).status_code == 200
+    no_referrer = client.post(f"{seated}/moves", data={"seat": "0", "points": "x", "expected_seq": "1"})
+    for link in _switch_links(no_referrer.get_data(as_text=True)):
+        assert client.get(link).headers["Location"] == seated
+    elsewhere = client.post(f"{seated}/moves", data={"seat": "0", "points": "x", "expected_seq": "1"},
+                            headers={"Referer": "http://evil.example/x"})
+    assert all(client.get(link).headers["Location"] == seated for link in _switch_links(elsewhere.get_data(as_text=True)))
+
+
 def test_qr_code_is_an_svg_of_the_join_link(client, seated):
     response = client.get(f"{seated}/qr.svg")
     assert response.mimetype == "image/svg+xml" and b"<svg" in response.data

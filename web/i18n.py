@@ -2,6 +2,7 @@
 ``t("Új játék", "New game")`` in templates, ``{"hu": ..., "en": ...}`` from games."""
 import os
 from datetime import datetime
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app, g, request, url_for
@@ -37,6 +38,18 @@ def problem_text(problem) -> str:
     return f"{tr(as_dict)} ({as_dict['rule']})"
 
 
+def lang_next() -> str:
+    """Where the language switch comes back to: this page; after a refused form post
+    (shown at the post's address, which answers POST only) the page the form was on."""
+    if request.method == "GET":
+        return request.full_path
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc == request.host and referrer.path.startswith("/"):
+        return referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    game_id = (request.view_args or {}).get("game_id")
+    return url_for("pages.table", game_id=game_id) if game_id else "/"
+
+
 def game_css(kind: str) -> str | None:
     """static/games/<kind>.css, when the game ships one."""
     path = os.path.join(current_app.static_folder, "games", f"{kind}.css")
@@ -56,4 +69,4 @@ def init_app(app) -> None:
     from web.palette import COLOURS
     app.jinja_env.filters["clock"] = clock
     app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
-                                 problem_text=problem_text, game_css=game_css)
+                                 problem_text=problem_text, game_css=game_css, lang_next=lang_next)
