@@ -50,6 +50,7 @@ def _apply_bid(s, seq, d):
     if len(s["bids"]) == len(s["bid_order"]):
         ranked = sorted(enumerate(s["bids"]), key=lambda ib: (-ib[1]["cost"], -ib[0]))
         s["turn_order"] = [b["seat"] for _, b in ranked]   # seed 002 §1: a later 0-bid plays first
+        s["track"] = [{"seat": b["seat"], "cost": b["cost"]} for _, b in ranked]   # the board's turn order track
         s["bid_order"] = list(s["turn_order"])              # seed 002 §2.1: markers return in turn order
         s["phase"], s["turn_index"] = "turn", 0
         _start_turn(s)

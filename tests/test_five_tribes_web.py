@@ -93,6 +93,16 @@ def test_keeping_the_books_through_the_forms(client, db):
     assert re.search(r'name="sheet_seat" value="2" checked', prefilled)
 
 
+def test_the_board_shows_the_turn_order_track_with_each_bid_and_whose_turn_it_is(client, db):
+    game_id = _new(client)
+    _post(client, db, game_id, action="board-laid", **{f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)})
+    for cost in ("3", "0", "1"):                                   # Anna 3, Béla 0, Cili 1
+        assert _post(client, db, game_id, action="bid-placed", cost=cost).status_code == 303
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    track = re.findall(r'<li class="c-\w+( now| done)?" data-testid="ft-track-\d">([^<]*)</li>', page)
+    assert track == [(" now", "Anna: 3"), ("", "Cili: 1"), ("", "Béla: 0")]   # seed 002 §1: higher price first
+
+
 def test_a_whole_turn_of_form_actions_djinns_assassins_and_a_sale(client, db):
     game_id = _new(client)
     lay = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)}
