@@ -30,7 +30,7 @@ instance/.ready: $(VENV)/.installed
 
 run: setup
 	$(PY) scripts/announce.py $(PORT)
-	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --workers 2 --threads 8 --timeout 60 \
+	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) \
 		--access-logfile - "app:create_app()"
 
 chromium:

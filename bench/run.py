@@ -32,7 +32,12 @@ def main(argv=None) -> int:
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: sizes,load,max")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep Python's default GC instead of a server worker's (app.tune_gc)")
     args = parser.parse_args(argv)
+    if not args.default_gc:  # the in-process measurements run as a gunicorn worker would
+        from app import tune_gc
+        tune_gc()
     plan = dict(QUICK if args.quick else FULL)
     if args.sizes:
         plan["sizes"] = [int(s) for s in args.sizes.split(",")]
@@ -40,6 +45,7 @@ def main(argv=None) -> int:
         plan["load_seconds"] = args.load_seconds
     games = args.games.split(",") if args.games else kinds()
     skip = set(filter(None, args.skip.split(",")))
+    plan["gc"] = "default" if args.default_gc else "worker (app.tune_gc)"
     results = run(plan, games, skip, save=_saver(args.json))
     print(render(results))
     _saver(args.json)(results)

@@ -54,7 +54,8 @@ def start_server(db_path: str, port: int, workers: int = 1, threads: int = 8) ->
     """The production WSGI server (gunicorn) on 127.0.0.1, as `make run` starts it."""
     env = {**os.environ, "TABLESCRIBE_DATABASE": db_path, "PUBLIC_URL": f"http://127.0.0.1:{port}"}
     proc = subprocess.Popen(
-        [os.path.join(os.path.dirname(sys.executable), "gunicorn"), "--bind", f"127.0.0.1:{port}",
+        [os.path.join(os.path.dirname(sys.executable), "gunicorn"), "-c", "gunicorn.conf.py",
+         "--bind", f"127.0.0.1:{port}",
          "--workers", str(workers), "--threads", str(threads), "--timeout", "60",
          "app:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 20

@@ -20,7 +20,7 @@ from events.store import Event
 from events.table import check_move
 from reliability_kit import ROOT, from_schema, hostile_strategies, record_figures
 from scoring import GAMES
-from scoring.base import FormError, Problem
+from scoring.base import FormError, Problem, strict_validator
 
 EXAMPLES = int(os.environ.get("FUZZ_RULES_EXAMPLES", "60"))
 SLOW_EXAMPLES = 600
@@ -177,3 +177,51 @@ def test_random_forms_become_an_event_or_a_form_error(kind):
     run()
     COUNTS[f"{kind} forms"] = counts
     record_figures(f"fuzz: parse_form {kind}", counts)
+
+
+def _every_schema():
+    for kind in KINDS:
+        for type_, spec in sorted(GAMES[kind].event_types.items()):
+            yield f"{kind}:{type_}", dict(spec.schema)
+    for type_, schema in sorted(CORE_SCHEMAS.items()):
+        yield f"core:{type_}", dict(schema)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_fast_validity_check_agrees_with_jsonschema(kind):
+    """StrictValidator answers "valid" from a compiled fastjsonschema check and asks
+    jsonschema only otherwise; on every kind of payload the two must give one verdict."""
+    rules = GAMES[kind]
+    validators = {t: (strict_validator(spec.schema), _full_validator(spec.schema))
+                  for t, spec in rules.event_types.items()}
+    verdicts = {"valid": 0, "invalid": 0}
+
+    @settings(max_examples=EXAMPLES * 3, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(move=_moves(rules))
+    def run(move):
+        type_, data = move
+        if type_ not in validators:
+            return
+        fast, full = validators[type_]
+        valid = not list(full.iter_errors(data))
+        assert (not list(fast.iter_errors(data))) == valid, (type_, data)
+        verdicts["valid" if valid else "invalid"] += 1
+
+    run()
+    assert verdicts["valid"] and verdicts["invalid"], verdicts  # both sides were exercised
+
+
+@pytest.mark.parametrize("name,schema", list(_every_schema()), ids=lambda v: v if isinstance(v, str) else "")
+def test_a_float_is_never_an_integer_and_the_fast_path_is_taken(name, schema):
+    validator = strict_validator(schema)
+    if '"prefixItems"' not in json.dumps(schema):
+        assert validator._fast is not None, f"{name}: every payload would take the slow path"
+    ints = [k for k, v in schema.get("properties", {}).items() if v.get("type") == "integer"]
+    if ints:
+        assert list(validator.iter_errors({ints[0]: 1.0})), f"{name}: 1.0 passed as an integer"
+
+
+def _full_validator(schema):
+    from scoring.base import _strict_validator_class
+    return _strict_validator_class()(schema)

@@ -1,0 +1,29 @@
+"""gunicorn.conf.py: the production server's settings, and the GC tuning each worker
+applies (docs/performance.md, change 8)."""
+import gc
+import os
+import runpy
+
+from gunicorn.config import KNOWN_SETTINGS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_every_name_in_the_config_is_a_gunicorn_setting():
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    known = {s.name for s in KNOWN_SETTINGS}
+    ours = {k for k in config if not k.startswith("_")}
+    assert ours <= known, ours - known  # a misspelt hook would silently never run
+    assert {"workers", "threads", "post_worker_init"} <= ours
+
+
+def test_a_worker_freezes_start_up_objects_and_collects_less_often():
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    before = gc.get_threshold()
+    try:
+        config["post_worker_init"](worker=None)
+        assert gc.get_threshold()[0] > before[0]
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
