@@ -141,7 +141,8 @@ def view(state: dict) -> dict:
                       "free": None if cap is None or state["tally"] else cap - rules.used_sites(state, aid),
                       "room": max(pag) - sum(env), "scored": state["scored"].get(aid),
                       "open_forts": rules.open_fortresses(state, aid), "fortified": sorted(rules.fortified(state, aid)),
-                      "confirmable": cap is None and aid not in state["scored"] and any(pag)})
+                      "confirmable": cap is None and aid not in state["scored"] and any(pag)
+                      and not rules.open_fortresses(state, aid)})
     final = state["phase"] in ("final", "over")
     missing = forms.missing_alliances(state)
     return {"areas": areas, "harbours": rules.harbour_pagodas(state) if state["side"] == 1 else None,
@@ -207,6 +208,9 @@ def _check_confirm_full(state: dict, area: str) -> list[Problem]:
                         "The profile knows the site count: scoring happens by itself when it is full.")]
     if not any(rules.pagodas(state, area)):
         return [Problem("Han §3.2", "Ebben a tartományban nincs pagoda.", "There is no pagoda in this province.")]
+    if rules.open_fortresses(state, area):
+        return [Problem("Han §2.11", "Itt még egy erődön nincs pagoda: a tartomány nem telt meg.",
+                        "A fortress here has no pagoda on it yet: the province is not full.")]
     return []
 
 

@@ -329,6 +329,19 @@ def test_province_with_unknown_site_count_is_scored_when_the_table_confirms():
     assert rules_of(han.check(known, confirm)) == ["Han §3.2"]
 
 
+def test_a_province_with_an_open_fortress_cannot_be_confirmed_full():
+    data = example_profile(1)
+    data["areas"][1]["sites"] = None                 # Csi: the table confirms when it is full
+    s = put(new(fortress=True, profile=data), JENO, ["yellow"], P("csi"))
+    s = put(s, ANITA, ["yellow"], F("csi"))
+    confirm = Move(600, "province-scored", {"area": "csi"})
+    assert rules_of(han.check(s, confirm)) == ["Han §2.11"]
+    assert not next(a for a in s["view"]["areas"] if a["id"] == "csi")["confirmable"]   # not offered
+    s = put(s, EVA, ["yellow"], P("csi", "fortress"))
+    assert han.check(s, confirm) == []
+    assert next(a for a in s["view"]["areas"] if a["id"] == "csi")["confirmable"]
+
+
 # ---- scoring -------------------------------------------------------------------
 
 @pytest.mark.parametrize("counts, expected", [
