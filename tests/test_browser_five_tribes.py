@@ -56,8 +56,14 @@ def test_keeping_the_books_lay_bid_move_and_see_the_board(live_server, new_phone
     from scoring.five_tribes import DEMO_BOARD
     page = _start(new_phone(), live_server)
     page.get_by_text("Keep the books turn by turn").click()
+    expect(page.get_by_test_id("ft-left-oasis")).to_have_text("· left 6")
     for i, kind in enumerate(DEMO_BOARD):
         page.locator(f"select[name=tile_{i}]").select_option(kind)
+        if i == 2:                                                     # A1 village, B1 sacred-6, C1 oasis
+            expect(page.get_by_test_id("ft-left-oasis")).to_have_text("· left 5")
+            expect(page.get_by_test_id("ft-left-village")).to_have_text("· left 4")
+    for kind in ("oasis", "village", "small-market", "large-market", "sacred-6", "sacred-15"):
+        expect(page.get_by_test_id(f"ft-left-{kind}")).to_have_text("· left 0")
     screenshot(page, "five-tribes-lay")
     page.get_by_role("button", name="Record the sultanate").click()
     expect(page.get_by_test_id("ft-map")).to_be_visible()
