@@ -41,6 +41,8 @@ def test_two_phones_score_together_undo_void_and_switch_language(live_server, ne
     expect(host.locator("#e3")).to_have_class("voided")
 
     host.locator("#e2 summary").click()
+    void_button = host.locator("#e2").get_by_role("button", name="Void")
+    assert void_button.bounding_box()["height"] < 56  # one line: "Voi/d" wrapped at 390 px once
     host.locator("#e2").get_by_label("Reason").fill("wrong player")
     host.locator("#e2").get_by_role("button", name="Void").click()
     expect(guest.get_by_test_id("score-0")).to_have_text("0", timeout=4000)
@@ -49,12 +51,18 @@ def test_two_phones_score_together_undo_void_and_switch_language(live_server, ne
 
     guest.get_by_role("link", name="HU").click()
     expect(guest.get_by_role("heading", name="Általános pontozólap")).to_be_visible()
+    guest.get_by_label("Béla", exact=True).check()
+    guest.get_by_test_id("points").fill("2")
+    guest.get_by_role("button", name="Rögzít", exact=True).click()
+    guest.locator("#e6 summary").click()
+    assert guest.locator("#e6").get_by_role("button", name="Érvénytelenít").bounding_box()["height"] < 56
     expect(guest.get_by_role("button", name="Rögzít")).to_be_visible()
     assert guest.evaluate("document.documentElement.scrollWidth") <= 390
     guest.set_viewport_size({"width": 360, "height": 740})  # the narrowest phones we serve
     assert guest.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(guest, "scorepad-guest-hu")
 
+    expect(host.locator("#e6")).to_be_visible(timeout=4000)  # the host's phone has seen the last move
     host.get_by_role("button", name="End the game").click()
     expect(guest.locator("#move-form")).to_have_count(0, timeout=4000)  # no reload needed
     expect(guest.get_by_text("A játék véget ért.")).to_be_visible()
