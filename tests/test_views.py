@@ -193,3 +193,16 @@ def test_security_headers(client):
     assert "unsafe-inline" not in headers["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
     assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_every_void_form_posts_to_the_void_route_of_its_event(app, client, seated):
+    _move(client, seated, 1, seat="0", points="5")
+    _move(client, seated, 2, seat="1", points="6")
+    page = client.get(seated).data.decode()
+    game_id = seated.rsplit("/", 1)[-1]
+    with app.test_request_context():
+        from flask import url_for
+        expected = {url_for("pages.void", game_id=game_id, target=n) for n in (2, 3)}
+    actions = set(re.findall(r'<form method="post" action="([^"]+/void)"', page))
+    assert actions == expected
+    assert set(re.findall(r'hx-post="([^"]+/void)"', page)) == expected
