@@ -154,3 +154,18 @@ def test_the_board_explains_its_symbols(client, lang, words):
     key = re.search(r'data-testid="mh-key">(.*?)</p>', page, re.S).group(1)
     assert all(word in key for word in words)
     assert 'class="mh-dot inner empty"' in key and 'class="mh-arch"' in key
+
+
+def test_the_reveal_offers_no_action_until_one_is_chosen(client, app):
+    """A disc is entered as revealed: nothing is preselected, and a missing action is asked for."""
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    _set_up(client, url)
+    page = client.get(url).data.decode()
+    for i in (1, 2):
+        select = re.search(rf'<select name="action{i}"[^>]*>\s*<option value="">([^<]*)</option>', page)
+        assert select and select.group(1) == "– choose –"
+    before = _seq(client, url)
+    response = _post(client, url, action="actions-revealed", action1="gold")
+    assert response.status_code == 422 and "Choose: second action" in response.data.decode()
+    assert _seq(client, url) == before
