@@ -404,8 +404,10 @@ GAME = GameKind(
     rules_version=1, event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score,
     is_over=is_over, describe=describe, parse_form=parse_form, options=OPTIONS,
     categories=LABELS, check_setup=check_setup, tiebreak=tiebreak,
-    tiebreak_rule=text("Azonos palotaszámnál a több arany, majd a kisebb karakterszám nyer.",
-                       "Equal palaces: more gold wins, then the lower character number."),
+    tiebreak_rule=text("Azonos palotaszámnál a több arany, majd a kisebb karakterszám nyer "
+                       "(titkos aranynál csak a játék végén dönt).",
+                       "Equal palaces: more gold wins, then the lower character number "
+                       "(with secret gold it decides only once the game is over)."),
     has_board=True, demo=demo, parse_options=parse_options,
     boards=Boards(validate=board.validate, from_form=board.from_form, missing=board.missing,
                   builtin=board.BUILTIN),

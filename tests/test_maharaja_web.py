@@ -169,3 +169,17 @@ def test_the_reveal_offers_no_action_until_one_is_chosen(client, app):
     response = _post(client, url, action="actions-revealed", action1="gold")
     assert response.status_code == 422 and "Choose: second action" in response.data.decode()
     assert _seq(client, url) == before
+
+
+def test_the_final_page_of_a_running_secret_gold_game_shows_no_gold_in_its_ties(app, client):
+    """Before the end, equal palaces share a rank on the result page too, which says why."""
+    players, options, moves = M.demo()
+    db = store.connect(app.config["DATABASE"])
+    created = new_game(db, "maharaja", players, {**options, "secret_gold": True}, "dev")
+    for seq, (type_, data) in enumerate(moves[:16], start=1):           # before the first palace
+        record(db, created["id"], type_, data, seq, 0, "dev", f"d{seq}")
+    client.set_cookie("lang", "en")
+    page = client.get(f"/games/{created['id']}/final").data.decode()
+    tie = re.search(r'data-testid="tie">(.*?)</li>', page, re.S).group(1)
+    assert "They share rank 1" in tie and "only once the game is over" in tie
+    assert "The tie-break decides" not in tie
