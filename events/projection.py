@@ -135,9 +135,12 @@ def open_disputes(table: TableState) -> dict[int, dict]:
             if d["status"] == "open" and d["target"] not in table.voided}
 
 
-def standings(table: TableState) -> list[dict]:
+def standings(table: TableState, last_parts: int | None = None) -> list[dict]:
     """Per-player totals, breakdown by category and the events behind each part,
-    ranked with shared ranks for ties (the game's tie-break first, if it has one)."""
+    ranked with shared ranks for ties (the game's tie-break first, if it has one).
+
+    ``last_parts``: list only each player's last parts, the earlier ones summed in
+    ``earlier`` (the table page; a long score pad game has thousands of parts)."""
     game = table.rules
     parts = game.score(table.game)
     rows = []
@@ -146,10 +149,14 @@ def standings(table: TableState) -> list[dict]:
         breakdown: dict[str, int] = {}
         for part in mine:
             breakdown[part.category] = breakdown.get(part.category, 0) + part.points
+        shown = mine[-last_parts:] if last_parts and len(mine) > last_parts else mine
+        earlier = mine[:len(mine) - len(shown)]
         tiebreak = game.tiebreak(table.game, seat) if game.tiebreak else ()
         rows.append({"seat": seat, "player": player["name"], "colour": player.get("colour"),
-                     "score": sum(p.points for p in mine), "breakdown": breakdown,
-                     "parts": [p.as_dict() for p in mine], "tiebreak": list(tiebreak)})
+                     "score": sum(breakdown.values()), "breakdown": breakdown,
+                     "parts": [p.as_dict() for p in shown],
+                     "earlier": {"count": len(earlier), "points": sum(p.points for p in earlier)},
+                     "tiebreak": list(tiebreak)})
     rows.sort(key=lambda r: (-r["score"], [-x for x in r["tiebreak"]], r["seat"]))
     for i, row in enumerate(rows):
         prev = rows[i - 1] if i else None

@@ -110,3 +110,16 @@ def test_stale_record_is_refused(db, game_id):
     _play(db, game_id, [("points-recorded", {"seat": 0, "points": 1})])
     with pytest.raises(StaleSequence):
         record(db, game_id, "points-recorded", {"seat": 0, "points": 1}, 1, 0, "dev", "late")
+
+
+def test_the_table_page_standings_list_the_last_parts_and_sum_the_earlier(db, game_id):
+    moves = []
+    for round_no in range(1, 6):
+        moves += [("points-recorded", {"seat": 0, "points": round_no}), ("round-closed", {})]
+    _play(db, game_id, moves)
+    table = load(db, game_id)
+    full = next(r for r in standings(table) if r["seat"] == 0)
+    short = next(r for r in standings(table, last_parts=2) if r["seat"] == 0)
+    assert full["score"] == short["score"] == 15 and full["breakdown"] == short["breakdown"]
+    assert short["parts"] == full["parts"][-2:] and [p["points"] for p in short["parts"]] == [4, 5]
+    assert short["earlier"] == {"count": 3, "points": 6} and full["earlier"] == {"count": 0, "points": 0}

@@ -206,3 +206,15 @@ def test_every_void_form_posts_to_the_void_route_of_its_event(app, client, seate
     actions = set(re.findall(r'<form method="post" action="([^"]+/void)"', page))
     assert actions == expected
     assert set(re.findall(r'hx-post="([^"]+/void)"', page)) == expected
+
+
+def test_scoreboard_sums_the_parts_before_the_last_twelve(client, seated):
+    seq = 1
+    for points in range(1, 15):  # 14 rounds for Anna: the first two are summed
+        _move(client, seated, seq, seat="0", points=str(points))
+        _move(client, seated, seq + 1, action="round-closed")
+        seq += 2
+    page = client.get(seated, headers={"Accept-Language": "en"}).data.decode()
+    anna = page[page.index('data-seat="0"'):page.index('data-seat="1"')]
+    assert re.search(r"2 earlier parts</a></span>\s*<strong>3</strong>", anna)
+    assert anna.count("<li><span>Round") == 12 and 'data-testid="score-0">105<' in anna

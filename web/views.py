@@ -23,6 +23,7 @@ STALE = Problem("core §2", "Közben valaki más rögzített egy lépést. Nézd
 NO_SUCH_SEAT = Problem("core §5", "Válassz egy helyet.", "Choose a seat.")
 SEAT_LOCKED = Problem("core §5", "Ezt a helyet a házigazda lezárta.", "The host has locked this seat.")
 RECENT = 12  # the rest is one tap away in the timeline
+SCOREBOARD_PARTS = 12  # per player on the table page; the final page lists every part
 
 
 def is_htmx() -> bool:
@@ -118,7 +119,7 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
             for e in reversed(db_events)]
     row = store.game_row(_db(), game_id)
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat,
-            "standings": standings(table), "recent": rows, "over": table.rules.is_over(table.game),
+            "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, row["join_code"]),
             "client_event_id": secrets.token_hex(16),
             "open_disputes": list(open_disputes(table).values())}
