@@ -63,6 +63,8 @@ def load(db, game: GameKind, profile_id: str, version: int | None = None) -> dic
     sql = "SELECT profile_id, version, data, created_at FROM board_profiles WHERE kind = ? AND profile_id = ?"
     params: list = [game.kind, profile_id]
     if version is not None:
+        if not 1 <= version < 2**63:  # no such version; SQLite could not even bind it
+            return None
         sql += " AND version = ?"
         params.append(version)
     row = db.execute(sql + " ORDER BY version DESC LIMIT 1", params).fetchone()

@@ -311,6 +311,32 @@ def test_every_form_route_fuzzed(fuzz_app):
     record_figures("fuzz: form routes", FIGURES["forms"])
 
 
+HOSTILE_QUERY = ["", "0", "-1", "2", "1.5", "\u00b2", "\u0661", "9" * 25, "abc", "<x>", "%00"]
+QUERY_NAMES = ["at", "seat", "type", "seq", "version", "saved", "next", "lang", "kind"]
+
+
+def test_every_page_route_with_hostile_queries_and_numbers(fuzz_app):
+    """Every GET route of the app (pages, images, exports, board profiles) for every game,
+    each query parameter any route reads set to each hostile value, and every int path
+    part at 0, 1 and 10**30: never a 5xx."""
+    app, client, world = fuzz_app
+    codes = {g["id"]: g["join_url"].rsplit("/", 1)[1] for g in world.games}
+    sent = 0
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint == "static":
+            continue
+        for game in world.games:
+            real = {"game_id": game["id"], "code": codes[game["id"]], "kind": game["kind"], "profile_id": "x"}
+            for number in ("0", "1", str(10**30)):
+                path = re.sub(r"<int:\w+>", number, rule.rule)
+                path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: real.get(m.group(1), "x"), path)
+                for value in HOSTILE_QUERY if number == "1" else HOSTILE_QUERY[:1]:
+                    response = client.get(path, query_string={name: value for name in QUERY_NAMES})
+                    sent += 1
+                    assert response.status_code < 500, (path, value, response.status_code)
+    assert sent > 500
+
+
 def test_api_fuzzed_over_real_http(tmp_path):
     """A smaller batch of the same generated API requests against gunicorn."""
     db_path = str(tmp_path / "fuzz-http.db")
