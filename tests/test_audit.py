@@ -266,6 +266,17 @@ def test_a_move_the_rules_refuse_after_a_void_is_flagged_and_left_out(db):
     assert [e["round"] for e in table.game["entries"]] == [1]
 
 
+def test_a_flagged_move_is_marked_on_the_table_page_and_the_timeline(client, db):
+    gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 4}),
+                    (0, "round-closed", {})])
+    record(db, gid, "event-voided", {"target": 2, "reason": "wrong table"}, 3, 1, "dev", "v")
+    for page in (f"/games/{gid}?lang=en", f"/games/{gid}/live?seq=1&lang=en", f"/games/{gid}/timeline?lang=en"):
+        html = client.get(page).get_data(as_text=True)
+        flagged = re.search(r'<li id="e3"[^>]*class="[^"]*flagged[^"]*">(.*?)</li>', html, re.S)
+        assert flagged and "Nothing has been recorded in this round yet. (scorepad §2)" in flagged.group(1), page
+        assert re.search(r'<li id="e2"[^>]*class="voided', html), page
+
+
 def test_an_import_may_be_larger_than_a_move_form(client, app, db, game):
     doc = export_game(db, game["id"])
     doc["padding"] = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1000)  # unknown keys are ignored
