@@ -63,6 +63,8 @@ def test_two_phones_score_together_undo_void_and_switch_language(live_server, ne
     screenshot(guest, "scorepad-guest-hu")
 
     expect(host.locator("#e6")).to_be_visible(timeout=4000)  # the host's phone has seen the last move
+    host.get_by_role("button", name="Close the round (1.)").click()
+    expect(guest.get_by_role("button", name="Kör lezárása (2.)")).to_be_visible(timeout=4000)  # relabelled live
     host.get_by_role("button", name="End the game").click()
     expect(guest.locator("#move-form")).to_have_count(0, timeout=4000)  # no reload needed
     expect(guest.get_by_text("A játék véget ért.")).to_be_visible()

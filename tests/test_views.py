@@ -106,6 +106,19 @@ def test_live_poll_answers_204_until_something_changes(client, seated):
     assert b'data-seq="2"' in changed.data
 
 
+def test_the_live_poll_updates_the_round_on_the_close_button(client, seated):
+    """Another phone closed round 1: the poll must relabel this phone's "Close the round
+    (1.)" button, or the table closes round 2 believing it closes round 1."""
+    form = client.get(f"{seated}?lang=en").get_data(as_text=True)
+    assert '<span id="scorepad-round">1</span>' in form and 'id="scorepad-round" hx-swap-oob' not in form
+    _move(client, seated, 1, seat="0", points="5")
+    _move(client, seated, 2, action="round-closed")
+    live = client.get(f"{seated}/live?seq=2").get_data(as_text=True)
+    assert '<span id="scorepad-round" hx-swap-oob="true">2</span>' in live
+    _move(client, seated, 3, action="game-ended")
+    assert 'id="scorepad-round"' not in client.get(f"{seated}/live?seq=3").get_data(as_text=True)
+
+
 def test_undo_and_void_strike_through(client, seated):
     _move(client, seated, 1, seat="0", points="5")
     _move(client, seated, 2, seat="1", points="6")
