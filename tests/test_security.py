@@ -64,6 +64,21 @@ def test_seat_tokens_join_codes_and_hand_links_have_at_least_128_bits(app, clien
     assert len(set(hand_codes)) == len(hand_codes)
 
 
+def test_a_seat_cookie_is_sent_only_to_its_own_games_pages(client):
+    """Scoped to /games/<id>: a phone that sat at hundreds of tables must not send every
+    seat token with every request (past 8 KB of Cookie header gunicorn refuses it all)."""
+    tables = []
+    for _ in range(3):
+        created = client.post("/games/new", data={"kind": "scorepad", "name": ["Anna", "Béla"]})
+        game_id = created.headers["Location"].rsplit("/", 1)[1]
+        [seat_cookie] = [c for c in created.headers.getlist("Set-Cookie") if c.startswith(f"seat_{game_id}=")]
+        assert f"Path=/games/{game_id};" in seat_cookie and "HttpOnly" in seat_cookie
+        tables.append(game_id)
+    for game_id in tables:  # every table still knows its phone's seat
+        page = client.get(f"/games/{game_id}").get_data(as_text=True)
+        assert 'id="move-form"' in page and client.get(f"/games/{game_id}/qr.svg").status_code == 200
+
+
 def test_only_hashes_of_tokens_are_stored(app, client, db):
     game = _api_game(client)
     stored = {r[0] for r in db.execute("SELECT token_hash FROM seat_tokens WHERE game_id = ?", [game["id"]])}

@@ -72,7 +72,7 @@ def hand_to_new_phone(game_id: str, seat: int):
     handed = {"seat": seat, "player": table.players[seat]["name"], "url": hand_url(game_id, code)}
     response = _page(game_id, table, handed)
     if seat == seats.HOST_SEAT:  # the host gave its own seat away: this phone is no host now
-        response.delete_cookie(views.seat_cookie(game_id), path="/")
+        views.forget_seat(response, game_id)
     return response
 
 

@@ -35,9 +35,21 @@ def seat_cookie(game_id: str) -> str:
     return f"seat_{game_id}"
 
 
+def seat_cookie_path(game_id: str) -> str:
+    """A seat cookie goes only to its own game's pages: a phone that has sat at a few
+    hundred tables would otherwise send them all with every request, past the 8 KB a
+    header field may have (gunicorn then answers 400 to everything)."""
+    return url_for("pages.table", game_id=game_id)
+
+
 def remember_seat(response, game_id: str, token: str) -> None:
     response.set_cookie(seat_cookie(game_id), token, max_age=30 * 86400, httponly=True,
-                        samesite="Lax", path="/")
+                        samesite="Lax", path=seat_cookie_path(game_id))
+
+
+def forget_seat(response, game_id: str) -> None:
+    for path in (seat_cookie_path(game_id), "/"):  # "/": cookies set before they were scoped
+        response.delete_cookie(seat_cookie(game_id), path=path)
 
 
 def issue_seat_token(db, game_id: str, seat: int) -> str:
