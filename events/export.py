@@ -177,11 +177,13 @@ def summary(table: TableState) -> dict:
 def import_game(db, doc, device: str | None = None) -> dict:
     """Store a verified file as a new game with its own id; the events keep their
     original times, recorders (``device`` of the importing phone is not stored) and
-    hashes. Returns {"id", "join_code"}."""
+    hashes. Returns {"id", "join_code", "seats": [{"seat", "player", "token"}]} like a new
+    game, so the phone that imported it holds the host's seat and can show the join code."""
     events = verify(doc)
     created = events[0].data
     game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
-    tokens = [hash_token(secrets.token_urlsafe(24)) for _ in created["players"]]
+    raw_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
+    tokens = [hash_token(t) for t in raw_tokens]
     final = fold(events)
     finished = final.rules.is_over(final.game)
     with store.write_lock(db):  # the whole game or nothing
@@ -191,4 +193,6 @@ def import_game(db, doc, device: str | None = None) -> dict:
             NewEvent(e.type, e.version, e.data, e.seat, e.device, e.client_event_id,
                      recorded_at=e.recorded_at) for e in events], finished)
         assert [e.hash for e in stored] == [e.hash for e in events], "imported events keep their hashes"
-    return {"id": game_id, "join_code": join_code}
+    return {"id": game_id, "join_code": join_code,
+            "seats": [{"seat": i, "player": p["name"], "token": t}
+                      for i, (p, t) in enumerate(zip(created["players"], raw_tokens))]}

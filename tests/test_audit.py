@@ -237,6 +237,12 @@ def test_export_download_and_import_upload(client, db, game):
     assert imported.status_code == 303
     new_id = imported.location.rsplit("/", 1)[1]
     assert new_id != gid and standings(load(db, new_id)) == standings(load(db, gid))
+    # The importing phone holds the host's seat of the new game: it can go on recording and
+    # show the join code to the others (before, nobody could ever sit at an imported game).
+    table = client.get(f"/games/{new_id}?lang=en").get_data(as_text=True)
+    assert 'id="move-form"' in table and 'data-testid="join-link"' in table
+    assert client.post(f"/games/{new_id}/moves", data={"seat": "1", "points": "2", "expected_seq": "5"}).status_code == 303
+    assert store.read_events(db, new_id)[-1].seat == 0 and count(db, gid) == 5
 
     doc["events"][3]["data"]["points"] = 31
     refused = client.post("/import?lang=en", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},

@@ -332,4 +332,6 @@ def import_page():
         created = import_game(get_db(), doc, device_id())
     except BadExport as err:
         return render_template("audit/import.html", refusal=err, problems=[]), 422
-    return redirect(url_for("pages.table", game_id=created["id"]), code=303)
+    response = redirect(url_for("pages.table", game_id=created["id"]), code=303)
+    views.remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
+    return response
