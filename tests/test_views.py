@@ -181,6 +181,27 @@ def test_the_language_switch_on_a_refused_form_goes_back_to_the_page_of_the_form
     assert all(client.get(link).headers["Location"] == seated for link in _switch_links(elsewhere.get_data(as_text=True)))
 
 
+def test_every_time_shown_is_the_tables_wall_clock(app, client, seated):
+    """Event times were local but the home page's and final sheet's were UTC: a game
+    "updated 03:12" whose moves were at 04:12."""
+    from datetime import datetime, timedelta, timezone
+    app.config["TIMEZONE"] = "Pacific/Kiritimati"  # UTC+14: another hour, and another day
+    _move(client, seated, 1, seat="0", points="5")
+    game_id = seated.rsplit("/", 1)[1]
+    event = store.read_events(store.connect(app.config["DATABASE"]), game_id)[-1]
+    utc = datetime.fromisoformat(event.recorded_at)
+    local = utc + timedelta(hours=14)
+    home = client.get("/").get_data(as_text=True)
+    assert local.strftime("%Y-%m-%d %H:%M") in home and utc.strftime("%Y-%m-%d %H:%M") not in home
+    final = client.get(f"{seated}/final").get_data(as_text=True)
+    assert f"#2 · {local:%Y-%m-%d}" in final
+    app.config["TIMEZONE"] = "Pacific/Pago_Pago"  # UTC-11: 25 hours from Kiritimati, always another day
+    final = client.get(f"{seated}/final").get_data(as_text=True)
+    assert f"#2 · {utc - timedelta(hours=11):%Y-%m-%d}" in final and f"#2 · {local:%Y-%m-%d}" not in final
+    app.config["TIMEZONE"] = "Pacific/Kiritimati"
+    assert local.strftime("%H:%M:%S") in client.get(seated).get_data(as_text=True)
+
+
 def test_qr_code_is_an_svg_of_the_join_link(client, seated):
     response = client.get(f"{seated}/qr.svg")
     assert response.mimetype == "image/svg+xml" and b"<svg" in response.data

@@ -56,17 +56,30 @@ def game_css(kind: str) -> str | None:
     return url_for("static", filename=f"games/{kind}.css") if os.path.exists(path) else None
 
 
-def clock(recorded_at: str) -> str:
-    """An event's server time (UTC) as the table's wall clock (config TIMEZONE)."""
+def _local(recorded_at: str, fmt: str, fallback: slice) -> str:
+    """A server time (UTC) on the table's wall clock and calendar (config TIMEZONE)."""
     try:
         moment = datetime.fromisoformat(recorded_at)
-        return moment.astimezone(ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest"))).strftime("%H:%M:%S")
+        return moment.astimezone(ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest"))).strftime(fmt)
     except (ValueError, ZoneInfoNotFoundError):
-        return recorded_at[11:19]
+        return recorded_at[fallback].replace("T", " ")
+
+
+def clock(recorded_at: str) -> str:
+    return _local(recorded_at, "%H:%M:%S", slice(11, 19))
+
+
+def day(recorded_at: str) -> str:
+    """The table's date (after 23:00 UTC it is already the next day in Budapest)."""
+    return _local(recorded_at, "%Y-%m-%d", slice(0, 10))
+
+
+def day_and_clock(recorded_at: str) -> str:
+    return _local(recorded_at, "%Y-%m-%d %H:%M", slice(0, 16))
 
 
 def init_app(app) -> None:
     from web.palette import COLOURS
-    app.jinja_env.filters["clock"] = clock
+    app.jinja_env.filters.update(clock=clock, day=day, day_and_clock=day_and_clock)
     app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
                                  problem_text=problem_text, game_css=game_css, lang_next=lang_next)
