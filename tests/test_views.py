@@ -207,6 +207,30 @@ def test_qr_code_is_an_svg_of_the_join_link(client, seated):
     assert response.mimetype == "image/svg+xml" and b"<svg" in response.data
 
 
+def _qr_svg(url: str) -> bytes:
+    import io
+
+    import qrcode
+    import qrcode.image.svg
+    buffer = io.BytesIO()
+    qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2).save(buffer)
+    return buffer.getvalue()
+
+
+def test_a_read_only_link_for_spectators_with_its_qr_code(app, client, seated):
+    """Spectators join "through a read-only link": the table page's own address, shown
+    (with its QR code) beside the join code; it carries no join code."""
+    page = client.get(f"{seated}?lang=en").get_data(as_text=True)
+    watch = re.search(r'href="([^"]+)" data-testid="watch-link"', page).group(1)
+    join = re.search(r'href="([^"]+)" data-testid="join-link"', page).group(1)
+    assert watch == f"http://localhost{seated}" and "/join/" not in watch and watch != join
+    stranger = app.test_client()
+    assert stranger.get(f"{seated}/qr.svg").status_code == 403  # the join code stays with seated phones
+    assert stranger.get(f"{seated}/qr.svg?watch=1").data == _qr_svg(watch)
+    assert client.get(f"{seated}/qr.svg").data == _qr_svg(join)
+    assert 'data-testid="watch-link"' not in stranger.get(seated).get_data(as_text=True)
+
+
 def test_forms_need_a_csrf_token(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE": str(tmp_path / "c.db")})
     client = app.test_client()

@@ -166,10 +166,15 @@ def join(game_id: str, code: str):
 
 @bp.get("/games/<game_id>/qr.svg")
 def qr(game_id: str):
+    """The join link's QR code; ``?watch=1``: the read-only table link's, for spectators."""
     row = store.game_row(get_db(), game_id) or abort(404)
-    if my_seat(game_id) is None:  # the join code is for seated phones to show, not spectators
+    if request.args.get("watch") == "1":
+        url = views.watch_url(game_id)
+    elif my_seat(game_id) is None:  # the join code is for seated phones to show, not spectators
         abort(403)
-    image = qrcode.make(views.join_url(game_id, row["join_code"]),
+    else:
+        url = views.join_url(game_id, row["join_code"])
+    image = qrcode.make(url,
                         image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buffer = io.BytesIO()
     image.save(buffer)

@@ -56,9 +56,18 @@ def issue_seat_token(db, game_id: str, seat: int) -> str:
     return _issue(db, game_id, seat)
 
 
-def join_url(game_id: str, code: str) -> str:
+def _public(path: str) -> str:
     base = os.environ.get("PUBLIC_URL") or current_app.config.get("PUBLIC_URL") or request.host_url
-    return base.rstrip("/") + url_for("pages.join", game_id=game_id, code=code)
+    return base.rstrip("/") + path
+
+
+def join_url(game_id: str, code: str) -> str:
+    return _public(url_for("pages.join", game_id=game_id, code=code))
+
+
+def watch_url(game_id: str) -> str:
+    """The table page: a read-only link for spectators (it carries no join code)."""
+    return _public(url_for("pages.table", game_id=game_id))
 
 
 def players_from_form(form) -> list[dict]:
@@ -132,7 +141,7 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
     row = store.game_row(_db(), game_id)
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat,
             "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
-            "join_url": join_url(game_id, row["join_code"]),
+            "join_url": join_url(game_id, row["join_code"]), "watch_url": watch_url(game_id),
             "client_event_id": secrets.token_hex(16),
             "open_disputes": list(open_disputes(table).values())}
 
