@@ -25,7 +25,7 @@ STEP_LABELS = {
     "lay-governors": text("a kormányzósáv kirakása", "laying the governor track"),
     "choose-character": text("karakterválasztás", "choosing a character"),
     "start-house": text("kezdő ház lerakása", "placing a starting house"),
-    "reveal": text("a következő játékos cselekedeteinek felfedése", "the next player revealing his actions"),
+    "reveal": text("a következő játékos cselekedeteinek felfedése", "the next player revealing their actions"),
     "pick-character": text("a karakter nélkül maradt játékos választ", "the player left without a character picks"),
 }
 
