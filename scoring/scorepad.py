@@ -71,18 +71,20 @@ def _entries_of_round(state: dict, round_no: int) -> list[dict]:
 
 
 def score(state: dict) -> dict[int, list[ScorePart]]:
-    parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["seats"])}
-    by_round: dict[int, dict[int, list[dict]]] = {}  # one pass: linear in the entries
+    # One pass over the entries, one part per round and player (linear: a long game
+    # has thousands of rounds and is scored on every tap).
+    rounds: dict[tuple[int, int], list] = {}  # (round, seat) -> [points, seqs]
     for e in state["entries"]:
-        by_round.setdefault(e["round"], {}).setdefault(e["seat"], []).append(e)
-    for round_no in sorted(by_round):
-        for seat in parts:
-            mine = by_round[round_no].get(seat)
-            if mine:
-                parts[seat].append(ScorePart(
-                    f"round-{round_no}", sum(e["points"] for e in mine),
-                    tuple(e["seq"] for e in mine),
-                    text(f"{round_no}. kör", f"Round {round_no}")))
+        total = rounds.get((e["round"], e["seat"]))
+        if total is None:
+            rounds[(e["round"], e["seat"])] = [e["points"], [e["seq"]]]
+        else:
+            total[0] += e["points"]
+            total[1].append(e["seq"])
+    parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["seats"])}
+    for (round_no, seat), (points, seqs) in sorted(rounds.items()):
+        parts[seat].append(ScorePart(f"round-{round_no}", points, tuple(seqs),
+                                     text(f"{round_no}. kör", f"Round {round_no}")))
     return parts
 
 
