@@ -15,7 +15,7 @@ from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event, NewEvent
 from events.table import check_setup, hash_token, check_move
 from scoring import get_game, knows_rules, rules_for
-from scoring.base import strict_validator
+from scoring.base import schema_texts, strict_validator
 
 FORMAT = "tablescribe-export"
 FORMAT_VERSION = 1
@@ -96,8 +96,8 @@ def _envelopes(doc) -> list[dict]:
         if error is not None:
             where = ".".join(str(p) for p in error.path)
             where = f" ({where})" if where else ""
-            raise BadExport(i, f"malformed envelope{where}: {error.message}",
-                            f"hibás boríték{where}: {error.message}")
+            hu, en = schema_texts(error)
+            raise BadExport(i, f"malformed envelope{where}: {en}", f"hibás boríték{where}: {hu}")
         first = seen.setdefault(env["client_event_id"], i)
         if first != i:
             raise BadExport(i, f"its client_event_id repeats event {first}'s",
@@ -113,7 +113,8 @@ def _check_created(doc: dict, created: Event) -> None:
         bad("the first event must be game-created", "az első esemény a játék létrehozása (game-created) legyen")
     error = next(iter(_CREATED.iter_errors(created.data)), None)
     if error is not None:
-        bad(f"invalid set-up: {error.message}", f"hibás beállítás: {error.message}")
+        hu, en = schema_texts(error)
+        bad(f"invalid set-up: {en}", f"hibás beállítás: {hu}")
     kind, version = created.data["kind"], created.data["rules_version"]
     if kind != doc["game"]["kind"]:
         bad(f"the game is {kind!r} but the file says {doc['game']['kind']!r}",

@@ -16,7 +16,7 @@ from events.core_types import CORE_SCHEMAS, CORE_VERSION, check_core
 from events.projection import TableState, advance, fold, upcast
 from events.store import Event, NewEvent, StaleSequence
 from scoring import get_game, rules_for
-from scoring.base import Problem, schema_message, strict_validator
+from scoring.base import Problem, schema_texts, strict_validator
 
 MAX_NAME = 40
 
@@ -114,8 +114,8 @@ def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
         return [Problem("core §2", "Az adat JSON objektum legyen.", "data must be a JSON object.")]
     key = ("", 0, type_) if type_ in CORE_SCHEMAS else (table.kind, table.rules_version, type_)
     errors = sorted(_validator(*key).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem("core §2", f"Hibás adat: {schema_message(e)}", f"Invalid data: {schema_message(e)}")
-            for e in errors[:5]]
+    return [Problem("core §2", f"Hibás adat: {hu}", f"Invalid data: {en}")
+            for hu, en in map(schema_texts, errors[:5])]
 
 
 def check_move(table: TableState, type_: str, data) -> list[Problem]:

@@ -238,10 +238,44 @@ def schema_message(error) -> str:
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 1] + "…"
 
 
+_TYPES_HU = {"integer": "egész szám", "number": "szám", "string": "szöveg", "object": "objektum",
+             "array": "lista", "boolean": "igaz/hamis", "null": "üres érték"}
+
+
+def _hu_schema_message(error) -> str:
+    """The validation error in Hungarian (jsonschema speaks English only); the commonest
+    keywords are said in words, any other falls back to the English message."""
+    where = "/".join(str(p) for p in error.absolute_path)
+    field = f"„{where}”" if where else "az adat"
+    kind, expected = error.validator, error.validator_value
+    if kind == "type":
+        wanted = expected if isinstance(expected, list) else [expected]
+        return f"{field}: {' vagy '.join(_TYPES_HU.get(w, str(w)) for w in wanted)} kell"
+    if kind == "required" and isinstance(error.instance, dict):
+        missing = [k for k in expected if k not in error.instance]
+        return f"{field}: hiányzik: {', '.join(missing)}"
+    if kind == "additionalProperties" and isinstance(error.instance, dict):
+        known = set(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in known]
+        return f"{field}: ismeretlen mező: {', '.join(map(str, extra))[:MAX_MESSAGE]}"
+    texts = {"maxLength": f"legfeljebb {expected} karakter lehet", "minLength": f"legalább {expected} karakter kell",
+             "maximum": f"legfeljebb {expected} lehet", "minimum": f"legalább {expected} kell",
+             "maxItems": f"legfeljebb {expected} elem lehet", "minItems": f"legalább {expected} elem kell",
+             "enum": "nem a megengedett értékek egyike", "const": "nem a megengedett érték",
+             "pattern": "formátuma hibás"}
+    if kind in texts:
+        return f"{field}: {texts[kind]}"
+    return schema_message(error)
+
+
+def schema_texts(error) -> tuple[str, str]:
+    """(Hungarian, English) of a validation error, short enough to show beside a form."""
+    return _hu_schema_message(error), schema_message(error)
+
+
 def schema_problems(schema: Mapping[str, Any], data, rule: str,
                     subject: Text = {"hu": "adat", "en": "data"}, limit: int = 5) -> list[Problem]:
     """What a JSON Schema finds wrong with ``data``, as problems citing ``rule``."""
     errors = sorted(strict_validator(schema).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem(rule, f"Hibás {subject['hu']}: {schema_message(e)}",
-                    f"Invalid {subject['en']}: {schema_message(e)}")
-            for e in errors[:limit]]
+    return [Problem(rule, f"Hibás {subject['hu']}: {hu}", f"Invalid {subject['en']}: {en}")
+            for hu, en in map(schema_texts, errors[:limit])]

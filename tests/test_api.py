@@ -117,6 +117,19 @@ def test_points_written_as_a_float_are_refused_and_the_table_still_renders(clien
         assert client.get(f"/games/{game['id']}{page}").status_code == 200
 
 
+@pytest.mark.parametrize("data, hu", [
+    ({"seat": 1, "points": 3.0}, "„points”: egész szám kell"),
+    ({"seat": 1}, "az adat: hiányzik: points"),
+    ({"seat": 1, "points": 3, "bonus": 1}, "az adat: ismeretlen mező: bonus"),
+    ({"seat": 1, "points": 3, "note": "x" * 201}, "„note”: legfeljebb 200 karakter lehet"),
+])
+def test_schema_refusals_speak_hungarian_too(client, game, data, hu):
+    response = _post(client, game, {**_points(1), "data": data})
+    [problem] = response.json["problems"]
+    assert response.status_code == 422 and problem["hu"] == f"Hibás adat: {hu}" and problem["en"].startswith("Invalid data: ")
+    assert len(problem["en"]) < 200  # a 201-character note is not quoted in full
+
+
 @pytest.mark.parametrize("at", ["\u00b2", "\u0661", "1e2", "0x2"])
 def test_state_at_takes_ascii_digits_only(client, game, at):
     response = client.get(f"/api/games/{game['id']}/state", query_string={"at": at})
