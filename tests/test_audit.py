@@ -109,6 +109,11 @@ def test_a_kept_dispute_changes_nothing(client, db, game):
     assert post(client, f"/games/{gid}/disputes/6/resolve", outcome="kept", reason="",
                 expected_seq=6).status_code == 303
     assert standings(load(db, gid)) == before and load(db, gid).disputes[6]["status"] == "kept"
+    # kept is not for ever: a new argument may dispute the move again
+    timeline = client.get(f"/games/{gid}/timeline").get_data(as_text=True)
+    assert f'action="/games/{gid}/events/2/dispute"' in timeline
+    assert post(client, f"/games/{gid}/events/2/dispute", comment="new evidence", expected_seq=7).status_code == 303
+    assert f'action="/games/{gid}/events/2/dispute"' not in client.get(f"/games/{gid}/timeline").get_data(as_text=True)
 
 
 def test_undoing_a_disputed_move_closes_its_dispute_everywhere(client, db, game):

@@ -118,13 +118,14 @@ def _rows(events: list[Event], final: TableState, series: list[dict]):
     """Each event in words (as the rules of its time describe it) with the change it
     made to each score and what became of it later."""
     targets = {d["target"]: seq for seq, d in final.disputes.items()}
+    disputed_now = {d["target"] for d in open_disputes(final).values()}
     moves, before = set(final.game_seqs), {}
     for (event, table), after in zip(walk(events), series):
         yield {"event": event, "text": views.describe(table, event),
                "who": _player(table, event.seat), "is_move": event.seq in moves,
                "delta": {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)},
                "void": final.voided.get(event.seq), "flag": final.flagged.get(event.seq),
-               "dispute": targets.get(event.seq)}
+               "dispute": targets.get(event.seq), "open_dispute": event.seq in disputed_now}
         before = after
 
 
