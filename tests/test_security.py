@@ -79,6 +79,13 @@ def test_a_seat_cookie_is_sent_only_to_its_own_games_pages(client):
         assert 'id="move-form"' in page and client.get(f"/games/{game_id}/qr.svg").status_code == 200
 
 
+@pytest.mark.parametrize("target", ["//evil.example", "/\t/evil.example", "/\n/evil.example",
+                                    "/\\evil.example", "https://evil.example", "/\x7f/evil.example"])
+def test_the_language_switch_is_no_open_redirect(client, target):
+    location = client.get("/lang/en", query_string={"next": target}).headers["Location"]
+    assert location == "/"
+
+
 def test_only_hashes_of_tokens_are_stored(app, client, db):
     game = _api_game(client)
     stored = {r[0] for r in db.execute("SELECT token_hash FROM seat_tokens WHERE game_id = ?", [game["id"]])}

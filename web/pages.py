@@ -36,7 +36,10 @@ def home():
 @bp.get("/lang/<code>")
 def set_lang(code: str):
     target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
+    # only a path of this site: "//host", and "/<tab>/host" (a browser drops the tab, and
+    # so does the Location header), would send the phone to another site
+    if not target.startswith("/") or target.startswith("//") or "\\" in target \
+            or any(ord(c) < 32 or ord(c) == 127 for c in target):
         target = "/"
     response = redirect(target)
     if code in LANGS:
