@@ -23,7 +23,7 @@ def test_host_hands_a_lost_phones_seat_to_a_new_phone(live_server, new_phone):
     lost.get_by_role("button", name="Béla").click()
     expect(lost.get_by_label("Points", exact=True)).to_be_visible()
 
-    host.get_by_text("Join (QR code)").click()
+    expect(host.locator("details.join").first).to_have_attribute("open", "")  # a new table shows its QR code
     host.get_by_test_id("manage-seats").click()
     host.get_by_test_id("seat-2").get_by_role("button", name="Lock").click()
     expect(host.get_by_test_id("seat-2")).to_contain_text("locked")

@@ -30,6 +30,16 @@ def test_table_page_in_full_and_as_fragment(client, seated):
     assert "HX-Request" in full.headers["Vary"] and "HX-Request" in fragment.headers["Vary"]
 
 
+def test_a_new_table_shows_its_join_code_above_the_moves(client, seated):
+    """The host shows the QR code as soon as the game is created: open, and above the
+    log (12 moves further down it was out of reach); closed once play has begun."""
+    page = client.get(seated).get_data(as_text=True)
+    assert '<details class="join" open>' in page and page.index('class="join"') < page.index('id="log"')
+    assert 'set-up · ' in client.get(f"{seated}?lang=en").get_data(as_text=True)
+    _move(client, seated, 1, seat="0", points="5")
+    assert '<details class="join">' in client.get(seated).get_data(as_text=True)
+
+
 def test_history_restore_gets_the_full_page(client, seated):
     restored = client.get(seated, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
     assert b"<html" in restored.data
