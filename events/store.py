@@ -197,9 +197,12 @@ def game_row(db, game_id: str) -> dict | None:
     return rows[0] if rows else None
 
 
-def list_games(db, limit: int = 100) -> list[dict]:
-    return list(db.query("SELECT * FROM games WHERE last_seq > 0 "
-                         "ORDER BY finished, updated_at DESC LIMIT ?", [limit]))
+def list_games(db, finished: bool, limit: int = 50, offset: int = 0) -> list[dict]:
+    """Running or finished games, the most recently played first, one page at a time
+    (abandoned games never end: they must not push the finished ones off the list)."""
+    return list(db.query("SELECT * FROM games WHERE last_seq > 0 AND finished = ? "
+                         "ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
+                         [int(finished), limit, _sql_int(offset)]))
 
 
 def add_seat_token(db, game_id: str, seat: int, token_hash: str) -> None:

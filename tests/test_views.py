@@ -40,6 +40,30 @@ def test_a_new_table_shows_its_join_code_above_the_moves(client, seated):
     assert '<details class="join">' in client.get(seated).get_data(as_text=True)
 
 
+def test_the_home_page_lists_finished_games_however_many_were_abandoned(app, client):
+    """A hundred games never ended used to fill the home page's one list of 100 (running
+    first) and push every finished game off it: each list now pages on its own."""
+    db = store.connect(app.config["DATABASE"])
+    from events.table import new_game, record
+    ended = []
+    for i in range(3):
+        game_id = new_game(db, "scorepad", [{"name": f"Done {i}"}], {}, "d")["id"]
+        record(db, game_id, "game-ended", {}, 1, 0, "d", "end")
+        ended.append(game_id)
+    running = [new_game(db, "scorepad", [{"name": f"Left {i}"}], {}, "d")["id"] for i in range(105)]
+    first = client.get("/?lang=en").get_data(as_text=True)
+    finished_list = first.split('data-testid="finished"')[1]
+    assert all(f"/games/{g}" in finished_list for g in ended)
+    assert first.split('data-testid="running"')[1].split("</ul>")[0].count("<li>") == 50
+    seen = set()
+    for page in range(3):
+        html = client.get(f"/?page={page}").get_data(as_text=True)
+        seen |= {g for g in running if f"/games/{g}\"" in html.split('data-testid="running"')[1].split("</ul>")[0]}
+        assert ('data-testid="older"' in html) == (page < 2)
+    assert seen == set(running)
+    assert client.get("/?page=999999999999999999999").status_code == 200
+
+
 def test_history_restore_gets_the_full_page(client, seated):
     restored = client.get(seated, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
     assert b"<html" in restored.data

@@ -29,8 +29,9 @@ JOIN_RATE = (30, 60.0)  # join-link attempts per address per minute (web/ratelim
 
 @bp.get("/")
 def home():
-    games = views.game_summaries(get_db())
-    return render_template("home.html", games=games)
+    page = max(0, min(request.args.get("page", 0, type=int), 10**6))
+    lists = [(finished, *views.game_summaries(get_db(), finished, page)) for finished in (False, True)]
+    return render_template("home.html", lists=lists, page=page)
 
 
 @bp.get("/lang/<code>")

@@ -176,11 +176,16 @@ def after_write(game_id: str, seat):
     return redirect(url_for("pages.table", game_id=game_id), code=303)
 
 
-def game_summaries(db) -> list[dict]:
+HOME_PAGE_SIZE = 50
+
+
+def game_summaries(db, finished: bool, page: int) -> tuple[list[dict], bool]:
+    """One page of running or finished games for the home page, and whether more follow."""
     from scoring import get_game
+    rows = store.list_games(db, finished, HOME_PAGE_SIZE + 1, page * HOME_PAGE_SIZE)
     games = []
-    for row in store.list_games(db):
+    for row in rows[:HOME_PAGE_SIZE]:
         game = get_game(row["kind"])
         games.append({**row, "players": json.loads(row["players"]),
                       "title": game.title if game else {"hu": row["kind"], "en": row["kind"]}})
-    return games
+    return games, len(rows) > HOME_PAGE_SIZE
