@@ -19,9 +19,11 @@ from bench.common import kinds
 
 FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "big_appends": 20,
         "big_states": 10, "load_tables": 200,
-        "load_phones": 5, "load_seconds": 60, "load_move_every": 15.0, "max_seconds": 20, "max_clients": 16}
+        "load_phones": 5, "load_seconds": 60, "load_move_every": 15.0, "max_seconds": 20, "max_clients": 16,
+        "wal_appends": 300}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
-         "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2}
+         "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
+         "wal_appends": 10}
 
 
 def main(argv=None) -> int:
@@ -29,7 +31,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small, fast variants (for the tests)")
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: sizes,load,max")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: sizes,load,max,wal")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--default-gc", action="store_true",
@@ -66,7 +68,7 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
     save = save or (lambda results: None)
     results = {"machine": machine(), "plan": plan, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                                           time.gmtime()),
-               "sizes": [], "load": None, "max": None}
+               "sizes": [], "load": None, "max": None, "wal": None}
     if "sizes" not in skip:
         from bench.sizes import measure
         for kind in games:
@@ -89,6 +91,11 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         from bench.load import max_appends
         log(f"max appends/s: {plan['max_clients']} clients for {plan['max_seconds']} s")
         results["max"] = max_appends(plan["max_clients"], plan["max_seconds"])
+        save(results)
+    if "wal" not in skip:
+        from bench.wal_pages import measure as wal_pages
+        log(f"WAL pages per append: {plan['wal_appends']} appends to each table")
+        results["wal"] = wal_pages(plan["wal_appends"])
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     results["load_average_after"] = os.getloadavg()
     return results
@@ -165,6 +172,8 @@ def render(results: dict) -> str:
                 f"p95 {_f(m['latency']['p95'])} ms, errors {m['errors']}, server CPU "
                 f"{_f(m['server_cpu_ms_per_request'], 2)} ms per append, client CPU "
                 f"{_f(m['client_cpu_s'])} s.", ""]
+    if results.get("wal"):
+        out += render_wal(results["wal"])
     return "\n".join(out)
 
 
@@ -192,3 +201,12 @@ def render_load(load: dict) -> list[str]:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def render_wal(wal: dict) -> list[str]:
+    return ["### The schema's share (bench/wal_pages.py)", "",
+            "Raw inserts, interleaved, WAL and synchronous=FULL: pages written per append "
+            "(checkpoints off while counting) and the append's time (checkpoints on).", "",
+            "| table | WAL pages per append | append p50 ms | mean ms |", "|---|---|---|---|"] + [
+        f"| {name} | {r['frames_per_append']:.2f} | {r['p50']:.3f} | {r['mean']:.3f} |"
+        for name, r in wal.items()] + [""]

@@ -71,3 +71,19 @@ def test_the_command_line_writes_the_raw_results(tmp_path, capsys):
     assert bench.main(["--quick", "--games", "scorepad", "--skip", "load,max", "--json", str(out)]) == 0
     assert "| scorepad |" in capsys.readouterr().out
     assert json.loads(out.read_text())["sizes"][0]["kind"] == "scorepad"
+
+
+def test_wal_pages_counts_what_each_table_writes():
+    from bench.wal_pages import measure
+    figures = measure(appends=20)
+    assert set(figures) == {"ours", "without-rowid", "without-rowid, no summary", "peer"}
+    for r in figures.values():
+        assert r["p50"] > 0 and r["mean"] > 0
+    # fewer indexes, fewer pages: the counting itself must see the difference
+    assert figures["ours"]["frames_per_append"] > figures["without-rowid"]["frames_per_append"] \
+        > figures["without-rowid, no summary"]["frames_per_append"] >= 1.5
+    assert figures["peer"]["frames_per_append"] >= 1.5
+
+
+def test_the_suite_prints_the_schema_share(quick):
+    assert quick["wal"] and "### The schema's share" in bench.render(quick)
