@@ -8,6 +8,7 @@ re-checking the later moves and flagging those the rules now refuse.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Iterable
 
 from events.core_types import CORE_SCHEMAS
@@ -33,7 +34,7 @@ class TableState:
     def rules(self) -> GameKind:
         return rules_for(self.kind, self.rules_version)
 
-    @property
+    @cached_property  # asked by every render of the log; a state never changes
     def live_moves(self) -> tuple[int, ...]:
         return tuple(s for s in self.game_seqs if s not in self.voided)
 

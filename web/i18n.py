@@ -14,12 +14,13 @@ HTMX_FILE = f"vendor/htmx-{HTMX_VERSION}.min.js"
 
 
 def current_lang() -> str:
-    if "lang" not in g:
-        chosen = request.args.get("lang") or request.cookies.get("lang")
-        if chosen not in LANGS:
-            chosen = request.accept_languages.best_match(LANGS) or DEFAULT
-        g.lang = chosen
-    return g.lang
+    lang = g.get("lang")  # one lookup through the proxy: a page asks a few hundred times
+    if lang is None:
+        lang = request.args.get("lang") or request.cookies.get("lang")
+        if lang not in LANGS:
+            lang = request.accept_languages.best_match(LANGS) or DEFAULT
+        g.lang = lang
+    return lang
 
 
 def t(hu: str, en: str) -> str:
