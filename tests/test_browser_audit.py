@@ -129,3 +129,30 @@ def test_dispute_comment_what_if_void_and_replay_back(live_server, new_phone):
     _no_sideways_scroll(host)
     host.emulate_media(media="print")
     screenshot(host, "audit-final-print")
+
+
+def test_a_full_score_sheet_prints_on_one_page(live_server, new_phone):
+    """Six players, twelve rounds: the final sheet prints on one A4 page (without the
+    print stylesheet it takes four)."""
+    import json
+    import urllib.request
+
+    def api(path, body, token=None):
+        headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
+        request = urllib.request.Request(live_server + path, json.dumps(body).encode(), headers)
+        return json.loads(urllib.request.urlopen(request, timeout=10).read())
+
+    game = api("/api/games", {"kind": "scorepad", "players": [{"name": f"Player {i}"} for i in range(6)]})
+    moves = []
+    for r in range(12):
+        moves += [("points-recorded", {"seat": p, "points": (7 * p + 3 * r) % 20}) for p in range(6)]
+        moves.append(("round-closed", {}))
+    moves.append(("game-ended", {}))
+    for seq, (type_, data) in enumerate(moves, start=1):
+        api(f"/api/games/{game['id']}/events", {"type": type_, "data": data, "expected_seq": seq,
+                                                "client_event_id": f"m{seq}"}, game["seats"][0]["token"])
+    page = new_phone()
+    page.goto(f"{live_server}/games/{game['id']}/final?lang=en")
+    expect(page.get_by_test_id("final-0")).to_be_visible()
+    pdf = page.pdf(format="A4")
+    assert len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf)) == 1
