@@ -64,6 +64,14 @@ def test_timeline_filters_by_player_and_by_event_type(client, game):
     assert re.findall(r'id="e(\d+)"', closes) == ["5"]
 
 
+def test_a_voids_link_leads_to_the_void_even_on_a_filtered_timeline(client, db):
+    gid = play(db)  # event 4 is voided by event 5
+    everything = client.get(f"/games/{gid}/timeline").get_data(as_text=True)
+    assert 'href="#e5">#5</a>' in everything
+    filtered = client.get(f"/games/{gid}/timeline?type=points-recorded").get_data(as_text=True)
+    assert 'id="e5"' not in filtered and f'href="/games/{gid}/timeline#e5">#5</a>' in filtered
+
+
 def test_a_watcher_cannot_dispute_and_nothing_is_appended(client, db, game):
     response = post(client, f"/games/{game['id']}/events/4/dispute", comment="no", expected_seq=5)
     assert response.status_code == 403 and count(db, game["id"]) == 5
