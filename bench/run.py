@@ -199,10 +199,6 @@ def render_load(load: dict) -> list[str]:
     return out
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def render_wal(wal: dict) -> list[str]:
     return ["### The schema's share (bench/wal_pages.py)", "",
             "Raw inserts, interleaved, WAL and synchronous=FULL: pages written per append "
@@ -210,3 +206,8 @@ def render_wal(wal: dict) -> list[str]:
             "| table | WAL pages per append | append p50 ms | mean ms |", "|---|---|---|---|"] + [
         f"| {name} | {r['frames_per_append']:.2f} | {r['p50']:.3f} | {r['mean']:.3f} |"
         for name, r in wal.items()] + [""]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

@@ -87,3 +87,13 @@ def test_wal_pages_counts_what_each_table_writes():
 
 def test_the_suite_prints_the_schema_share(quick):
     assert quick["wal"] and "### The schema's share" in bench.render(quick)
+
+
+def test_make_bench_runs_as_a_script():
+    import subprocess
+    import sys
+    from bench.common import ROOT
+    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--skip", "sizes,load,max"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "### The schema's share" in done.stdout
