@@ -23,7 +23,7 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "wal_appends": 300}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
-         "wal_appends": 10}
+         "wal_appends": 10, "real_taps": 3}
 
 
 def main(argv=None) -> int:
@@ -31,7 +31,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small, fast variants (for the tests)")
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: sizes,load,max,wal")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: sizes,real,load,max,wal")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--default-gc", action="store_true",
@@ -68,7 +68,7 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
     save = save or (lambda results: None)
     results = {"machine": machine(), "plan": plan, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                                           time.gmtime()),
-               "sizes": [], "load": None, "max": None, "wal": None}
+               "sizes": [], "real": None, "load": None, "max": None, "wal": None}
     if "sizes" not in skip:
         from bench.sizes import measure
         for kind in games:
@@ -81,6 +81,11 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
                 save(results)
                 if r["reached"] < size + appends:
                     break  # the rules end this game earlier: a bigger size is the same game
+    if "real" not in skip:
+        from bench import real_games
+        log("real games: every example game, tap by tap")
+        results["real"] = [real_games.measure(path, plan.get("real_taps")) for path in real_games.examples()]
+        save(results)
     if "load" not in skip:
         from bench.load import load_test
         log(f"load: {plan['load_tables']} tables x {plan['load_phones']} phones for {plan['load_seconds']} s")
@@ -161,6 +166,9 @@ def render(results: dict) -> str:
         out += ["", "append = `events.table.record` (idempotency check, cached state, schema, rules, "
                 "hash chain, BEGIN IMMEDIATE append, fsync); append+render adds what POST /moves adds "
                 "for htmx: the table fragment. peer ÷ ours ≥ 1 means we are not slower.", ""]
+    if results.get("real"):
+        from bench.real_games import render as render_real
+        out += render_real(results["real"])
     if results.get("load"):
         out += render_load(results["load"])
     if results.get("max"):

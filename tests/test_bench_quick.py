@@ -93,7 +93,17 @@ def test_make_bench_runs_as_a_script():
     import subprocess
     import sys
     from bench.common import ROOT
-    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--skip", "sizes,load,max"],
+    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--skip", "sizes,real,load,max"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "### The schema's share" in done.stdout
+
+
+def test_every_example_game_is_replayed_tap_by_tap(quick):
+    from bench.real_games import examples
+    assert len(quick["real"]) == len(examples()) >= 5
+    for r in quick["real"]:
+        assert r["taps"] == 3
+        _sane(r["append_render"])
+        _sane(r["append_render_cpu"])
+    assert "### Real games, tap by tap" in bench.render(quick)

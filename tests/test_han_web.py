@@ -211,3 +211,19 @@ def test_a_point_card_is_announced_on_the_board(client, db, example):
     page = client.get(location).data.decode()
     assert 'data-testid="score-0">50<' in page
     assert "han-pointcard" in page and "vegyél egy pontkártyát (50)" in page
+
+
+def test_the_end_position_form_is_inline_on_an_empty_board_and_a_link_once_pieces_are_down(client, example):
+    location = _start(client, "example").headers["Location"]
+    assert 'name="p_vej_0"' in client.get(location).data.decode()   # nothing recorded yet
+    move = {"action": "pieces-placed", "seat": "0", "area": "vej", "card1": "red", "piece1": "pagoda",
+            "site1": "ordinary", "piece2": "", "expected_seq": "1", "client_event_id": "m1"}
+    fragment = client.post(location + "/moves", data=move, headers={"HX-Request": "true"}).data.decode()
+    assert 'name="p_vej_0"' not in fragment and 'data-testid="han-tally-link"' in fragment
+    link = html.unescape(re.search(r'href="([^"]+)" data-testid="han-tally-link"', fragment).group(1))
+    opened = client.get(link).data.decode()
+    assert 'name="p_vej_0"' in opened and re.search(r'<details id="han-tally" class="[^"]*" open>', opened)
+    tally = {f"{k}_{a}_{s}": "0" for a in ("vej", "csi") for s in range(3) for k in ("p", "e")}
+    refused = client.post(location + "/moves", data={"action": "final-position-entered", "expected_seq": "2",
+                                                     "client_event_id": "t1", **tally, "p_vej_0": "99"})
+    assert refused.status_code == 422 and 'name="p_vej_0"' in refused.data.decode()  # kept open with the error
