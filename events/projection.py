@@ -151,12 +151,13 @@ def standings(table: TableState, last_parts: int | None = None) -> list[dict]:
         for part in mine:
             breakdown[part.category] = breakdown.get(part.category, 0) + part.points
         shown = mine[-last_parts:] if last_parts and len(mine) > last_parts else mine
-        earlier = mine[:len(mine) - len(shown)]
+        total = sum(breakdown.values())
         tiebreak = game.tiebreak(table.game, seat) if game.tiebreak else ()
         rows.append({"seat": seat, "player": player["name"], "colour": player.get("colour"),
-                     "score": sum(breakdown.values()), "breakdown": breakdown,
+                     "score": total, "breakdown": breakdown,
                      "parts": [p.as_dict() for p in shown],
-                     "earlier": {"count": len(earlier), "points": sum(p.points for p in earlier)},
+                     "earlier": {"count": len(mine) - len(shown),
+                                 "points": total - sum(p.points for p in shown)},
                      "tiebreak": list(tiebreak)})
     rows.sort(key=lambda r: (-r["score"], [-x for x in r["tiebreak"]], r["seat"]))
     for i, row in enumerate(rows):

@@ -27,7 +27,10 @@ EVENT_TYPES = {
 
 
 def setup(players: list[dict], options: dict) -> dict:
-    return {"seats": len(players), "round": 1, "entries": [], "over": False}
+    # rounds[r - 1][seat]: that player's [points, [event seqs]] in round r, or None. Kept as
+    # the moves come instead of regrouping every entry on every tap (docs/performance.md,
+    # change 14): a long game has thousands of rounds.
+    return {"seats": len(players), "round": 1, "rounds": [], "over": False}
 
 
 def check(state: dict, move: Move) -> list[Problem]:
@@ -35,7 +38,7 @@ def check(state: dict, move: Move) -> list[Problem]:
         return [Problem("scorepad §3", "A játék már véget ért.", "The game has already ended.")]
     if move.type == "points-recorded":
         return _check_points(state, move.data)
-    if move.type == "round-closed" and not _entries_of_round(state, state["round"]):
+    if move.type == "round-closed" and not _round_has_points(state):
         return [Problem("scorepad §2", "Ebben a körben még nincs beírt pont.",
                         "Nothing has been recorded in this round yet.")]
     return []
@@ -52,13 +55,11 @@ def _check_points(state: dict, data) -> list[Problem]:
 
 
 def apply(state: dict, move: Move) -> dict:
-    # A new state that shares the earlier entries with the old one (they are never
-    # changed): a deep copy of every entry per move made a 10,000-event game's append
-    # cost 13 ms (docs/performance.md, change 11). The old state stays as it was.
+    # A new state that shares the earlier rounds with the old one (they are never
+    # changed): a deep copy per move made a 10,000-event game's append cost 13 ms
+    # (docs/performance.md, change 11). The old state stays as it was.
     if move.type == "points-recorded":
-        entry = {"seq": move.seq, "seat": move.data["seat"], "points": move.data["points"],
-                 "round": state["round"], "note": move.data.get("note", "")}
-        return {**state, "entries": [*state["entries"], entry]}
+        return {**state, "rounds": _with_points(state, move.data["seat"], move.data["points"], move.seq)}
     if move.type == "round-closed":
         return {**state, "round": state["round"] + 1}
     if move.type == "game-ended":
@@ -66,25 +67,29 @@ def apply(state: dict, move: Move) -> dict:
     return clone(state)
 
 
-def _entries_of_round(state: dict, round_no: int) -> list[dict]:
-    return [e for e in state["entries"] if e["round"] == round_no]
+def _with_points(state: dict, seat: int, points: int, seq: int) -> list:
+    rounds, index = list(state["rounds"]), state["round"] - 1
+    while len(rounds) <= index:
+        rounds.append([None] * state["seats"])
+    row = list(rounds[index])
+    earlier = row[seat]
+    row[seat] = [earlier[0] + points, earlier[1] + [seq]] if earlier else [points, [seq]]
+    rounds[index] = row
+    return rounds
+
+
+def _round_has_points(state: dict) -> bool:
+    index = state["round"] - 1
+    return index < len(state["rounds"]) and any(state["rounds"][index])
 
 
 def score(state: dict) -> dict[int, list[ScorePart]]:
-    # One pass over the entries, one part per round and player (linear: a long game
-    # has thousands of rounds and is scored on every tap).
-    rounds: dict[tuple[int, int], list] = {}  # (round, seat) -> [points, seqs]
-    for e in state["entries"]:
-        total = rounds.get((e["round"], e["seat"]))
-        if total is None:
-            rounds[(e["round"], e["seat"])] = [e["points"], [e["seq"]]]
-        else:
-            total[0] += e["points"]
-            total[1].append(e["seq"])
     parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["seats"])}
-    for (round_no, seat), (points, seqs) in sorted(rounds.items()):
-        parts[seat].append(ScorePart(f"round-{round_no}", points, tuple(seqs),
-                                     text(f"{round_no}. kör", f"Round {round_no}")))
+    for round_no, row in enumerate(state["rounds"], start=1):
+        label = text(f"{round_no}. kör", f"Round {round_no}")
+        for seat, total in enumerate(row):
+            if total:
+                parts[seat].append(ScorePart(f"round-{round_no}", total[0], tuple(total[1]), label))
     return parts
 
 

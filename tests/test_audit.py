@@ -282,7 +282,7 @@ def test_a_move_the_rules_refuse_after_a_void_is_flagged_and_left_out(db):
     record(db, gid, "event-voided", {"target": 2, "reason": "wrong table"}, 4, 1, "dev", "v")
     table = load(db, gid)
     assert list(table.flagged) == [3] and table.game["round"] == 1  # the close did not count
-    assert [e["round"] for e in table.game["entries"]] == [1]
+    assert [p.category for p in table.rules.score(table.game)[1]] == ["round-1"]
 
 
 def test_a_flagged_move_is_marked_on_the_table_page_and_the_timeline(client, db):
