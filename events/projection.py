@@ -120,10 +120,15 @@ def _core_step(table: TableState, event: Event) -> TableState:
     return replace(table, seq=event.seq, disputes=disputes)
 
 
+def changes_the_past(event: Event) -> bool:
+    """A void or a rescore: the states before it must be folded again to follow it."""
+    return event.type in ("event-voided", "rules-rescored") or (
+        event.type == "dispute-resolved" and event.data["outcome"] == "voided")
+
+
 def advance(table: TableState, event: Event) -> TableState | None:
     """Fold one more event forwards, or None when it changes the past (a void, a rescore)."""
-    if event.type in ("event-voided", "rules-rescored") or (
-            event.type == "dispute-resolved" and event.data["outcome"] == "voided"):
+    if changes_the_past(event):
         return None
     return _step(table, event, table.voided, recheck=False)
 

@@ -11,9 +11,11 @@ import secrets
 import threading
 from functools import lru_cache
 
+import orjson
+
 from events import store
 from events.core_types import CORE_SCHEMAS, CORE_VERSION, check_core
-from events.projection import TableState, advance, fold, upcast
+from events.projection import TableState, advance, changes_the_past, fold, upcast
 from events.store import Event, NewEvent, StaleSequence
 from scoring import get_game, rules_for
 from scoring.base import Problem, schema_texts, strict_validator
@@ -207,28 +209,40 @@ _snapshots: dict[str, tuple[int, dict[int, tuple[TableState, int]]]] = {}
 
 def _state_at(db, game_id: str, at: int) -> TableState:
     with _cache_lock:
-        every, kept = _snapshots.get(game_id, (_SNAPSHOT_EVERY, {}))
+        kept = _snapshots.get(game_id, (_SNAPSHOT_EVERY, {}))[1]
         cached = _cache.get(game_id)
     if cached is not None and cached.seq == at:
         return cached
     base = max((seq for seq in kept if seq <= at), default=0)
     events = store.read_events(db, game_id, after=base, upto=at)
     if base:
-        table = kept[base][0]
-    elif events:
-        table, events = fold(events[:1]), events[1:]
-    else:
+        return _fold_forward(db, game_id, kept[base][0], events)
+    if not events:
         raise UnknownGame(game_id)
+    return _fold_forward(db, game_id, fold(events[:1]), events[1:])
+
+
+def _fold_forward(db, game_id: str, table: TableState, events: list[Event]) -> TableState:
+    """Fold ``events`` onto ``table``, keeping a snapshot every ``every`` events."""
+    with _cache_lock:
+        every = _snapshots.get(game_id, (_SNAPSHOT_EVERY, {}))[0]
     for event in events:
         # a void or rescore changes the past: fold the whole game up to it
         table = advance(table, event) or fold(store.read_events(db, game_id, upto=event.seq))
         if table.seq % every == 0:
-            every, kept = _keep_snapshot(game_id, table)
+            every, _ = _keep_snapshot(game_id, table)
     return table
 
 
+def _json_size(state: dict) -> int:
+    try:
+        return len(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))  # ~5× the stdlib's speed
+    except TypeError:
+        return len(json.dumps(state))
+
+
 def _keep_snapshot(game_id: str, table: TableState) -> tuple[int, dict]:
-    size = len(json.dumps(table.game))
+    size = _json_size(table.game)
     with _cache_lock:
         every, kept = _snapshots.pop(game_id, (_SNAPSHOT_EVERY, {}))
         if table.seq % every == 0:
@@ -254,10 +268,15 @@ def _extend(db, game_id: str, cached: TableState | None) -> TableState:
 
 
 def _fold_all(db, game_id: str) -> TableState:
+    """A worker's first fold of a game passes every state: it keeps the snapshots on the
+    way, so the replay slider is quick from the first step. A game whose past was changed
+    (a void, a rescore) is folded whole instead: forwards, each change would refold."""
     events = store.read_events(db, game_id)
     if not events:
         raise UnknownGame(game_id)
-    return fold(events)
+    if any(changes_the_past(e) for e in events):
+        return fold(events)
+    return _fold_forward(db, game_id, fold(events[:1]), events[1:])
 
 
 def forget_cache() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 import orjson
 
@@ -44,9 +44,11 @@ class Move:
     seat: int | None = None
 
 
-@dataclass(frozen=True)
-class ScorePart:
-    """One part of a player's score: a category, its points and the events behind it."""
+class ScorePart(NamedTuple):
+    """One part of a player's score: a category, its points and the events behind it.
+
+    A named tuple rather than a frozen dataclass: immutable all the same, and built five
+    times faster; a long score pad game builds thousands per tap (docs/performance.md)."""
 
     category: str
     points: int

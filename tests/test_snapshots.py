@@ -82,3 +82,27 @@ def test_an_unknown_game_or_seq_before_the_first_is_refused(db):
     with pytest.raises(tables.UnknownGame):
         load(db, game_id, at=0)
     assert load(db, game_id, at=99).seq == 1  # past the end: the latest state, as fold does
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_a_workers_first_fold_keeps_snapshots_that_equal_the_full_fold(db, kind, monkeypatch):
+    game = GAMES[kind]
+    players, options, moves = game.demo()
+    game_id = new_game(db, kind, players, options, "dev")["id"]
+    for n, (type_, data) in enumerate(moves):
+        record(db, game_id, type_, data, load(db, game_id).seq, 0, "dev", f"c{n}")
+    events = store.read_events(db, game_id)
+    monkeypatch.setattr(tables, "_SNAPSHOT_EVERY", 2)
+    forget_cache()  # a worker that has not seen this game
+    assert load(db, game_id) == fold(events)
+    every, kept = tables._snapshots[game_id]
+    assert kept, "the first full fold laid no snapshot"
+    for seq, (state, _) in kept.items():
+        assert state == fold(events, upto=seq), (kind, seq)
+
+
+def test_a_game_whose_past_changed_is_folded_whole(db):
+    game_id = _play_with_an_undo(db, "scorepad")
+    forget_cache()
+    assert load(db, game_id) == fold(store.read_events(db, game_id))
+    assert game_id not in tables._snapshots  # forwards, the undo would have refolded
