@@ -227,3 +227,11 @@ def test_the_end_position_form_is_inline_on_an_empty_board_and_a_link_once_piece
     refused = client.post(location + "/moves", data={"action": "final-position-entered", "expected_seq": "2",
                                                      "client_event_id": "t1", **tally, "p_vej_0": "99"})
     assert refused.status_code == 422 and 'name="p_vej_0"' in refused.data.decode()  # kept open with the error
+
+
+def test_the_end_position_columns_say_which_is_pagodas_and_which_envoys(client, example):
+    location = _start(client, "example").headers["Location"]
+    page = client.get(location + "?lang=en").data.decode()
+    vej = page[page.index('<legend><span class="han-chip'):page.index('name="p_vej_0"')]
+    assert re.search(r'class="tally-row tally-head".*<small>pagodas</small><small>envoys</small>', vej)
+    assert page.index('name="p_vej_0"') < page.index('name="e_vej_0"')  # the columns' order
