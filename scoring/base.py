@@ -111,7 +111,9 @@ class GameKind:
     apply: Callable[[dict, Move], dict]
     score: Callable[[dict], dict[int, list[ScorePart]]]
     is_over: Callable[[dict], bool]
-    describe: Callable[[Move, list[dict]], Text]
+    # The move in words; ``state`` (the game's state at or after it) lends the names the
+    # table gave things, e.g. a board profile's provinces; None where no state is at hand.
+    describe: Callable[[Move, list[dict], dict | None], Text]
     parse_form: Callable[[dict, Mapping[str, str]], tuple[str, dict]]
     options: tuple[Option, ...] = ()
     categories: Mapping[str, Text] = field(default_factory=dict)

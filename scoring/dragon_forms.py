@@ -150,7 +150,7 @@ def _join(items, lang):
     return ", ".join(i[lang] for i in items)
 
 
-def describe(move: Move, players: list[dict]) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
     d = move.data
     who = _name(players, d.get("seat"))
     if move.type == "dragon-events-laid":

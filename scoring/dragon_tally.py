@@ -109,7 +109,7 @@ def tiebreak(state: dict, seat: int) -> tuple:
     return (position["track"] if position else 0,)
 
 
-def describe(move: Move, players: list[dict]) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
     d = move.data
     who = players[d["seat"]]["name"] if d["seat"] < len(players) else "?"
     persons = sum(len(p["persons"]) for p in d["palaces"])

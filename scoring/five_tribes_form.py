@@ -197,7 +197,7 @@ def _list(cards, lang) -> str:
     return ", ".join(card_label(c)[lang] for c in cards) or "–"
 
 
-def describe(move: Move, players: list[dict]) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
     d, t = move.data, move.type
     if t == "board-laid":
         return text("A szultánság lerakva (5 × 6 lapka)", "The sultanate laid (5 × 6 tiles)")

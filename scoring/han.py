@@ -347,21 +347,28 @@ def _name(players: list[dict], seat) -> str:
     return players[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
 
 
-def describe(move: Move, players: list[dict]) -> dict[str, str]:
-    d = move.data
+def _area_names(state: dict | None):
+    """A province's name as the game's board profile gives it (ids are short, names are
+    what the board shows); its id, capitalised, without a state or a name."""
+    names = {a["id"]: a.get("name") for a in (state or {}).get("areas") or ()}
+    return lambda area: names.get(area) or str(area).capitalize()
+
+
+def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+    d, area = move.data, _area_names(state)
     if move.type == "pieces-placed":
-        return forms.describe_placement(d, _name(players, d["seat"]))
+        return forms.describe_placement(d, _name(players, d["seat"]), area)
     if move.type == "card-exchanged":
         who = _name(players, d["seat"])
         return text(f"{who}: kártyacsere", f"{who}: exchanged a card")
     if move.type == "province-scored":
-        return text(f"{d['area'].capitalize()} megtelt: kiértékelve", f"{d['area'].capitalize()} is full: scored")
+        return text(f"{area(d['area'])} megtelt: kiértékelve", f"{area(d['area'])} is full: scored")
     if move.type == "road-chains-entered":
         chains = ", ".join(f"{_name(players, c['seat'])} {c['length']}{'×2' if c['fortified'] else ''}"
                            for c in d["chains"]) or "–"
         return text(f"Pagodasorok: {chains}", f"Road chains: {chains}")
     if move.type == "alliances-entered":
-        pairs = ", ".join(f"{a['n']}: {a['areas'][0]}–{a['areas'][1]}" for a in d["alliances"])
+        pairs = ", ".join(f"{a['n']}: {area(a['areas'][0])}–{area(a['areas'][1])}" for a in d["alliances"])
         return text(f"Szövetségek: {pairs}", f"Alliances: {pairs}")
     return dict(EVENT_TYPES[move.type].label)
 

@@ -283,18 +283,18 @@ def _cards_text(cards: list[str]) -> dict:
     return text(hu, en)
 
 
-def _piece_text(p: dict) -> dict:
+def _piece_text(p: dict, area) -> dict:
     name = rules.PIECE_TEXT[p["type"]]
     site = p.get("site")
-    extra = {"border": text(f" (határ: {str(p.get('with')).capitalize()})", f" (border with {str(p.get('with')).capitalize()})"),
+    extra = {"border": text(f" (határ: {area(p.get('with'))})", f" (border with {area(p.get('with'))})"),
              "harbour": text(" (kikötő)", " (harbour)"), "fortress": text(" (erődre)", " (on a fortress)")}.get(site, text("", ""))
     at = f" @{p['at']}" if p.get("at") else ""
     return text(name["hu"] + extra["hu"] + at, name["en"] + extra["en"] + at)
 
 
-def describe_placement(d: dict, who: str) -> dict:
-    pieces = [_piece_text(p) for p in d["pieces"]]
-    area = d["pieces"][0]["area"].capitalize() if d["pieces"] else "?"
+def describe_placement(d: dict, who: str, area_name) -> dict:
+    pieces = [_piece_text(p, area_name) for p in d["pieces"]]
+    area = area_name(d["pieces"][0]["area"]) if d["pieces"] else "?"
     cards = _cards_text(d["cards"])
     return text(f"{who}: {' + '.join(p['hu'] for p in pieces)} → {area} ({cards['hu']})",
                 f"{who}: {' + '.join(p['en'] for p in pieces)} → {area} ({cards['en']})")

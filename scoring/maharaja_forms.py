@@ -138,8 +138,15 @@ def _where(place: str) -> dict:
     return R.place_label(place)
 
 
-def describe(move: Move, players: list[dict]) -> dict[str, str]:
-    d, t = move.data, move.type
+def _city_names(state: dict | None):
+    """A city as the board shows it: its letter, and its name once the table's board
+    profile gives one ("C (Jaipur)")."""
+    names = (state or {}).get("city_names") or {}
+    return lambda city: f"{city} ({names[city]})" if names.get(city) else str(city)
+
+
+def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+    d, t, city = move.data, move.type, _city_names(state)
     if t == "governors-laid":
         order = " ".join(d["order"])
         return text(f"Kormányzósáv alulról: {order}", f"Governor track from the bottom: {order}")
@@ -158,7 +165,7 @@ def describe(move: Move, players: list[dict]) -> dict[str, str]:
         return text(f"{who}: {' + '.join(a['hu'] for a in acts)}", f"{who}: {' + '.join(a['en'] for a in acts)}")
     if t == "architect-travelled":
         via = ", ".join(str(v) for v in d["via"]) or "–"
-        return text(f"Építész → {d['city']} város (falvak: {via})", f"Architect → city {d['city']} (villages: {via})")
+        return text(f"Építész → {city(d['city'])} város (falvak: {via})", f"Architect → city {city(d['city'])} (villages: {via})")
     if t in ("house-built", "house-moved"):
         where = _where(d["place"])
         free = text(" (kőműves, ingyen)", " (Builder, free)") if d.get("free") else text("", "")
@@ -168,9 +175,9 @@ def describe(move: Move, players: list[dict]) -> dict[str, str]:
         return text(f"Ház – {where['hu']}{free['hu']}", f"House – {where['en']}{free['en']}")
     if t == "palace-built":
         site = text("belső", "inner") if d["site"] == "inner" else text("külső", "outer")
-        return text(f"Palota – {d['city']} város, {site['hu']}", f"Palace – city {d['city']}, {site['en']}")
+        return text(f"Palota – {city(d['city'])} város, {site['hu']}", f"Palace – city {city(d['city'])}, {site['en']}")
     if t == "governor-moved":
-        return text(f"{d['city']} kormányzó két mezőt lejjebb", f"Governor {d['city']} two boxes down")
+        return text(f"{city(d['city'])} kormányzó két mezőt lejjebb", f"Governor {city(d['city'])} two boxes down")
     if t in ("character-swapped", "character-picked"):
         c = R.CHARACTERS.get(d["character"], text("?", "?"))
         verb = text("Karaktercsere", "Swapped to") if t == "character-swapped" else text("Választott", "Picked")

@@ -97,7 +97,7 @@ def is_over(state: dict) -> bool:
     return state["over"]
 
 
-def describe(move: Move, players: list[dict]) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
     if move.type == "points-recorded":
         name = players[move.data["seat"]]["name"] if 0 <= move.data["seat"] < len(players) else "?"
         note = f" ({move.data['note']})" if move.data.get("note") else ""

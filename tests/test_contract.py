@@ -98,5 +98,7 @@ def test_describe_speaks_both_languages(game):
     players = events[0].data["players"]
     from events.projection import upcast
     for event in events[1:]:
-        words = game.describe(upcast(game, event), players)
-        assert words["hu"] and words["en"]
+        move = upcast(game, event)
+        with_state = game.describe(move, players, fold(events, upto=event.seq).game)
+        without = game.describe(move, players)  # e.g. an event of a game that cannot be folded
+        assert with_state["hu"] and with_state["en"] and without["hu"] and without["en"]

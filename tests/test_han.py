@@ -633,3 +633,14 @@ def test_final_tally_fortress_of_a_seat_that_does_not_play_is_refused_not_crashe
     tally = _tally(s, vej=[1, 0, 0])
     tally["fortresses"] = [{"seat": 4, "area": "vej", "site": "ordinary"}]
     assert rules_of(han.check(s, Move(2, "final-position-entered", tally))) == ["Han §2.11"]
+
+
+def test_the_move_log_names_provinces_as_the_board_profile_does():
+    state = {"areas": [{"id": "a1", "name": "Vej"}, {"id": "a2", "name": "Csi"}, {"id": "a3", "name": None}]}
+    placed = Move(2, "pieces-placed", {"seat": 0, "cards": ["red"], "pieces": [
+        {"type": "pagoda", "area": "a1", "site": "border", "with": "a2"}]})
+    players = [{"name": "Anna"}]
+    assert han.describe(placed, players, state)["en"] == "Anna: pagoda (border with Csi) → Vej (red)"
+    assert han.describe(placed, players)["en"] == "Anna: pagoda (border with A2) → A1 (red)"  # no state: ids
+    scored = Move(3, "province-scored", {"area": "a3"})
+    assert han.describe(scored, players, state)["hu"] == "A3 megtelt: kiértékelve"  # a province still unnamed

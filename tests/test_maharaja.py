@@ -405,3 +405,12 @@ def test_form_free_and_renounce_buttons_become_flags():
     assert M.parse_form(s, {"action": "house-built-free", "house_place": "v3"}) == \
         ("house-built", {"place": "v3", "free": True})
     assert M.parse_form(s, {"action": "turn-ended-renounce"}) == ("turn-ended", {"renounce": True})
+
+
+def test_the_move_log_names_a_city_as_the_board_profile_does():
+    state = {"city_names": {"A": "Jaipur", "B": ""}}
+    palace = Move(9, "palace-built", {"seat": 0, "city": "A", "site": "inner"})
+    governor = Move(10, "governor-moved", {"seat": 0, "city": "B"})
+    assert M.describe(palace, [{"name": "Anna"}], state)["en"] == "Palace – city A (Jaipur), inner"
+    assert M.describe(governor, [{"name": "Anna"}], state)["en"] == "Governor B two boxes down"  # unnamed yet
+    assert M.describe(palace, [{"name": "Anna"}])["en"] == "Palace – city A, inner"

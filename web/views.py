@@ -116,7 +116,7 @@ def describe(table: TableState, event) -> dict:
     if event.type in CORE_LABELS:
         return _describe_core(table, event)
     game = table.rules
-    return game.describe(upcast(game, event), list(table.players))
+    return game.describe(upcast(game, event), list(table.players), table.game)
 
 
 def _describe_core(table: TableState, event) -> dict:
