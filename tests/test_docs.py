@@ -21,9 +21,12 @@ def test_every_core_event_type_is_documented():
         assert f"`{type_}`" in events
 
 
-def test_readme_quick_start_has_the_two_commands():
+def test_readme_quick_start_has_exactly_the_two_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "make run" in readme and "make test" in readme
+    section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#", 1)[0].strip() for line in block.splitlines() if line.strip()]
+    assert commands == ["make run", "make test"]
 
 
 def test_htmx_version_matches_package_json():
