@@ -15,7 +15,7 @@ from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event, NewEvent
 from events.table import check_setup, hash_token, check_move
 from scoring import get_game, knows_rules, rules_for
-from scoring.base import schema_texts, strict_validator
+from scoring.schema import schema_texts, strict_validator
 
 FORMAT = "tablescribe-export"
 FORMAT_VERSION = 1

@@ -18,7 +18,8 @@ from events.core_types import CORE_SCHEMAS, CORE_VERSION, check_core
 from events.projection import TableState, advance, changes_the_past, fold, upcast
 from events.store import Event, NewEvent, StaleSequence
 from scoring import get_game, rules_for
-from scoring.base import Problem, schema_texts, strict_validator
+from scoring.base import Problem
+from scoring.schema import schema_texts, strict_validator
 
 MAX_NAME = 40
 

@@ -7,7 +7,6 @@ contract, so no rule of one game leaks into the core or into another game.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
@@ -129,6 +128,13 @@ class GameKind:
     # It must use every event type the game declares.
     demo: Callable[[], tuple[list[dict], dict, list[tuple[str, dict]]]] | None = None
     boards: Boards | None = None  # board profiles, for games whose board varies
+    # What the game's templates need, derived from the folded facts when a page renders
+    # (the state holds facts only): (state, players) -> dict, given to templates as ``view``.
+    view: Callable[[dict, list[dict]], dict] | None = None
+    # Optional template hooks under templates/games/<kind>/, beside the required _form.html:
+    # "_board.html" (shown when has_board), "_setup.html" (with parse_options),
+    # "_live_oob.html" (form parts refreshed out of band on a live update).
+    templates: frozenset[str] = frozenset()
 
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
@@ -151,135 +157,3 @@ def clone(state: dict) -> dict:
         return orjson.loads(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))
     except TypeError:  # orjson.JSONEncodeError is a TypeError
         return json.loads(json.dumps(state))
-
-
-def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form") -> int:
-    """Read an integer field of a phone form or raise ``FormError`` naming it."""
-    raw = (form.get(name) or "").strip()
-    try:
-        return int(raw)
-    except ValueError:
-        raise FormError([Problem(rule, f"{label['hu']}: egész számot adj meg.",
-                                 f"{label['en']}: enter a whole number.")]) from None
-
-
-def _strict_validator_class():
-    from jsonschema import Draft202012Validator, validators
-
-    def is_integer(checker, instance) -> bool:
-        return isinstance(instance, int) and not isinstance(instance, bool)
-
-    return validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER
-                             .redefine("integer", is_integer))
-
-
-class StrictValidator:
-    """A JSON Schema (2020-12) validator whose "integer" is an int only: the standard
-    one lets JSON's ``1.0`` pass as an integer; stored, it would stay a float in the
-    event for ever and break every page that formats it as a whole number.
-
-    Nearly every payload is valid, and jsonschema costs ~10 µs per node (1.6 ms for
-    Han's final position): a schema compiled by fastjsonschema answers "valid" first,
-    and jsonschema runs only to say what is wrong (docs/performance.md, change 9). The
-    fast verdict is trusted only where both libraries mean the same: no float in the
-    data (fastjsonschema's integer admits 1.0) and no 2020-12-only keyword in the
-    schema (it implements draft 7). tests/test_fuzz_rules.py checks they agree."""
-
-    def __init__(self, schema: Mapping[str, Any]):
-        global _StrictValidator
-        if _StrictValidator is None:
-            _StrictValidator = _strict_validator_class()
-        self._full = _StrictValidator(schema)
-        self._fast = _compiled(json.dumps(schema, sort_keys=True))
-
-    def iter_errors(self, data):
-        if self._fast is not None and not _has_float(data):
-            try:
-                self._fast(data)
-                return iter(())
-            except Exception:  # invalid, or a shape it cannot judge: jsonschema says which
-                pass
-        return self._full.iter_errors(data)
-
-
-_DRAFT_2020_ONLY = ("prefixItems", "$defs", "dependentSchemas", "unevaluatedProperties",
-                    "unevaluatedItems", "$dynamicRef")
-
-
-@lru_cache(maxsize=256)
-def _compiled(schema_json: str):
-    if any(f'"{word}"' in schema_json for word in _DRAFT_2020_ONLY):
-        return None
-    import fastjsonschema
-    return fastjsonschema.compile(json.loads(schema_json))
-
-
-def _has_float(data) -> bool:
-    stack = [data]  # not recursive: hostile payloads nest deeper than the stack
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
-
-
-def strict_validator(schema: Mapping[str, Any]) -> StrictValidator:
-    return StrictValidator(schema)
-
-
-_StrictValidator = None
-MAX_MESSAGE = 160
-
-
-def schema_message(error) -> str:
-    """A validation error's message, cut short: it quotes the offending value, which may
-    be a 500-character note."""
-    message = error.message
-    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 1] + "…"
-
-
-_TYPES_HU = {"integer": "egész szám", "number": "szám", "string": "szöveg", "object": "objektum",
-             "array": "lista", "boolean": "igaz/hamis", "null": "üres érték"}
-
-
-def _hu_schema_message(error) -> str:
-    """The validation error in Hungarian (jsonschema speaks English only); the commonest
-    keywords are said in words, any other falls back to the English message."""
-    where = "/".join(str(p) for p in error.absolute_path)
-    field = f"„{where}”" if where else "az adat"
-    kind, expected = error.validator, error.validator_value
-    if kind == "type":
-        wanted = expected if isinstance(expected, list) else [expected]
-        return f"{field}: {' vagy '.join(_TYPES_HU.get(w, str(w)) for w in wanted)} kell"
-    if kind == "required" and isinstance(error.instance, dict):
-        missing = [k for k in expected if k not in error.instance]
-        return f"{field}: hiányzik: {', '.join(missing)}"
-    if kind == "additionalProperties" and isinstance(error.instance, dict):
-        known = set(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in known]
-        return f"{field}: ismeretlen mező: {', '.join(map(str, extra))[:MAX_MESSAGE]}"
-    texts = {"maxLength": f"legfeljebb {expected} karakter lehet", "minLength": f"legalább {expected} karakter kell",
-             "maximum": f"legfeljebb {expected} lehet", "minimum": f"legalább {expected} kell",
-             "maxItems": f"legfeljebb {expected} elem lehet", "minItems": f"legalább {expected} elem kell",
-             "enum": "nem a megengedett értékek egyike", "const": "nem a megengedett érték",
-             "pattern": "formátuma hibás"}
-    if kind in texts:
-        return f"{field}: {texts[kind]}"
-    return schema_message(error)
-
-
-def schema_texts(error) -> tuple[str, str]:
-    """(Hungarian, English) of a validation error, short enough to show beside a form."""
-    return _hu_schema_message(error), schema_message(error)
-
-
-def schema_problems(schema: Mapping[str, Any], data, rule: str,
-                    subject: Text = {"hu": "adat", "en": "data"}, limit: int = 5) -> list[Problem]:
-    """What a JSON Schema finds wrong with ``data``, as problems citing ``rule``."""
-    errors = sorted(strict_validator(schema).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem(rule, f"Hibás {subject['hu']}: {hu}", f"Invalid {subject['en']}: {en}")
-            for hu, en in map(schema_texts, errors[:limit])]

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from scoring.base import FormError, Problem, text, schema_problems
+from scoring.base import FormError, Problem, text
+from scoring.schema import schema_problems
 
 COLOURS = ("violet", "yellow", "orange", "green", "red")
 COLOUR_TEXT = {"violet": text("lila", "violet"), "yellow": text("sárga", "yellow"),

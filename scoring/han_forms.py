@@ -6,7 +6,8 @@ import json
 from collections import Counter
 
 from scoring import han_rules as rules
-from scoring.base import FormError, Problem, form_int, text
+from scoring.base import FormError, Problem, text
+from scoring.forms import form_int
 from scoring.han_board import COLOUR_TEXT, COLOURS
 
 MAX_CHAIN_ROWS = 12

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from scoring import maharaja_rules as R
-from scoring.base import FormError, Problem, text, schema_problems
+from scoring.base import FormError, Problem, text
+from scoring.schema import schema_problems
 
 RULE = "seed 003 §3.1"
 START = "S"                                  # the architects' start space

@@ -5,7 +5,8 @@ Rules as implemented: docs/rules/scorepad.md (rule references "scorepad §n").
 from __future__ import annotations
 
 from scoring.base import (EventSpec, FormError, GameKind, Move, Problem, ScorePart,
-                          clone, form_int, text)
+                          clone, text)
+from scoring.forms import form_int
 
 MAX_ABS_POINTS = 1_000_000
 MAX_NOTE = 200

@@ -20,7 +20,8 @@ from events.store import Event
 from events.table import check_move
 from reliability_kit import ROOT, from_schema, hostile_strategies, record_figures
 from scoring import GAMES
-from scoring.base import FormError, Problem, strict_validator
+from scoring.base import FormError, Problem
+from scoring.schema import strict_validator
 
 EXAMPLES = int(os.environ.get("FUZZ_RULES_EXAMPLES", "60"))
 SLOW_EXAMPLES = 600
@@ -223,5 +224,5 @@ def test_a_float_is_never_an_integer_and_the_fast_path_is_taken(name, schema):
 
 
 def _full_validator(schema):
-    from scoring.base import _strict_validator_class
+    from scoring.schema import _strict_validator_class
     return _strict_validator_class()(schema)

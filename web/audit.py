@@ -238,6 +238,7 @@ def replay(game_id: str):
     delta = {s: now[s] - then.get(s, 0) for s in now if now[s] != then.get(s, 0)}
     event = events[at - 1]
     return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,
+                           view=views.game_view(table),
                            at=at, last=last, event=event, text=views.describe(table, event),
                            who=_player(table, event.seat), standings=standings(table), delta=delta,
                            over=table.rules.is_over(table.game), chart=race(game_id, at),
@@ -249,6 +250,7 @@ def final(game_id: str):
     events, table, _ = _history(game_id)
     rows = standings(table)
     return render_template("audit/final.html", game_id=game_id, table=table, game=table.rules,
+                           view=views.game_view(table),
                            standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
                            over=table.rules.is_over(table.game), last=events[-1],
                            categories=_categories(rows))

@@ -131,6 +131,12 @@ def _describe_core(table: TableState, event) -> dict:
     return dict(label)
 
 
+def game_view(table: TableState) -> dict:
+    """What the game's templates need, derived from the folded facts at render time."""
+    rules = table.rules
+    return rules.view(table.game, list(table.players)) if rules.view else {}
+
+
 def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
     db_events = store.read_events(_db(), game_id, after=max(0, table.seq - RECENT), upto=table.seq)
     rows = [{"event": e, "text": describe(table, e),
@@ -139,7 +145,7 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
              "is_move": e.seq in table.game_seqs}
             for e in reversed(db_events)]
     row = store.game_row(_db(), game_id)
-    return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat,
+    return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat, "view": game_view(table),
             "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, row["join_code"]), "watch_url": watch_url(game_id),
             "client_event_id": secrets.token_hex(16),

@@ -1,0 +1,61 @@
+"""Reading phone forms: whole numbers, choices and lists, each refusing with a
+``FormError`` that names the field in both languages. Every game's ``parse_form``
+reads its fields through these, so a field of 5,000 digits or a made-up choice is
+refused the same way everywhere."""
+from __future__ import annotations
+
+from typing import Mapping
+
+from scoring.base import FormError, Problem, Text
+
+MAX_DIGITS = 9  # no count on any board needs more; int() of 5,000 digits is slow and refused
+
+
+def fail(hu: str, en: str, rule: str = "form"):
+    raise FormError([Problem(rule, hu, en)])
+
+
+def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form",
+             low: int | None = None, high: int | None = None) -> int:
+    """Read an integer field of a phone form or raise ``FormError`` naming it."""
+    raw = (form.get(name) or "").strip()
+    digits = raw[1:] if raw[:1] in "+-" else raw
+    if not digits.isascii() or not digits.isdigit() or len(digits) > MAX_DIGITS:
+        fail(f"{label['hu']}: egész számot adj meg.", f"{label['en']}: enter a whole number.", rule)
+    value = int(raw)
+    if low is not None and value < low:
+        fail(f"{label['hu']}: legalább {low} kell (most {value}).",
+             f"{label['en']}: at least {low} is needed (got {value}).", rule)
+    if high is not None and value > high:
+        fail(f"{label['hu']}: legfeljebb {high} lehet (most {value}).",
+             f"{label['en']}: at most {high} is allowed (got {value}).", rule)
+    return value
+
+
+
+
+def form_choice(form: Mapping[str, str], name: str, allowed, label: Text, optional: bool = False,
+                rule: str = "form") -> str | None:
+    """One of ``allowed`` (strings), or None for an empty optional field."""
+    raw = (form.get(name) or "").strip()
+    if not raw and optional:
+        return None
+    if raw not in allowed:
+        if not raw:
+            fail(f"{label['hu']}: válassz.", f"{label['en']}: choose one.", rule)
+        fail(f"{label['hu']}: érvénytelen választás.", f"{label['en']}: not a valid choice.", rule)
+    return raw
+
+
+def form_list(form, name: str) -> list[str]:
+    """Every value of a repeated field (a werkzeug MultiDict, or a plain dict from a test)."""
+    if hasattr(form, "getlist"):
+        return form.getlist(name)
+    value = form.get(name)
+    return value if isinstance(value, list) else ([value] if value else [])
+
+
+def player_name(players: list[dict], seat) -> str:
+    """The name of the player in ``seat``, or "?" for a seat the table does not have."""
+    ok = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players)
+    return players[seat]["name"] if ok else "?"
