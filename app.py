@@ -26,9 +26,8 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import admin, api, audit, boards, cli, db, i18n, pages, poll, seats, security
+    from web import api, audit, boards, cli, db, i18n, pages, poll, seats, security
     db.init_app(app)
-    admin.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
     security.init_app(app)

@@ -114,7 +114,7 @@ def grow(kind: str, size: int) -> tuple[Player, list[Event], TableState]:
 def store_game(db, events: list[Event], finished: bool = False) -> tuple[str, list[str]]:
     """Write a grown game into the store in one transaction (as an import does);
     returns the game id and one seat token per player."""
-    from events.table import hash_token
+    from events.seats import hash_token
     created = events[0].data
     game_id = secrets.token_urlsafe(6)
     tokens = [secrets.token_urlsafe(24) for _ in created["players"]]

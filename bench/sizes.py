@@ -15,7 +15,8 @@ from bench.common import grow, make_app, scratch_dir, store_game, summary_ms
 from bench.peers import Floor, Peer, row_of, same_durability
 from events import store
 from events.projection import fold
-from events.table import forget_cache, load, record
+from events.cache import forget_cache, load
+from events.table import record
 from web import views
 
 

@@ -1,87 +1,169 @@
 """The core's own event types, shared by every game kind: set-up, void (and undo),
-disputes and rescoring. Game modules never see these; the fold handles them."""
+disputes and rescoring. Game modules never see these; the fold handles them.
+
+``CORE_EVENTS`` is the one table of them: for each type its payload schema, its
+label, the check it must pass, how it changes the table when folded, which move it
+voids, and how the log says it. Nothing else dispatches on a core type's name."""
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping
+
 from scoring import knows_rules
-from scoring.base import Problem, text
+from scoring.base import Problem, Text, text
 
 MAX_TEXT = 500
-_comment = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
-
-CORE_SCHEMAS = {
-    "game-created": {
-        "type": "object", "required": ["kind", "rules_version", "players", "options"],
-        "properties": {
-            "kind": {"type": "string"}, "rules_version": {"type": "integer"},
-            "players": {"type": "array", "items": {
-                "type": "object", "required": ["name"],
-                "properties": {"name": {"type": "string"}, "colour": {"type": "string"}}}},
-            "options": {"type": "object"}, "origin": {"type": "string"}}},
-    "event-voided": {
-        "type": "object", "additionalProperties": False, "required": ["target", "reason"],
-        "properties": {"target": {"type": "integer"}, "undo": {"type": "boolean"},
-                       "reason": {"type": "string", "maxLength": MAX_TEXT}}},
-    "dispute-opened": {
-        "type": "object", "additionalProperties": False, "required": ["target", "comment"],
-        "properties": {"target": {"type": "integer"}, "comment": _comment}},
-    "dispute-commented": {
-        "type": "object", "additionalProperties": False, "required": ["dispute", "comment"],
-        "properties": {"dispute": {"type": "integer"}, "comment": _comment}},
-    "dispute-resolved": {
-        "type": "object", "additionalProperties": False,
-        "required": ["dispute", "outcome", "reason"],
-        "properties": {"dispute": {"type": "integer"}, "outcome": {"enum": ["kept", "voided"]},
-                       "reason": {"type": "string", "maxLength": MAX_TEXT}}},
-    "rules-rescored": {
-        "type": "object", "additionalProperties": False, "required": ["rules_version"],
-        "properties": {"rules_version": {"type": "integer"}}},
-}
 CORE_VERSION = 1
-CORE_LABELS = {
-    "game-created": text("Játék létrehozva", "Game created"),
-    "event-voided": text("Esemény érvénytelenítve", "Event voided"),
-    "dispute-opened": text("Vitatott lépés", "Move disputed"),
-    "dispute-commented": text("Hozzászólás a vitához", "Dispute comment"),
-    "dispute-resolved": text("Vita lezárva", "Dispute resolved"),
-    "rules-rescored": text("Újrapontozás az új szabályokkal", "Rescored with current rules"),
-}
+_comment = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
+_seq = {"type": "integer", "minimum": 1, "maximum": 2**53}
 
 
-def check_core(table, type_: str, data: dict) -> list[Problem]:
-    """Rules of the core events, checked against the table state they follow."""
-    if type_ == "game-created":
-        return [Problem("core §1", "A játék már létezik.", "The game already exists.")]
-    if type_ == "event-voided":
-        return _check_target(table, data["target"])
-    if type_ == "dispute-opened":
-        problems = _check_target(table, data["target"])
-        if any(d["target"] == data["target"] and d["status"] == "open"
-               for d in table.disputes.values()):
-            problems.append(Problem("core §4", "Erről a lépésről már folyik vita.",
-                                    "This move is already disputed."))
-        return problems
-    if type_ in ("dispute-commented", "dispute-resolved"):
-        dispute = table.disputes.get(data["dispute"])
-        if dispute is None or dispute["status"] != "open":
-            return [Problem("core §4", "Nincs ilyen nyitott vita.", "There is no such open dispute.")]
-        if type_ == "dispute-resolved" and data["outcome"] == "voided":
-            return _check_target(table, dispute["target"])
-    if type_ == "rules-rescored":
-        return _check_rescore(table, data["rules_version"])
+@dataclass(frozen=True)
+class CoreEvent:
+    """A core event type. ``check(table, data)`` lists what forbids it now; ``fold(table,
+    event)`` is the table after it (the sequence number aside); ``voids(data)``: it voids
+    a move (its ``target``, or its ``dispute``'s target);
+    ``rescores``: it refolds the whole game with other rules; ``describe(label, data)``
+    says it in the log."""
+
+    schema: Mapping[str, Any]
+    label: Text
+    check: Callable[[Any, dict], list[Problem]]
+    fold: Callable[[Any, Any], Any] | None = None
+    voids: Callable[[dict], bool] = lambda data: False
+    rescores: bool = False
+    describe: Callable[[Text, dict], Text] = lambda label, data: dict(label)
+
+    def changes_the_past(self, data: dict) -> bool:
+        """A void or a rescore: the states before it must be folded again to follow it."""
+        return self.rescores or self.voids(data)
+
+
+# ---- checks ---------------------------------------------------------------------------
+
+def _check_created(table, data: dict) -> list[Problem]:
+    return [Problem("core §1", "A játék már létezik.", "The game already exists.")]
+
+
+def _check_target(table, target: int) -> list[Problem]:
+    if target not in table.game_seqs:
+        return [Problem("core §3", f"Csak a játék lépései érvényteleníthetők vagy vitathatók; "
+                                   f"a(z) #{target} nem lépés.",
+                        f"Only moves of the game can be voided or disputed; #{target} is not a move.")]
+    if target in table.voided:
+        return [Problem("core §3", f"A(z) #{target} lépés már érvénytelen.", f"Move #{target} is already void.")]
     return []
 
 
-def _check_rescore(table, version: int) -> list[Problem]:
+def _check_void(table, data: dict) -> list[Problem]:
+    return _check_target(table, data["target"])
+
+
+def _check_open(table, data: dict) -> list[Problem]:
+    problems = _check_target(table, data["target"])
+    if any(d["target"] == data["target"] and d["status"] == "open" for d in table.disputes.values()):
+        problems.append(Problem("core §4", "Erről a lépésről már folyik vita.",
+                                "This move is already disputed."))
+    return problems
+
+
+def _open_dispute(table, data: dict) -> dict | list[Problem]:
+    dispute = table.disputes.get(data["dispute"])
+    if dispute is None or dispute["status"] != "open":
+        return [Problem("core §4", "Nincs ilyen nyitott vita.", "There is no such open dispute.")]
+    return dispute
+
+
+def _check_comment(table, data: dict) -> list[Problem]:
+    dispute = _open_dispute(table, data)
+    return dispute if isinstance(dispute, list) else []
+
+
+def _check_resolve(table, data: dict) -> list[Problem]:
+    dispute = _open_dispute(table, data)
+    if isinstance(dispute, list):
+        return dispute
+    return _check_target(table, dispute["target"]) if data["outcome"] == "voided" else []
+
+
+def _check_rescore(table, data: dict) -> list[Problem]:
+    version = data["rules_version"]
     if version <= table.rules_version or not knows_rules(table.kind, version):
         return [Problem("core §6", "Csak egy ismert, újabb szabályverzióval lehet újrapontozni.",
                         "A game can only be rescored with known, newer rules.")]
     return []
 
 
-def _check_target(table, target: int) -> list[Problem]:
-    if target not in table.game_seqs:
-        return [Problem("core §3", "Csak a játék lépései érvényteleníthetők vagy vitathatók.",
-                        "Only moves of the game can be voided or disputed.")]
-    if target in table.voided:
-        return [Problem("core §3", "Ez a lépés már érvénytelen.", "This move is already void.")]
-    return []
+# ---- folding --------------------------------------------------------------------------
+
+def _fold_opened(table, event):
+    comment = {"seq": event.seq, "seat": event.seat, "comment": event.data["comment"]}
+    dispute = {"target": event.data["target"], "status": "open", "seat": event.seat, "comments": [comment]}
+    return replace(table, disputes={**table.disputes, event.seq: dispute})
+
+
+def _fold_commented(table, event):
+    d = event.data
+    dispute = table.disputes[d["dispute"]]
+    comment = {"seq": event.seq, "seat": event.seat, "comment": d["comment"]}
+    return replace(table, disputes={**table.disputes,
+                                    d["dispute"]: {**dispute, "comments": dispute["comments"] + [comment]}})
+
+
+def _fold_resolved(table, event):
+    d = event.data
+    closed = {**table.disputes[d["dispute"]], "status": d["outcome"],
+              "resolution": {"seq": event.seq, "reason": d["reason"]}}
+    return replace(table, disputes={**table.disputes, d["dispute"]: closed})
+
+
+# ---- the log --------------------------------------------------------------------------
+
+def _describe_void(label: Text, d: dict) -> Text:
+    why_hu, why_en = ("visszavonás", "undo") if d.get("undo") else (d["reason"], d["reason"])
+    return text(f"{label['hu']}: #{d['target']} ({why_hu})", f"{label['en']}: #{d['target']} ({why_en})")
+
+
+def _describe_opened(label: Text, d: dict) -> Text:
+    return text(f"{label['hu']}: #{d['target']} – {d['comment']}", f"{label['en']}: #{d['target']} – {d['comment']}")
+
+
+CORE_EVENTS: dict[str, CoreEvent] = {
+    "game-created": CoreEvent(
+        schema={"type": "object", "required": ["kind", "rules_version", "players", "options"],
+                "properties": {
+                    "kind": {"type": "string"}, "rules_version": {"type": "integer"},
+                    "players": {"type": "array", "items": {
+                        "type": "object", "required": ["name"],
+                        "properties": {"name": {"type": "string"}, "colour": {"type": "string"}}}},
+                    "options": {"type": "object"}, "origin": {"type": "string"}}},
+        label=text("Játék létrehozva", "Game created"), check=_check_created),
+    "event-voided": CoreEvent(
+        schema={"type": "object", "additionalProperties": False, "required": ["target", "reason"],
+                "properties": {"target": _seq, "undo": {"type": "boolean"},
+                               "reason": {"type": "string", "maxLength": MAX_TEXT}}},
+        label=text("Esemény érvénytelenítve", "Event voided"), check=_check_void,
+        voids=lambda data: True, describe=_describe_void),
+    "dispute-opened": CoreEvent(
+        schema={"type": "object", "additionalProperties": False, "required": ["target", "comment"],
+                "properties": {"target": _seq, "comment": _comment}},
+        label=text("Vitatott lépés", "Move disputed"), check=_check_open, fold=_fold_opened,
+        describe=_describe_opened),
+    "dispute-commented": CoreEvent(
+        schema={"type": "object", "additionalProperties": False, "required": ["dispute", "comment"],
+                "properties": {"dispute": _seq, "comment": _comment}},
+        label=text("Hozzászólás a vitához", "Dispute comment"), check=_check_comment,
+        fold=_fold_commented),
+    "dispute-resolved": CoreEvent(
+        schema={"type": "object", "additionalProperties": False, "required": ["dispute", "outcome", "reason"],
+                "properties": {"dispute": _seq, "outcome": {"enum": ["kept", "voided"]},
+                               "reason": {"type": "string", "maxLength": MAX_TEXT}}},
+        label=text("Vita lezárva", "Dispute resolved"), check=_check_resolve, fold=_fold_resolved,
+        voids=lambda data: data["outcome"] == "voided"),
+    "rules-rescored": CoreEvent(
+        schema={"type": "object", "additionalProperties": False, "required": ["rules_version"],
+                "properties": {"rules_version": {"type": "integer", "minimum": 1, "maximum": 2**31}}},
+        label=text("Újrapontozás az új szabályokkal", "Rescored with current rules"),
+        check=_check_rescore, rescores=True),
+}
+CORE_SCHEMAS = {type_: spec.schema for type_, spec in CORE_EVENTS.items()}

@@ -13,7 +13,8 @@ from events.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.hashing import HASHED_FIELDS, first_broken_link
 from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event, NewEvent
-from events.table import check_setup, hash_token, check_move
+from events.seats import hash_token
+from events.table import check_move, check_setup
 from scoring import get_game, knows_rules, rules_for
 from scoring.schema import schema_texts, strict_validator
 

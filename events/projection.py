@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable
 
-from events.core_types import CORE_SCHEMAS
+from events.core_types import CORE_EVENTS
 from events.store import Event
 from scoring import rules_for
 from scoring.base import GameKind, Move
@@ -49,17 +49,17 @@ def upcast(game: GameKind, event: Event) -> Move:
 
 
 def _voids(events: Iterable[Event]) -> dict[int, dict]:
+    """Every move voided by these events: target seq -> {"by", "reason", "undo"}. A void
+    names its ``target``; a dispute resolved by voiding names the ``dispute`` about it."""
     voided: dict[int, dict] = {}
-    disputes = {}
+    payloads: dict[int, dict] = {}
     for e in events:
-        if e.type == "dispute-opened":
-            disputes[e.seq] = e.data["target"]
-        if e.type == "event-voided":
-            voided[e.data["target"]] = {"by": e.seq, "reason": e.data["reason"],
-                                        "undo": e.data.get("undo", False)}
-        elif e.type == "dispute-resolved" and e.data["outcome"] == "voided":
-            voided[disputes[e.data["dispute"]]] = {"by": e.seq, "reason": e.data["reason"],
-                                                   "undo": False}
+        payloads[e.seq] = e.data
+        spec = CORE_EVENTS.get(e.type)
+        if spec is not None and spec.voids(e.data):
+            d = e.data
+            target = d["target"] if "target" in d else payloads[d["dispute"]]["target"]
+            voided[target] = {"by": e.seq, "reason": d["reason"], "undo": d.get("undo", False)}
     return voided
 
 
@@ -71,7 +71,8 @@ def fold(events: list[Event], upto: int | None = None) -> TableState:
     assert created.type == "game-created", "the first event of a game records its set-up"
     voided = _voids(events)
     # A rescore refolds the whole game with the chosen rules and re-checks every move.
-    rescored = [e.data["rules_version"] for e in events if e.type == "rules-rescored"]
+    rescored = [e.data["rules_version"] for e in events
+                if e.type in CORE_EVENTS and CORE_EVENTS[e.type].rescores]
     recheck_after = 0 if rescored else min(voided, default=None)
     table = _initial(created, rescored[-1] if rescored else created.data["rules_version"])
     for event in events[1:]:
@@ -89,7 +90,7 @@ def _initial(created: Event, rules_version: int) -> TableState:
 
 
 def _step(table: TableState, event: Event, voided: dict, recheck: bool) -> TableState:
-    if event.type in CORE_SCHEMAS:
+    if event.type in CORE_EVENTS:
         return _core_step(table, event)
     table = replace(table, seq=event.seq, game_seqs=table.game_seqs + (event.seq,))
     if event.seq in voided:
@@ -105,25 +106,14 @@ def _step(table: TableState, event: Event, voided: dict, recheck: bool) -> Table
 
 
 def _core_step(table: TableState, event: Event) -> TableState:
-    d, disputes = event.data, dict(table.disputes)
-    if event.type == "dispute-opened":
-        disputes[event.seq] = {"target": d["target"], "status": "open", "seat": event.seat,
-                               "comments": [{"seq": event.seq, "seat": event.seat,
-                                             "comment": d["comment"]}]}
-    elif event.type == "dispute-commented":
-        dispute = disputes[d["dispute"]]
-        disputes[d["dispute"]] = {**dispute, "comments": dispute["comments"] + [
-            {"seq": event.seq, "seat": event.seat, "comment": d["comment"]}]}
-    elif event.type == "dispute-resolved":
-        disputes[d["dispute"]] = {**disputes[d["dispute"]], "status": d["outcome"],
-                                  "resolution": {"seq": event.seq, "reason": d["reason"]}}
-    return replace(table, seq=event.seq, disputes=disputes)
+    fold_step = CORE_EVENTS[event.type].fold
+    return replace(fold_step(table, event) if fold_step else table, seq=event.seq)
 
 
 def changes_the_past(event: Event) -> bool:
     """A void or a rescore: the states before it must be folded again to follow it."""
-    return event.type in ("event-voided", "rules-rescored") or (
-        event.type == "dispute-resolved" and event.data["outcome"] == "voided")
+    spec = CORE_EVENTS.get(event.type)
+    return spec is not None and spec.changes_the_past(event.data)
 
 
 def advance(table: TableState, event: Event) -> TableState | None:

@@ -1,16 +1,36 @@
-"""Who holds which seat: the host (the phone holding seat 0, the game's creator) can
+"""Who holds which seat. A phone holds a seat by a token (192 random bits, only its
+SHA-256 stored). The host (the phone holding seat 0, the game's creator) can
 lock seats so the join link no longer opens them, and hand a seat to a new phone
 when one is lost: the seat's old tokens stop working at once and a one-time link
 seats the new phone, locked or not. No game rule lives here; no event is written
 (seat access is not part of the game's record)."""
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from events import store
-from events.table import hash_token, issue_seat_token
 
 HOST_SEAT = 0
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def seat_for_token(db, game_id: str, token: str | None) -> int | None:
+    """The seat a phone's token opens, or None. The lookup is by the token's SHA-256,
+    so timing reveals nothing about the stored value; the game id must match too."""
+    if not token or len(token) > 128:
+        return None
+    return store.seat_of_token_hash(db, game_id, hash_token(token))
+
+
+def issue_seat_token(db, game_id: str, seat: int) -> str:
+    token = secrets.token_urlsafe(24)
+    with db.atomic():
+        store.add_seat_token(db, game_id, seat, hash_token(token))
+    return token
 
 
 def locked_seats(db, game_id: str) -> set[int]:

@@ -3,7 +3,8 @@ import pytest
 
 from events import store
 from events.projection import fold, standings
-from events.table import Refused, StaleSequence, check_move, forget_cache, load, new_game, record
+from events.cache import forget_cache, load
+from events.table import Refused, StaleSequence, check_move, new_game, record
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ import random
 import pytest
 
 from events import store
-from events import table as tables
+from events import cache as tables
 from events.projection import fold
-from events.table import Refused, forget_cache, load, new_game, record
+from events.cache import forget_cache, load
+from events.table import Refused, new_game, record
 from scoring import GAMES
 
 

@@ -5,8 +5,10 @@ from flask import Blueprint, jsonify, request
 
 from events import store
 from events.projection import standings
-from events.table import Refused, StaleSequence, UnknownGame, load, new_game, record, seat_for_token
+from events.cache import UnknownGame, load
+from events.table import Refused, StaleSequence, new_game, record
 from web.db import get_db
+from web.seating import require_seat
 from web.security import device_id
 from web.views import join_url
 
@@ -55,10 +57,9 @@ def append_event(game_id: str):
     db = get_db()
     if store.last_seq(db, game_id) == 0:
         return _error(404, "no such game")
-    seat = seat_for_token(db, game_id, request.headers.get("X-Seat-Token"))
-    if seat is None:
-        return _error(401 if not request.headers.get("X-Seat-Token") else 403,
-                      "a seat token of this game is needed (X-Seat-Token)")
+    token = request.headers.get("X-Seat-Token")
+    seat = require_seat(game_id, lambda problems, status: _error(
+        status if token else 401, "a seat token of this game is needed (X-Seat-Token)"), token=token or "")
     body = _body()
     if body is None:
         return _error(400, "the body must be a JSON object")

@@ -11,7 +11,7 @@ from flask import (Blueprint, Response, abort, redirect, render_template, reques
 from markupsafe import Markup
 
 from events import store
-from events.core_types import CORE_LABELS
+from events.core_types import CORE_EVENTS
 from events.export import BadExport, export_game, import_game
 from events.history import scores, walk
 from events.projection import TableState, fold, open_disputes, standings, upcast
@@ -22,7 +22,7 @@ from scoring.base import Problem
 from web import chart, views
 from web.db import get_db
 from web.i18n import t
-from web.pages import my_seat
+from web.seating import my_seat, remember_seat, require_seat
 from web.security import device_id
 
 bp = Blueprint("audit", __name__)
@@ -76,7 +76,8 @@ def nav_context(game_id: str, table: TableState) -> dict:
 
 def event_label(game, type_: str) -> dict:
     spec = game.event_types.get(type_)
-    return spec.label if spec else CORE_LABELS.get(type_, {"hu": type_, "en": type_})
+    core = CORE_EVENTS.get(type_)
+    return spec.label if spec else core.label if core else {"hu": type_, "en": type_}
 
 
 @bp.record_once
@@ -163,9 +164,7 @@ def resolve(game_id: str, dispute_seq: int):
 def _write(game_id: str, type_: str, data: dict, then, refused, has_text=True):
     """Record a core event from a seated phone and go where ``then`` says; a refusal
     re-renders the page it came from (``refused``) with the reasons."""
-    seat = my_seat(game_id)
-    if seat is None:
-        return refused([views.NOT_SEATED], 403)
+    seat = require_seat(game_id, refused)
     if not has_text:
         return refused([views.REASON_NEEDED if type_ == "dispute-resolved" else COMMENT_NEEDED], 422)
     try:
@@ -336,5 +335,5 @@ def import_page():
     except BadExport as err:
         return render_template("audit/import.html", refusal=err, problems=[]), 422
     response = redirect(url_for("pages.table", game_id=created["id"]), code=303)
-    views.remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
+    remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
     return response

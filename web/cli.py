@@ -1,15 +1,122 @@
-"""Command-line audit: `flask --app app replay FILE [--at N]`, `verify FILE`,
-`export GAME_ID` (`verify-db` lives with the database in web/db.py)."""
+"""Every command-line command, in one place (``flask --app app <command>``):
+
+- the database: ``init-db``, ``verify-db``, ``backup PATH``, ``restore PATH``;
+- a game: ``export GAME_ID``, ``hand-seat GAME_ID SEAT`` (the host's lost phone);
+- an exported file: ``replay FILE [--at N]``, ``verify FILE``.
+"""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
+from flask import current_app
 
+from events import backup, seats, store
 from events.export import BadExport, export_game, replay, verify
 from web.db import get_db
+from web.views import hand_url
 
+
+# ---- the database ---------------------------------------------------------------------
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create or migrate the database (idempotent: never drops anything)."""
+    store.migrate(get_db())
+    click.echo(f"Database ready: {current_app.config['DATABASE']}")
+
+
+@click.command("verify-db")
+def verify_db_command() -> None:
+    """Check every game's hash chain; exit non-zero naming the first broken event."""
+    db = get_db()
+    bad = 0
+    for game_id in store.game_ids(db):
+        broken = store.verify_game(db, game_id)
+        if broken:
+            bad += 1
+            click.echo(f"game {game_id}: event {broken[0]}: {broken[1]}", err=True)
+    ok = db.execute("PRAGMA integrity_check").fetchone()[0]
+    if ok != "ok":
+        click.echo(f"integrity_check: {ok}", err=True)
+        bad += 1
+    click.echo(f"{len(store.game_ids(db))} games checked, {bad} problems")
+    sys.exit(1 if bad else 0)
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False))
+def backup_command(path: str) -> None:
+    """Copy the live database to PATH while the server keeps running, then check the copy."""
+    if os.path.exists(path):
+        raise click.ClickException(f"{path} exists; choose a new file name")
+    tmp = f"{path}.partial"
+    for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
+        if os.path.exists(leftover):
+            os.unlink(leftover)
+    backup.copy(current_app.config["DATABASE"], tmp)
+    games, problems = backup.check_copy(tmp)
+    if problems:
+        click.echo("\n".join(problems), err=True)
+        raise click.ClickException("the copy failed its checks; nothing was written")
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.rename(tmp, path)  # the backup appears whole or not at all
+    click.echo(f"Backed up {games} games to {path}")
+
+
+@click.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Replace the current database without asking.")
+def restore_command(path: str, yes: bool) -> None:
+    """Replace the database with the backup at PATH (stop the server first)."""
+    games, problems = backup.check_copy(path)
+    if problems:
+        click.echo("\n".join(problems), err=True)
+        raise click.ClickException("the backup failed its checks; nothing was restored")
+    target = current_app.config["DATABASE"]
+    if not yes:
+        click.confirm(f"Replace {target} with {path} ({games} games)?", abort=True)
+    backup.copy(path, target)  # the backup API also rewrites the target's WAL correctly
+    click.echo(f"Restored {games} games into {target}")
+    sys.stdout.flush()
+
+
+# ---- a game ---------------------------------------------------------------------------
+
+@click.command("export")
+@click.argument("game_id")
+def export_command(game_id: str) -> None:
+    """Write a game's export (docs/export-format.md) to standard output."""
+    try:
+        doc = export_game(get_db(), game_id)
+    except LookupError:
+        click.echo(f"no such game: {game_id}", err=True)
+        sys.exit(1)
+    click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+
+
+@click.command("hand-seat")
+@click.argument("game_id")
+@click.argument("seat", type=int)
+def hand_seat_command(game_id: str, seat: int) -> None:
+    """Hand SEAT of GAME_ID to a new phone (e.g. the host's lost phone, seat 0): revoke the
+    seat's tokens and print a one-time link for the new phone (set PUBLIC_URL for the
+    address the phones reach)."""
+    db = get_db()
+    row = store.game_row(db, game_id)
+    if row is None:
+        raise click.ClickException(f"no game {game_id}")
+    if not 0 <= seat < len(json.loads(row["players"])):
+        raise click.ClickException(f"game {game_id} has no seat {seat}")
+    code = seats.hand_over(db, game_id, seat)
+    with current_app.test_request_context():  # to build the link as the pages do
+        click.echo(hand_url(game_id, code))
+
+
+# ---- an exported file -----------------------------------------------------------------
 
 def _read(path: str):
     try:
@@ -47,18 +154,10 @@ def verify_command(path: str) -> None:
     click.echo(f"ok: {len(events)} events, chain intact, every event passes its rules")
 
 
-@click.command("export")
-@click.argument("game_id")
-def export_command(game_id: str) -> None:
-    """Write a game's export (docs/export-format.md) to standard output."""
-    try:
-        doc = export_game(get_db(), game_id)
-    except LookupError:
-        click.echo(f"no such game: {game_id}", err=True)
-        sys.exit(1)
-    click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command,
+            export_command, hand_seat_command, replay_command, verify_command)
 
 
 def init_app(app) -> None:
-    for command in (replay_command, verify_command, export_command):
+    for command in COMMANDS:
         app.cli.add_command(command)

@@ -3,28 +3,23 @@ fragment for an htmx request (never for a history restore); every form also work
 without JavaScript (post, then redirect)."""
 from __future__ import annotations
 
-import io
 import secrets
 
-import qrcode
-import qrcode.image.svg
-from flask import (Blueprint, Response, abort, current_app, redirect, render_template,
-                   request, url_for)
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from events import seats as seat_locks
-from events import store
-from events.projection import standings
-from events.table import Refused, StaleSequence, UnknownGame, load, new_game, record, seat_for_token
+from events import seats, store
+from events.cache import load
+from events.table import Refused, StaleSequence, new_game, record
 from scoring import GAMES, get_game
-from scoring.base import FormError, Problem
+from scoring.base import FormError
 from web import views
 from web.db import get_db
 from web.i18n import LANGS
 from web.ratelimit import limit
+from web.seating import JOIN_RATE, my_seat, remember_seat, require_seat, table_or_404
 from web.security import device_id
 
 bp = Blueprint("pages", __name__)
-JOIN_RATE = (30, 60.0)  # join-link attempts per address per minute (web/ratelimit.py)
 
 
 @bp.get("/")
@@ -62,24 +57,13 @@ def create():
         return render_template("new.html", game=game, games=GAMES, form=request.form,
                                problems=refusal.problems), 422
     response = redirect(url_for("pages.table", game_id=created["id"]))
-    views.remember_seat(response, created["id"], created["seats"][0]["token"])
+    remember_seat(response, created["id"], created["seats"][0]["token"])
     return response
-
-
-def _table_or_404(game_id: str, at: int | None = None):
-    try:
-        return load(get_db(), game_id, at)
-    except UnknownGame:
-        abort(404)
-
-
-def my_seat(game_id: str) -> int | None:
-    return seat_for_token(get_db(), game_id, request.cookies.get(views.seat_cookie(game_id)))
 
 
 @bp.get("/games/<game_id>")
 def table(game_id: str):
-    return views.render_table(game_id, _table_or_404(game_id), my_seat(game_id))
+    return views.render_table(game_id, table_or_404(game_id), my_seat(game_id))
 
 
 @bp.get("/games/<game_id>/live")
@@ -91,15 +75,13 @@ def live(game_id: str):
         abort(404)
     if seen == current:
         return Response(status=204)
-    return views.render_live(game_id, _table_or_404(game_id), my_seat(game_id))
+    return views.render_live(game_id, table_or_404(game_id), my_seat(game_id))
 
 
 @bp.post("/games/<game_id>/moves")
 def move(game_id: str):
-    table_state = _table_or_404(game_id)
-    seat = my_seat(game_id)
-    if seat is None:
-        return views.refuse(game_id, table_state, None, 403, [views.NOT_SEATED])
+    table_state = table_or_404(game_id)
+    seat = _require_seat(game_id, table_state)
     try:
         type_, data = table_state.rules.parse_form(table_state.game, request.form)
     except FormError as err:
@@ -109,26 +91,27 @@ def move(game_id: str):
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
-    table_state = _table_or_404(game_id)
-    seat = my_seat(game_id)
+    table_state = table_or_404(game_id)
+    seat = _require_seat(game_id, table_state)
     live_moves = table_state.live_moves
-    if seat is None or not live_moves:
-        problem = views.NOT_SEATED if seat is None else views.NOTHING_TO_UNDO
-        return views.refuse(game_id, table_state, seat, 403 if seat is None else 422, [problem])
+    if not live_moves:
+        return views.refuse(game_id, table_state, seat, 422, [views.NOTHING_TO_UNDO])
     data = {"target": live_moves[-1], "reason": "undo", "undo": True}
     return _record(game_id, table_state, seat, "event-voided", data)
 
 
 @bp.post("/games/<game_id>/events/<int:target>/void")
 def void(game_id: str, target: int):
-    table_state = _table_or_404(game_id)
-    seat = my_seat(game_id)
-    if seat is None:
-        return views.refuse(game_id, table_state, None, 403, [views.NOT_SEATED])
+    table_state = table_or_404(game_id)
+    seat = _require_seat(game_id, table_state)
     reason = (request.form.get("reason") or "").strip()
     if not reason:
         return views.refuse(game_id, table_state, seat, 422, [views.REASON_NEEDED])
     return _record(game_id, table_state, seat, "event-voided", {"target": target, "reason": reason})
+
+
+def _require_seat(game_id: str, table_state) -> int:
+    return require_seat(game_id, lambda problems, status: views.refuse(game_id, table_state, None, status, problems))
 
 
 def _record(game_id, table_state, seat, type_, data):
@@ -152,8 +135,8 @@ def join(game_id: str, code: str):
     row = store.game_row(get_db(), game_id) or abort(404)
     if not secrets.compare_digest(code, row["join_code"]):
         abort(404)
-    table_state = _table_or_404(game_id)
-    locked = seat_locks.locked_seats(get_db(), game_id)
+    table_state = table_or_404(game_id)
+    locked = seats.locked_seats(get_db(), game_id)
     if request.method == "GET":
         return render_template("join.html", game_id=game_id, code=code, table=table_state,
                                seat=my_seat(game_id), locked=locked)
@@ -162,9 +145,9 @@ def join(game_id: str, code: str):
         problem = views.SEAT_LOCKED if seat in locked else views.NO_SUCH_SEAT
         return render_template("join.html", game_id=game_id, code=code, table=table_state,
                                seat=None, locked=locked, problems=[problem]), 403 if seat in locked else 422
-    token = views.issue_seat_token(get_db(), game_id, seat)
+    token = seats.issue_seat_token(get_db(), game_id, seat)
     response = redirect(url_for("pages.table", game_id=game_id))
-    views.remember_seat(response, game_id, token)
+    remember_seat(response, game_id, token)
     return response
 
 
@@ -178,9 +161,5 @@ def qr(game_id: str):
         abort(403)
     else:
         url = views.join_url(game_id, row["join_code"])
-    image = qrcode.make(url,
-                        image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    return Response(buffer.getvalue(), mimetype="image/svg+xml",
+    return Response(views.qr_svg(url), mimetype="image/svg+xml",
                     headers={"Cache-Control": "private, max-age=3600"})

@@ -16,14 +16,12 @@ import threading
 from urllib.parse import parse_qs
 
 from events import store
-from web.security import CSP
+from web.security import SECURITY_HEADERS
 
 # The routes whose answer is "204 while ?seq= is the game's last sequence number":
 # web/pages.py live().
 POLLED = re.compile(r"^/games/([^/]+)/live$")
-HEADERS = [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", CSP),
-           ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"),
-           ("Referrer-Policy", "same-origin")]
+HEADERS = [("Content-Type", "text/html; charset=utf-8"), *SECURITY_HEADERS]
 
 
 class UnchangedPolls:

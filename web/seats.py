@@ -3,47 +3,26 @@ phone. The host is the phone holding seat 0 (the game's creator); a lost host ph
 is replaced with `flask --app app hand-seat GAME 0` on the server."""
 from __future__ import annotations
 
-import io
-import os
-
-import qrcode
-import qrcode.image.svg
-from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
-                   request, url_for)
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from events import seats
 from scoring.base import Problem
 from web import views
 from web.db import get_db
-from web.pages import JOIN_RATE, _table_or_404, my_seat
 from web.ratelimit import limit
+from web.seating import JOIN_RATE, forget_seat, remember_seat, require_host, table_or_404
 
 bp = Blueprint("seats", __name__)
 LINK_USED = Problem("core §5", "Ez a link már nem érvényes; kérj újat a házigazdától.",
                     "This link is no longer valid; ask the host for a new one.")
 
 
-def hand_url(game_id: str, code: str) -> str:
-    base = os.environ.get("PUBLIC_URL") or current_app.config.get("PUBLIC_URL") or request.host_url
-    return base.rstrip("/") + url_for("seats.hand", game_id=game_id, code=code)
-
-
-def _host_or_403(game_id: str):
-    table = _table_or_404(game_id)
-    if my_seat(game_id) != seats.HOST_SEAT:
-        abort(403)
-    return table
-
-
 def _page(game_id: str, table, handed=None):
     db = get_db()
     qr = None
-    if handed:
-        image = qrcode.make(handed["url"], image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
-        buffer = io.BytesIO()
-        image.save(buffer)
-        qr = Markup(buffer.getvalue().decode().split("?>", 1)[-1])  # our own SVG, inline
+    if handed:  # our own SVG, inline
+        qr = Markup(views.qr_svg(handed["url"], box_size=8).decode().split("?>", 1)[-1])
     return make_response(render_template(
         "seats.html", game_id=game_id, table=table, locked=seats.locked_seats(db, game_id),
         phones=seats.phones_per_seat(db, game_id), handed=handed, qr=qr))
@@ -51,12 +30,12 @@ def _page(game_id: str, table, handed=None):
 
 @bp.get("/games/<game_id>/seats")
 def manage(game_id: str):
-    return _page(game_id, _host_or_403(game_id))
+    return _page(game_id, require_host(game_id))
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/lock")
 def lock(game_id: str, seat: int):
-    table = _host_or_403(game_id)
+    table = require_host(game_id)
     if not 0 <= seat < len(table.players):
         abort(404)
     seats.set_lock(get_db(), game_id, seat, request.form.get("locked") == "1")
@@ -65,14 +44,14 @@ def lock(game_id: str, seat: int):
 
 @bp.post("/games/<game_id>/seats/<int:seat>/hand")
 def hand_to_new_phone(game_id: str, seat: int):
-    table = _host_or_403(game_id)
+    table = require_host(game_id)
     if not 0 <= seat < len(table.players):
         abort(404)
     code = seats.hand_over(get_db(), game_id, seat)
-    handed = {"seat": seat, "player": table.players[seat]["name"], "url": hand_url(game_id, code)}
+    handed = {"seat": seat, "player": table.players[seat]["name"], "url": views.hand_url(game_id, code)}
     response = _page(game_id, table, handed)
     if seat == seats.HOST_SEAT:  # the host gave its own seat away: this phone is no host now
-        views.forget_seat(response, game_id)
+        forget_seat(response, game_id)
     return response
 
 
@@ -80,7 +59,7 @@ def hand_to_new_phone(game_id: str, seat: int):
 def hand(game_id: str, code: str):
     """A one-time link: GET only shows a button (link previews must not use it up)."""
     limit("join", JOIN_RATE)  # the same budget as the join link
-    table = _table_or_404(game_id)
+    table = table_or_404(game_id)
     if request.method == "GET":
         seat = seats.handover_seat(get_db(), game_id, code)
         player = table.players[seat]["name"] if seat is not None else None
@@ -91,6 +70,6 @@ def hand(game_id: str, code: str):
         return render_template("hand.html", game_id=game_id, code=code, table=table, player=None,
                                problems=[LINK_USED]), 404
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
-    views.remember_seat(response, game_id, taken[1])
+    remember_seat(response, game_id, taken[1])
     return response
 

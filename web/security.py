@@ -5,6 +5,9 @@ from flask import g, request
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
+# Every response carries these, whether Flask or web/poll.py answers it.
+SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+                    ("X-Frame-Options", "DENY"), ("Referrer-Policy", "same-origin"))
 DEVICE_COOKIE = "device"
 
 
@@ -18,10 +21,8 @@ def device_id() -> str:
 
 
 def _headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Referrer-Policy"] = "same-origin"
+    for name, value in SECURITY_HEADERS:
+        response.headers.setdefault(name, value)
     if g.get("new_device"):
         response.set_cookie(DEVICE_COOKIE, g.device, max_age=3 * 365 * 86400,
                             httponly=True, samesite="Lax")

@@ -1,21 +1,24 @@
 """Rendering helpers shared by the pages: the table page and its fragments,
-refusals, seat cookies, form parsing."""
+refusals, public links and their QR codes, form parsing."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import secrets
 
-from flask import current_app, make_response, redirect, render_template, request, url_for
+import qrcode
+import qrcode.image.svg
+from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
 
 from events import store
-from events.core_types import CORE_LABELS
+from events.cache import load
+from events.core_types import CORE_EVENTS
 from events.projection import TableState, open_disputes, standings, upcast
-from events.table import issue_seat_token as _issue
-from scoring.base import FormError, GameKind, Problem, text
+from scoring import get_game
+from scoring.base import FormError, GameKind, Problem
+from web.db import get_db
 
-NOT_SEATED = Problem("core §5", "Csak leült játékos rögzíthet; csatlakozz a QR-kóddal.",
-                     "Only a seated phone can record; join with the QR code.")
 NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
 REASON_NEEDED = Problem("core §3", "Add meg az érvénytelenítés okát.", "Give a reason for the void.")
 STALE = Problem("core §2", "Közben valaki más rögzített egy lépést. Nézd meg a táblát, és küldd újra.",
@@ -31,43 +34,35 @@ def is_htmx() -> bool:
             and request.headers.get("HX-History-Restore-Request") != "true")
 
 
-def seat_cookie(game_id: str) -> str:
-    return f"seat_{game_id}"
-
-
-def seat_cookie_path(game_id: str) -> str:
-    """A seat cookie goes only to its own game's pages: a phone that has sat at a few
-    hundred tables would otherwise send them all with every request, past the 8 KB a
-    header field may have (gunicorn then answers 400 to everything)."""
-    return url_for("pages.table", game_id=game_id)
-
-
-def remember_seat(response, game_id: str, token: str) -> None:
-    response.set_cookie(seat_cookie(game_id), token, max_age=30 * 86400, httponly=True,
-                        samesite="Lax", path=seat_cookie_path(game_id))
-
-
-def forget_seat(response, game_id: str) -> None:
-    for path in (seat_cookie_path(game_id), "/"):  # "/": cookies set before they were scoped
-        response.delete_cookie(seat_cookie(game_id), path=path)
-
-
-def issue_seat_token(db, game_id: str, seat: int) -> str:
-    return _issue(db, game_id, seat)
-
-
-def _public(path: str) -> str:
-    base = os.environ.get("PUBLIC_URL") or current_app.config.get("PUBLIC_URL") or request.host_url
+def public_url(path: str) -> str:
+    """``path`` as phones reach it: PUBLIC_URL when set (behind a proxy, or the LAN address
+    the server cannot know), else the address this request came to; outside a request
+    (a command) the path alone when PUBLIC_URL is not set."""
+    base = os.environ.get("PUBLIC_URL") or current_app.config.get("PUBLIC_URL") or \
+        (request.host_url if has_request_context() else "")
     return base.rstrip("/") + path
 
 
 def join_url(game_id: str, code: str) -> str:
-    return _public(url_for("pages.join", game_id=game_id, code=code))
+    return public_url(url_for("pages.join", game_id=game_id, code=code))
 
 
 def watch_url(game_id: str) -> str:
     """The table page: a read-only link for spectators (it carries no join code)."""
-    return _public(url_for("pages.table", game_id=game_id))
+    return public_url(url_for("pages.table", game_id=game_id))
+
+
+def hand_url(game_id: str, code: str) -> str:
+    """A one-time link handing a seat to a new phone (events/seats.py hand_over)."""
+    return public_url(url_for("seats.hand", game_id=game_id, code=code))
+
+
+def qr_svg(url: str, box_size: int = 10) -> bytes:
+    """A QR code of ``url`` as an SVG document (our own markup: safe to inline)."""
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=box_size, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return buffer.getvalue()
 
 
 def players_from_form(form) -> list[dict]:
@@ -113,22 +108,11 @@ def _coerce_option(option, raw: str):
 
 
 def describe(table: TableState, event) -> dict:
-    if event.type in CORE_LABELS:
-        return _describe_core(table, event)
+    core = CORE_EVENTS.get(event.type)
+    if core is not None:
+        return core.describe(core.label, event.data)
     game = table.rules
     return game.describe(upcast(game, event), list(table.players), table.game)
-
-
-def _describe_core(table: TableState, event) -> dict:
-    label = CORE_LABELS[event.type]
-    d = event.data
-    if event.type == "event-voided":
-        what = "visszavonás" if d.get("undo") else d["reason"]
-        what_en = "undo" if d.get("undo") else d["reason"]
-        return text(f"{label['hu']}: #{d['target']} ({what})", f"{label['en']}: #{d['target']} ({what_en})")
-    if event.type in ("dispute-opened",):
-        return text(f"{label['hu']}: #{d['target']} – {d['comment']}", f"{label['en']}: #{d['target']} – {d['comment']}")
-    return dict(label)
 
 
 def game_view(table: TableState) -> dict:
@@ -138,23 +122,18 @@ def game_view(table: TableState) -> dict:
 
 
 def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
-    db_events = store.read_events(_db(), game_id, after=max(0, table.seq - RECENT), upto=table.seq)
+    db_events = store.read_events(get_db(), game_id, after=max(0, table.seq - RECENT), upto=table.seq)
     rows = [{"event": e, "text": describe(table, e),
              "who": table.players[e.seat]["name"] if e.seat is not None and e.seat < len(table.players) else "",
              "void": table.voided.get(e.seq), "flag": table.flagged.get(e.seq),
              "is_move": e.seq in table.game_seqs}
             for e in reversed(db_events)]
-    row = store.game_row(_db(), game_id)
+    row = store.game_row(get_db(), game_id)
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat, "view": game_view(table),
             "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, row["join_code"]), "watch_url": watch_url(game_id),
             "client_event_id": secrets.token_hex(16),
             "open_disputes": list(open_disputes(table).values())}
-
-
-def _db():
-    from web.db import get_db
-    return get_db()
 
 
 def render_table(game_id: str, table: TableState, seat, status: int = 200,
@@ -177,8 +156,7 @@ def refuse(game_id: str, table: TableState, seat, status: int, problems):
 
 def after_write(game_id: str, seat):
     if is_htmx():
-        from events.table import load
-        return render_table(game_id, load(_db(), game_id), seat)
+        return render_table(game_id, load(get_db(), game_id), seat)
     return redirect(url_for("pages.table", game_id=game_id), code=303)
 
 
@@ -187,7 +165,6 @@ HOME_PAGE_SIZE = 50
 
 def game_summaries(db, finished: bool, page: int) -> tuple[list[dict], bool]:
     """One page of running or finished games for the home page, and whether more follow."""
-    from scoring import get_game
     rows = store.list_games(db, finished, HOME_PAGE_SIZE + 1, page * HOME_PAGE_SIZE)
     games = []
     for row in rows[:HOME_PAGE_SIZE]:
