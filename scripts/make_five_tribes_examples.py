@@ -2,7 +2,7 @@
 
 * examples/five-tribes-3p.json: a whole 3-player game kept turn by turn (displays
   tracked), played by a small seeded bot that picks among the legal choices the state
-  offers (``state["pending"]``), until a player places the last camel;
+  offers (``view(state, players)``), until a player places the last camel;
 * examples/five-tribes-sheet-4p.json: a 4-player game filled in on the score sheet only.
 
     .venv/bin/python scripts/make_five_tribes_examples.py [--seed N]
@@ -21,7 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import load, new_game, record  # noqa: E402
-from scoring.five_tribes_data import DJINNS, FAKIRS, GOODS, TILES, TRIBES, distance  # noqa: E402
+from scoring.five_tribes.data import DJINNS, FAKIRS, GOODS, TILES, TRIBES, distance  # noqa: E402
+from scoring.five_tribes.view import view  # noqa: E402
 
 PLAYERS_3 = [{"name": "Peti", "colour": "red"}, {"name": "Zoli", "colour": "blue"},
              {"name": "Gerda", "colour": "green"}]
@@ -48,8 +49,8 @@ class Bot:
         return "board-laid", {"tiles": tiles, "djinns": self.draw(3, self.djinns), "cards": self.draw(9, self.cards)}
 
     def choose(self, g) -> tuple[str, dict]:
-        pd = g["pending"]
-        if pd["kind"] == "setup":
+        pd = view(g, PLAYERS_3)
+        if pd["kind"] == "lay":
             return self.lay()
         if pd["kind"] == "bid":
             return "bid-placed", {"seat": pd["seat"], "cost": self.rng.choice(pd["costs"][:4])}
@@ -126,7 +127,7 @@ class Bot:
             return "goods-bought", {"cards": [c["id"] for c in a["cards"]][:a["limit"]]}
         if a and a["kind"] == "djinn" and self.rng.random() < 0.8:
             return "djinn-taken", {"djinn": self.rng.choice(a["djinns"])["name"], "pay": a["pays"][0]["id"]}
-        if len(pd["sell"]) >= 4 and not g["pending"].get("sold") and self.rng.random() < 0.3:
+        if len(pd["sell"]) >= 4 and not pd.get("sold") and self.rng.random() < 0.3:
             return "goods-sold", {"goods": {s["id"]: s["max"] for s in pd["sell"]}}
         return self.power(g, pd) or ("turn-ended", {})
 
@@ -138,8 +139,7 @@ def play_kept_game(db, seed: int) -> str:
     table = load(db, game_id)
     while not table.rules.is_over(table.game):
         type_, data = bot.choose(table.game)
-        turn = table.game.get("turn")
-        seat = data.get("seat", turn["seat"] if turn else 0)
+        seat = data.get("seat", table.game["next"].get("seat", 0))
         record(db, game_id, type_, data, table.seq, seat, f"phone-{seat}", f"{table.seq + 1:04d}-{type_}")
         table = load(db, game_id)
     return game_id

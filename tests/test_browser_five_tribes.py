@@ -53,7 +53,7 @@ def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
 
 
 def test_keeping_the_books_lay_bid_move_and_see_the_board(live_server, new_phone):
-    from scoring.five_tribes import DEMO_BOARD
+    from scoring.five_tribes.demo import DEMO_BOARD
     page = _start(new_phone(), live_server)
     page.get_by_text("Keep the books turn by turn").click()
     expect(page.get_by_test_id("ft-left-oasis")).to_have_text("· left 6")

@@ -2,8 +2,10 @@
 from jsonschema import Draft202012Validator
 
 from scoring.base import Move
-from scoring.five_tribes import DEMO_BOARD, EVENT_TYPES, GAME, score
-from scoring.five_tribes_score import best_with_wilds, holdings_parts, suit_layers
+from scoring.five_tribes import GAME
+from scoring.five_tribes.data import EVENT_TYPES, rule
+from scoring.five_tribes.demo import DEMO_BOARD
+from scoring.five_tribes.score import best_with_wilds, holdings_parts, score, suit_layers
 
 NAMES = ["Peti", "Zoli", "Gerda", "Levi"]
 
@@ -97,7 +99,7 @@ def test_seed_bid_example_peti_3_zoli_1_gerda_0_levi_0_plays_peti_zoli_levi_gerd
     t = Table(n=4).bids(3, 1, 0, 0)
     assert [NAMES[s] for s in t.state["turn_order"]] == ["Peti", "Zoli", "Levi", "Gerda"]
     assert [t.player(s)["gold"] for s in range(4)] == [47, 49, 50, 50]
-    assert t.state["turn"]["seat"] == 0
+    assert t.state["next"]["seat"] == 0
 
 
 # ---------------------------------------------------------------- final scoring by hand
@@ -132,7 +134,7 @@ def test_elders_two_each():
 
 
 def test_djinns_printed_vp():
-    # research §1.5: Hagis 10, Sibittis 4, Monkir 6
+    # docs/rules/five-tribes.md §6: Hagis 10, Sibittis 4, Monkir 6
     assert parts(0, [holdings(djinns=["Hagis", "Sibittis", "Monkir"])])["djinns"] == 20
 
 
@@ -213,25 +215,25 @@ def test_score_sheet_game_scores_every_category_and_ends_when_all_are_in():
 
 def test_sheet_refuses_a_djinn_owned_twice_and_supplies_over_the_limit():
     t = Table(n=3, board=False).do("sheet-entered", sheet(0, djinns=["Enki"], viziers=10, palms=8))
-    assert "FT §7" in t.refused("sheet-entered", sheet(1, djinns=["Enki"]))
-    assert "research §1.3" in t.refused("sheet-entered", sheet(1, viziers=7))
-    assert "seed 002 tartozékok" in t.refused("sheet-entered", sheet(1, palms=5))
-    assert "FT §8" in t.refused("sheet-entered", sheet(0))
-    assert "FT §8" in t.refused("sheet-entered", sheet(1, tile_vp=5, tiles={"oasis": 1}))
-    assert "seed 002 előkészületek" in t.refused("sheet-entered", sheet(1, tiles={"small-market": 8, "oasis": 1}))
+    assert rule(7) in t.refused("sheet-entered", sheet(1, djinns=["Enki"]))
+    assert rule(1) in t.refused("sheet-entered", sheet(1, viziers=7))
+    assert rule(1) in t.refused("sheet-entered", sheet(1, palms=5))
+    assert rule(8) in t.refused("sheet-entered", sheet(0))
+    assert rule(8) in t.refused("sheet-entered", sheet(1, tile_vp=5, tiles={"oasis": 1}))
+    assert rule(2) in t.refused("sheet-entered", sheet(1, tiles={"small-market": 8, "oasis": 1}))
 
 
 def test_sheet_goods_by_kind_never_exceed_the_deck():
     t = Table(n=3, board=False).do("sheet-entered", sheet(0, goods={"ivory": 1}, fakirs=17))
-    assert "research §1.2" in t.refused("sheet-entered", sheet(1, goods={"ivory": 2}))
-    assert "research §1.2" in t.refused("sheet-entered", sheet(1, fakirs=2))
+    assert rule(1) in t.refused("sheet-entered", sheet(1, goods={"ivory": 2}))
+    assert rule(1) in t.refused("sheet-entered", sheet(1, fakirs=2))
 
 
 def test_keeping_the_books_and_the_score_sheet_give_the_same_breakdown():
     t = _builders_table()
     t.turn(B2, "builder", 3, fakirs=2, emptied=True).do("palm-placed", {"tile": B2}).end()
     kept = Table(n=3, board=False)
-    from scoring.five_tribes_state import holdings_all
+    from scoring.five_tribes.score import holdings_all
     for seat, h in enumerate(holdings_all(t.state)):
         kept.do("sheet-entered", sheet(seat, **{k: v for k, v in h.items() if k != "seat"}))
     for seat in range(3):
@@ -242,7 +244,7 @@ def test_keeping_the_books_and_the_score_sheet_give_the_same_breakdown():
 def test_a_running_game_is_finished_on_the_sheet_and_then_takes_only_sheets():
     t = Table().bids(0, 0, 0)
     t.do("sheet-entered", sheet(0, gold=50))
-    assert t.refused("turn-ended", {}) == ["FT §8"]
+    assert t.refused("turn-ended", {}) == [rule(8)]
     t.do("sheet-entered", sheet(1, gold=50)).do("sheet-entered", sheet(2, gold=51))
     assert GAME.is_over(t.state)
-    assert t.refused("sheet-entered", sheet(2)) == ["seed 002 A játék vége"]
+    assert t.refused("sheet-entered", sheet(2)) == [rule(10)]

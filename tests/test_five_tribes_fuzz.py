@@ -9,7 +9,8 @@ from jsonschema import Draft202012Validator
 from events.projection import fold
 from events.store import Event
 from scoring.base import Move
-from scoring.five_tribes import EVENT_TYPES, GAME
+from scoring.five_tribes import GAME
+from scoring.five_tribes.data import EVENT_TYPES
 from tests.test_contract import _events_of_demo
 
 EXAMPLE = pathlib.Path(__file__).parent.parent / "examples" / "five-tribes-3p.json"

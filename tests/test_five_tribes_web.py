@@ -3,7 +3,8 @@ import re
 
 from events.projection import standings
 from events.table import load
-from scoring.five_tribes import DEMO_BOARD
+from scoring.five_tribes.data import rule
+from scoring.five_tribes.demo import DEMO_BOARD
 
 
 def _new(client, names=("Anna", "Béla", "Cili")):
@@ -49,7 +50,7 @@ def test_a_refused_sheet_names_the_rule_and_keeps_the_typed_values(client, db):
     r = _post(client, db, game_id, **_sheet(1, gold=33), sheet_djinn=["Enki"])
     assert r.status_code == 422
     html = r.get_data(as_text=True)
-    assert "FT §7" in html and 'value="33"' in html
+    assert rule(7) in html and 'value="33"' in html
 
 
 def test_malformed_numbers_are_refused_not_a_500(client, db):
@@ -72,12 +73,12 @@ def test_keeping_the_books_through_the_forms(client, db):
         costs = re.findall(r'name="cost" value="(\d+)"', page)
         assert _post(client, db, game_id, action="bid-placed", cost=costs[0]).status_code == 303
     table = load(db, game_id)
-    assert table.game["phase"] == "turn" and table.game["turn"]["seat"] == 2
+    assert table.game["next"]["step"] == "turn" and table.game["next"]["seat"] == 2
     # Cili ends on B2 (oasis) with 3 builders: 4 blue tiles around × 3 = 12 gold; the palm is compulsory.
     assert _post(client, db, game_id, action="meeples-moved", move_tile="7", tribe="builder", count="3",
                  emptied="1").status_code == 303
     r = _post(client, db, game_id, action="turn-ended")
-    assert r.status_code == 422 and "seed 002 §2.5" in r.get_data(as_text=True)
+    assert r.status_code == 422 and rule(5) in r.get_data(as_text=True)
     assert _post(client, db, game_id, action="palm-placed").status_code == 303
     assert _post(client, db, game_id, action="turn-ended").status_code == 303
     table = load(db, game_id)
@@ -100,7 +101,7 @@ def test_the_board_shows_the_turn_order_track_with_each_bid_and_whose_turn_it_is
         assert _post(client, db, game_id, action="bid-placed", cost=cost).status_code == 303
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     track = re.findall(r'<li class="c-\w+( now| done)?" data-testid="ft-track-\d">([^<]*)</li>', page)
-    assert track == [(" now", "Anna: 3"), ("", "Cili: 1"), ("", "Béla: 0")]   # seed 002 §1: higher price first
+    assert track == [(" now", "Anna: 3"), ("", "Cili: 1"), ("", "Béla: 0")]   # docs/rules/five-tribes.md §3: higher price first
 
 
 def test_a_whole_turn_of_form_actions_djinns_assassins_and_a_sale(client, db):

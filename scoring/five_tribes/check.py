@@ -1,68 +1,70 @@
-"""Five Tribes rules: ``check`` refuses a move with the rule it breaks (HU/EN).
-
-Rule references: "seed 002 §…" (the Hungarian rulebook), "research §1.x"
-(/work/shared/research/games-data.md), "GAMES.md Five Tribes", "FT §n"
-(docs/rules/five-tribes.md, the rules as implemented). ``apply`` is in five_tribes_apply.
+"""Five Tribes refusals: ``check`` says which rule a move breaks, in Hungarian and English,
+citing docs/rules/five-tribes.md §n. ``apply`` (apply.py) never validates.
 """
 from __future__ import annotations
 
 from collections import Counter
 
 from scoring.base import Move, Problem
-from scoring.five_tribes_data import (BID_COSTS, BID_SPOTS, COLS, DJINNS, FAKIRS, GOODS, PALACES,
-                                      PALM_TREES, PAYMENTS, ROWS, TILES, TRIBES, distance,
-                                      neighbours)
-from scoring.five_tribes_state import djinn_owner, holdings_all, sheet_holdings
+from scoring.five_tribes.data import (BID_COSTS, BID_SPOTS, COLS, DJINNS, FAKIRS, GOODS, PALACES,
+                                      PALM_TREES, PAYMENTS, ROWS, TILES, TRIBES, bid_price, distance,
+                                      neighbours, rule)
+from scoring.five_tribes.score import djinn_owner, holdings_all, sheet_holdings
 
 CELLS = ROWS * COLS
 
 
-OVER = Problem("seed 002 A játék vége", "A játék már véget ért.", "The game has already ended.")
-SHEET_STARTED = Problem("FT §8", "Már a pontozólapon fejezitek be: csak pontozólap rögzíthető.",
+OVER = Problem(rule(10), "A játék már véget ért.", "The game has already ended.")
+SHEET_STARTED = Problem(rule(8), "Már a pontozólapon fejezitek be: csak pontozólap rögzíthető.",
                         "The game is being finished on the score sheet: only sheet entries now.")
-NO_BOARD = Problem("FT §2", "Előbb rögzítsétek a szultánság lapkáit.", "Lay the sultanate first.")
+NO_BOARD = Problem(rule(2), "Előbb rögzítsétek a szultánság lapkáit.", "Lay the sultanate first.")
+BIDDING = Problem(rule(3), "Most a sorrendért licitáltok, nem kör van.",
+                  "Bidding for turn order is under way, not a turn.")
+REFILL = Problem(rule(10), "A forduló körei lezajlottak: töltsétek fel a sorokat.",
+                 "Every turn of the round is played: refill the displays.")
 
 
 def check(state: dict, move: Move) -> list[Problem]:
+    return _gate(state, move.type) or CHECKS[move.type](state, move)
+
+
+def _gate(state, kind) -> list[Problem]:
+    """What no move may do whatever it is: play on after the end, beside the score sheet,
+    before the sultanate is laid, or a turn's move outside a turn."""
     if state["over"]:
         return [OVER]
-    t = move.type
-    if t == "sheet-entered":
-        return check_sheet(state, move.data)
+    if kind == "sheet-entered":
+        return []
     if any(state["sheets"]):
         return [SHEET_STARTED]
-    if t == "board-laid":
-        return _check_board(state, move.data)
+    if kind == "board-laid":
+        return []
     if state["board"] is None:
         return [NO_BOARD]
-    if t == "bid-placed":
-        return _check_bid(state, move.data)
-    if t == "round-ended":
-        return _check_round_end(state, move.data)
-    if state["phase"] == "bid":
-        return [Problem("seed 002 §1", "Most a sorrendért licitáltok, nem kör van.",
-                        "Bidding for turn order is under way, not a turn.")]
-    if state["phase"] != "turn":
-        return [Problem("seed 002 Egy forduló vége", "A forduló körei lezajlottak: töltsétek fel a sorokat.",
-                        "Every turn of the round is played: refill the displays.")]
-    return CHECKS[t](state, state["turn"], move.data)
+    if kind in ("bid-placed", "round-ended"):
+        return []
+    step = state["next"]["step"]
+    if step != "turn":
+        return [BIDDING if step == "bid" else REFILL]
+    return []
 
 
-def _check_board(state, d) -> list[Problem]:
+def _check_board(state, move) -> list[Problem]:
+    d = move.data
     if state["board"] is not None:
-        return [Problem("FT §2", "A szultánság már le van rakva.", "The sultanate is already laid.")]
+        return [Problem(rule(2), "A szultánság már le van rakva.", "The sultanate is already laid.")]
     problems = []
     laid = Counter(d["tiles"])
     wrong = [k for k, v in TILES.items() if laid[k] != v["count"]]
     if len(d["tiles"]) != CELLS or wrong:
         hu = ", ".join(f"{TILES[k]['label']['hu']} {laid[k]} (nem {TILES[k]['count']})" for k in wrong)
         en = ", ".join(f"{TILES[k]['label']['en']} {laid[k]} (not {TILES[k]['count']})" for k in wrong)
-        problems.append(Problem("seed 002 tartozékok", f"A 30 lapka nem ez: {hu}.", f"These are not the 30 tiles: {en}."))
+        problems.append(Problem(rule(1), f"A 30 lapka nem ez: {hu}.", f"These are not the 30 tiles: {en}."))
     if d.get("djinns") or d.get("cards"):
         problems += _check_display(state, [], d.get("djinns", []), [], d.get("cards", []), exact=True)
     order = d.get("bid_order")
     if order is not None and sorted(order) != sorted(state["bid_order"]):
-        problems.append(Problem("seed 002 előkészületek", "A licitsorrend minden jelzőt egyszer tartalmazzon.",
+        problems.append(Problem(rule(2), "A licitsorrend minden jelzőt egyszer tartalmazzon.",
                                 "The bid order must hold every turn marker once."))
     return problems
 
@@ -72,18 +74,18 @@ def _check_display(state, djinn_row, new_djinns, card_row, new_cards, exact) -> 
     djinns = djinn_row + new_djinns
     if len(djinns) > 3 or (exact and len(djinns) != 3) or len(set(djinns)) != len(djinns) \
             or any(djinn_owner(state, dj) is not None for dj in new_djinns):
-        problems.append(Problem("seed 002 előkészületek", "3 különböző, senkinél nem lévő dzsinn legyen felcsapva.",
+        problems.append(Problem(rule(2), "3 különböző, senkinél nem lévő dzsinn legyen felcsapva.",
                                 "3 different djinns nobody owns are on display."))
     cards = card_row + new_cards
     if len(cards) > 9 or (exact and len(cards) != 9):
-        problems.append(Problem("seed 002 előkészületek", "9 erőforráskártya van felcsapva.",
+        problems.append(Problem(rule(2), "9 erőforráskártya van felcsapva.",
                                 "9 resource cards are on display."))
     problems += _card_supply(state, Counter(new_cards))
     return problems
 
 
 def _card_supply(state, extra: Counter, skip_seat: int | None = None) -> list[Problem]:
-    """Cards by kind in hands and on display never exceed the 54 cards (research §1.2)."""
+    """Cards by kind in hands and on display never exceed the 54 cards (§1)."""
     held = Counter(state["card_row"]) + extra
     for seat, h in enumerate(holdings_all(state)):
         if seat != skip_seat:
@@ -91,91 +93,89 @@ def _card_supply(state, extra: Counter, skip_seat: int | None = None) -> list[Pr
             held["fakir"] += h["fakirs"]
     over = [k for k, n in held.items() if n > (FAKIRS if k == "fakir" else GOODS[k]["count"])]
     if over:
-        return [Problem("research §1.2", f"Ennyi lap nincs a játékban: {', '.join(over)}.",
+        return [Problem(rule(1), f"Ennyi lap nincs a játékban: {', '.join(over)}.",
                         f"There are not that many cards: {', '.join(over)}.")]
     return []
 
 
-def _check_bid(state, d) -> list[Problem]:
-    if state["phase"] != "bid":
-        return [Problem("seed 002 §1", "Most nem licitálás van.", "It is not time to bid.")]
+def _check_bid(state, move) -> list[Problem]:
+    d = move.data
+    if state["next"]["step"] != "bid":
+        return [Problem(rule(3), "Most nem licitálás van.", "It is not time to bid.")]
     seat, cost = d["seat"], d["cost"]
     expected = state["bid_order"][len(state["bids"])]
     if seat != expected:
-        return [Problem("seed 002 §1", "A licitsorrend szerint más jön.", "Another player bids next, by the bid order.")]
+        return [Problem(rule(3), "A licitsorrend szerint más jön.", "Another player bids next, by the bid order.")]
     problems = []
     taken = [b["cost"] for b in state["bids"]]
     if cost not in BID_SPOTS:
-        problems.append(Problem("research §1.7", "Nincs ilyen hely a sávon.", "There is no such spot on the track."))
+        problems.append(Problem(rule(3), "Nincs ilyen hely a sávon.", "There is no such spot on the track."))
     elif cost == 0 and taken.count(0) >= 3:
-        problems.append(Problem("seed 002 §1", "Háromnál több jelző nem lehet a 0-n: legalább 1-et kell licitálni.",
+        problems.append(Problem(rule(3), "Háromnál több jelző nem lehet a 0-n: legalább 1-et kell licitálni.",
                                 "At most three markers on 0: bid at least 1."))
     elif cost and cost in taken:
-        problems.append(Problem("seed 002 §1", "Foglalt helyre nem lehet licitálni.", "That spot is taken."))
+        problems.append(Problem(rule(3), "Foglalt helyre nem lehet licitálni.", "That spot is taken."))
     fakirs = d.get("fakirs", 0)
     me = state["players"][seat]
     if fakirs and ("Kumarbi" not in me["djinns"] or fakirs > me["fakirs"]):
-        problems.append(Problem("research §1.5 Kumarbi", "Fakírral csak Kumarbi birtokosa csökkentheti a licitet, "
+        problems.append(Problem(rule(6), "Fakírral csak Kumarbi birtokosa csökkentheti a licitet, "
                                 "a nála lévő fakírokkal.", "Only Kumarbi's owner lowers a bid with fakirs they hold."))
     if not problems and me["gold"] < bid_price(cost, fakirs):
         problems.append(_no_gold())
     return problems
 
 
-def bid_price(cost: int, fakirs: int) -> int:
-    """What a bid costs: each fakir discarded with Kumarbi lowers it one spot (research §1.5)."""
-    return BID_COSTS[max(0, BID_COSTS.index(cost) - fakirs)] if cost in BID_COSTS else cost
+def _no_gold(section: int = 3) -> Problem:
+    return Problem(rule(section), "Az arany nem mehet nulla alá.", "Gold can never go below zero.")
 
 
-def _no_gold(rule: str = "seed 002 §1") -> Problem:
-    return Problem(rule, "Az arany nem mehet nulla alá.", "Gold can never go below zero.")
-
-
-def _check_round_end(state, d) -> list[Problem]:
-    if state["phase"] != "refill":
-        return [Problem("seed 002 Egy forduló vége", "A forduló csak az utolsó kör után ér véget.",
+def _check_round_end(state, move) -> list[Problem]:
+    d = move.data
+    if state["next"]["step"] != "refill":
+        return [Problem(rule(10), "A forduló csak az utolsó kör után ér véget.",
                         "The round ends only after the last turn.")]
     djinns, cards = d.get("djinns", []), d.get("cards", [])
     if not state["displays"]:
         if djinns or cards:
-            return [Problem("FT §2", "A lapsorokat nem követitek.", "This table does not track the displays.")]
+            return [Problem(rule(2), "A lapsorokat nem követitek.", "This table does not track the displays.")]
         return []
     return _check_display(state, state["djinn_row"], djinns, state["card_row"], cards, exact=False)
 
 
-def _check_move(state, turn, d) -> list[Problem]:
+def _check_move(state, move) -> list[Problem]:
+    turn, d = state["next"], move.data
     if turn["moved"]:
-        return [Problem("seed 002 §2.2", "Ebben a körben már léptetek.", "The meeples have already moved this turn.")]
+        return [Problem(rule(4), "Ebben a körben már léptetek.", "The meeples have already moved this turn.")]
     seat, me = turn["seat"], state["players"][turn["seat"]]
     tribe, count, fakirs = d["tribe"], d["count"], d.get("fakirs", 0)
     problems = []
     if not 2 <= count <= TRIBES[tribe]["count"]:
-        problems.append(Problem("seed 002 §2.3", "Legalább 2 azonos színű figurát kell felvenni (és legfeljebb "
+        problems.append(Problem(rule(4), "Legalább 2 azonos színű figurát kell felvenni (és legfeljebb "
                                 "ahány van).", "At least 2 meeples of one colour are picked up (and no more than exist)."))
     if tribe in ("vizier", "elder"):
         kept = sum(p[tribe + "s"] for p in holdings_all(state)) + count
         if kept > TRIBES[tribe]["count"]:
             problems.append(_meeple_supply(tribe))
     if fakirs and (tribe not in ("builder", "assassin") or fakirs > me["fakirs"]):
-        problems.append(Problem("seed 002 §2.4", "Fakírt csak az építők és orgyilkosok bónuszához, a saját "
+        problems.append(Problem(rule(4), "Fakírt csak az építők és orgyilkosok bónuszához, a saját "
                                 "lapjaidból dobhatsz.", "Fakirs are discarded only for builders or assassins, from your hand."))
     path = d.get("path", [])
     if path and (path[-1] != d["tile"] or any(distance(a, b) != 1 for a, b in zip(path, path[1:]))):
-        problems.append(Problem("seed 002 §2.2", "Az útvonal szomszédos lapkákon át a célig tart.",
+        problems.append(Problem(rule(4), "Az útvonal szomszédos lapkákon át a célig tart.",
                                 "The path steps orthogonally from tile to tile and ends on the move's tile."))
     if tribe == "merchant":
         problems += _check_merchant(state, d, count)
     elif d.get("cards"):
-        problems.append(Problem("seed 002 §2.4", "Kártyát a kereskedők adnak.", "Only merchants take cards."))
+        problems.append(Problem(rule(4), "Kártyát a kereskedők adnak.", "Only merchants take cards."))
     if tribe == "assassin":
         problems += _check_victims(state, turn, d, count + fakirs)
     elif d.get("victims"):
-        problems.append(Problem("seed 002 §2.4", "Áldozat csak orgyilkosokkal van.", "Only assassins kill."))
+        problems.append(Problem(rule(4), "Áldozat csak orgyilkosokkal van.", "Only assassins kill."))
     return problems
 
 
 def _meeple_supply(tribe):
-    return Problem("research §1.3", f"Összesen {TRIBES[tribe]['count']} {TRIBES[tribe]['label']['hu']} van.",
+    return Problem(rule(1), f"Összesen {TRIBES[tribe]['count']} {TRIBES[tribe]['label']['hu']} van.",
                    f"There are only {TRIBES[tribe]['count']} {TRIBES[tribe]['label']['en']} meeples.")
 
 
@@ -183,11 +183,11 @@ def _check_merchant(state, d, count) -> list[Problem]:
     cards = d.get("cards", [])
     if state["displays"]:
         if cards and cards != state["card_row"][:count]:
-            return [Problem("seed 002 §2.4", "A kereskedők a sor elejéről veszik a lapokat.",
+            return [Problem(rule(4), "A kereskedők a sor elejéről veszik a lapokat.",
                             "Merchants take the cards from the front of the row.")]
         return []
     if len(cards) > count:
-        return [Problem("seed 002 §2.4", "Annyi lapot vehetsz el, ahány kereskedőt.", "Take as many cards as merchants.")]
+        return [Problem(rule(4), "Annyi lapot vehetsz el, ahány kereskedőt.", "Take as many cards as merchants.")]
     return _card_supply(state, Counter(cards))
 
 
@@ -195,32 +195,32 @@ def _check_victims(state, turn, d, reach) -> list[Problem]:
     victims = d.get("victims", [])
     seat = turn["seat"]
     if len(victims) > (2 if "Iblis" in turn["used"] else 1):
-        return [Problem("seed 002 §2.4", "Az orgyilkosok EGY figurát ölnek meg (Iblisszel kettőt).",
+        return [Problem(rule(4), "Az orgyilkosok EGY figurát ölnek meg (Iblisszel kettőt).",
                         "Assassins kill ONE meeple (two with Iblis).")]
     if len(victims) == 2 and not _same_target(victims):
-        return [Problem("research §1.5 Iblis", "Iblis: 2 figura ugyanazon a lapkán, vagy ugyanannak az ellenfélnek.",
+        return [Problem(rule(6), "Iblis: 2 figura ugyanazon a lapkán, vagy ugyanannak az ellenfélnek.",
                         "Iblis: 2 meeples on the same tile, or of the same opponent.")]
     problems, lost = [], Counter()
     for v in victims:
         if ("tile" in v) == ("seat" in v):
-            problems.append(Problem("seed 002 §2.4", "Az áldozat vagy egy lapkán, vagy egy játékos előtt van.",
+            problems.append(Problem(rule(4), "Az áldozat vagy egy lapkán, vagy egy játékos előtt van.",
                                     "The victim is either on a tile or in front of a player."))
         elif "tile" in v:
             if distance(v["tile"], d["tile"]) > reach:
-                problems.append(Problem("seed 002 §2.4", "Az áldozat a hatótávon kívül van (átlósan nem számít).",
+                problems.append(Problem(rule(4), "Az áldozat a hatótávon kívül van (átlósan nem számít).",
                                         "The victim is out of reach (no diagonal steps)."))
         elif "seat" in v:
             other = v["seat"]
             if other == seat or not 0 <= other < state["n"] or v["tribe"] not in ("vizier", "elder"):
-                problems.append(Problem("seed 002 §2.4", "Egy ellenfél előtti vezír vagy vén lehet az áldozat.",
+                problems.append(Problem(rule(4), "Egy ellenfél előtti vezír vagy vén lehet az áldozat.",
                                         "The victim is a vizier or elder in front of an opponent."))
                 continue
             lost[(other, v["tribe"])] += 1
             if state["players"][other][v["tribe"] + "s"] < lost[(other, v["tribe"])]:
-                problems.append(Problem("seed 002 §2.4", "Annál a játékosnál nincs ilyen figura.",
+                problems.append(Problem(rule(4), "Annál a játékosnál nincs ilyen figura.",
                                         "That player has no such meeple."))
             if "Boaz" in state["players"][other]["djinns"]:
-                problems.append(Problem("research §1.5 Boaz", "Boaz védi a vezíreit és véneit.",
+                problems.append(Problem(rule(6), "Boaz védi a vezíreit és véneit.",
                                         "Boaz protects that player's viziers and elders."))
     return problems
 
@@ -232,15 +232,17 @@ def _same_target(victims) -> bool:
 
 def _after_move(turn) -> list[Problem]:
     if not turn["moved"]:
-        return [Problem("seed 002 §2.5", "Előbb lépjetek a figurákkal.", "Move the meeples first.")]
+        return [Problem(rule(5), "Előbb lépjetek a figurákkal.", "Move the meeples first.")]
     return []
 
 
-def _check_palm(state, turn, d) -> list[Problem]:
+def _check_palm(state, move) -> list[Problem]:
+    turn, d = state["next"], move.data
     return _check_building(state, turn, d, "palm", "Lamia", "palms")
 
 
-def _check_palace(state, turn, d) -> list[Problem]:
+def _check_palace(state, move) -> list[Problem]:
+    turn, d = state["next"], move.data
     return _check_building(state, turn, d, "palace", "Hagis", "palaces")
 
 
@@ -250,7 +252,7 @@ def _check_building(state, turn, d, what, djinn, supply) -> list[Problem]:
         return problems
     here = turn["tile"]
     if d["tile"] != here and not (djinn in turn["used"] and d["tile"] in neighbours(here, diagonal=True)):
-        problems.append(Problem(f"research §1.5 {djinn}", f"A lapka akciója erre a lapkára tesz (szomszédosra csak {djinn}).",
+        problems.append(Problem(rule(6), f"A lapka akciója erre a lapkára tesz (szomszédosra csak {djinn}).",
                                 f"The tile action places it on this tile (a neighbour only with {djinn})."))
     if state["supply"][supply] <= 0:
         problems.append(_supply_out(what))
@@ -259,18 +261,19 @@ def _check_building(state, turn, d, what, djinn, supply) -> list[Problem]:
 
 def _supply_out(what) -> Problem:
     hu = "pálmafa" if what == "palm" else "palota"
-    return Problem("seed 002 §2.5", f"Elfogyott a {hu}.", f"No {what} is left in the supply.")
+    return Problem(rule(5), f"Elfogyott a {hu}.", f"No {what} is left in the supply.")
 
 
 def _action_free(state, turn, action) -> list[Problem]:
     if turn["action"]:
-        return [Problem("seed 002 §2.5", "A lapka akciója egyszer hajtható végre.", "The tile action is taken once.")]
+        return [Problem(rule(5), "A lapka akciója egyszer hajtható végre.", "The tile action is taken once.")]
     if TILES[state["board"][turn["tile"]]["type"]]["action"] != action:
-        return [Problem("seed 002 §2.5", "Ennek a lapkának más az akciója.", "This tile has another action.")]
+        return [Problem(rule(5), "Ennek a lapkának más az akciója.", "This tile has another action.")]
     return []
 
 
-def _check_buy(state, turn, d) -> list[Problem]:
+def _check_buy(state, move) -> list[Problem]:
+    turn, d = state["next"], move.data
     problems = _after_move(turn) or _action_free(state, turn, "market")
     if problems:
         return problems
@@ -278,75 +281,82 @@ def _check_buy(state, turn, d) -> list[Problem]:
     cards = d["cards"]
     limit, window, price = (1, 3, 3) if kind == "small-market" else (2, 6, 6)
     if not 1 <= len(cards) <= limit:
-        problems.append(Problem("seed 002 §2.5", f"Itt {limit} lapot vehetsz.", f"Here you buy {limit} card(s)."))
+        problems.append(Problem(rule(5), f"Itt {limit} lapot vehetsz.", f"Here you buy {limit} card(s)."))
     if state["displays"] and Counter(cards) - Counter(state["card_row"][:window]):
-        problems.append(Problem("seed 002 §2.5", f"Az első {window} látható lap közül vehetsz.",
+        problems.append(Problem(rule(5), f"Az első {window} látható lap közül vehetsz.",
                                 f"Buy from the first {window} visible cards."))
     elif not state["displays"]:
         problems += _card_supply(state, Counter(cards))
     if state["players"][turn["seat"]]["gold"] < price:
-        problems.append(_no_gold("seed 002 §2.5"))
+        problems.append(_no_gold(5))
     return problems
 
 
-def _check_djinn_taken(state, turn, d) -> list[Problem]:
+def _check_djinn_taken(state, move) -> list[Problem]:
+    turn, d = state["next"], move.data
     problems = _after_move(turn) or _action_free(state, turn, "djinn")
     if problems:
         return problems
-    problems += _pay_problems(state["players"][turn["seat"]], d["pay"], ("elders", "elder-fakir"), "seed 002 §2.5")
+    problems += _pay_problems(state["players"][turn["seat"]], d["pay"], ("elders", "elder-fakir"), rule(5))
     return problems + _djinn_free(state, d["djinn"], from_row=True)
 
 
 def _djinn_free(state, name, from_row) -> list[Problem]:
     if djinn_owner(state, name) is not None:
-        return [Problem("FT §7", "Ez a dzsinn már valakié.", "Somebody already owns this djinn.")]
+        return [Problem(rule(7), "Ez a dzsinn már valakié.", "Somebody already owns this djinn.")]
     if from_row and state["displays"] and name not in state["djinn_row"]:
-        return [Problem("seed 002 §2.5", "A felcsapott dzsinnek közül választhatsz.", "Choose one of the djinns on display.")]
+        return [Problem(rule(5), "A felcsapott dzsinnek közül választhatsz.", "Choose one of the djinns on display.")]
     if not from_row and name in state["djinn_row"]:
-        return [Problem("research §1.5 Sibittis", "A húzott dzsinn nem a felcsapottak közül való.",
+        return [Problem(rule(6), "A húzott dzsinn nem a felcsapottak közül való.",
                         "The drawn djinn is not one of those on display.")]
     return []
 
 
-def _pay_problems(me, pay, allowed, rule) -> list[Problem]:
+def _pay_problems(me, pay, allowed, cite: str) -> list[Problem]:
     if pay not in allowed:
-        return [Problem(rule, "Ezzel nem lehet fizetni.", "That is not a valid payment.")]
+        return [Problem(cite, "Ezzel nem lehet fizetni.", "That is not a valid payment.")]
     need = PAYMENTS[pay]
     if me["elders"] < need["elders"] or me["fakirs"] < need["fakirs"]:
-        return [Problem(rule, "Nincs elég véned vagy fakírod a fizetéshez.", "Not enough elders or fakirs to pay.")]
+        return [Problem(cite, "Nincs elég véned vagy fakírod a fizetéshez.", "Not enough elders or fakirs to pay.")]
     return []
 
 
-def _check_djinn_used(state, turn, d) -> list[Problem]:
+def _check_djinn_used(state, move) -> list[Problem]:
+    turn, d = state["next"], move.data
     name, seat = d["djinn"], turn["seat"]
     me = state["players"][seat]
     cost = DJINNS[name]["cost"]
     if name not in me["djinns"]:
-        return [Problem("seed 002 §2.5", "Csak a saját dzsinned képességét használhatod, a saját körödben.",
+        return [Problem(rule(5), "Csak a saját dzsinned képességét használhatod, a saját körödben.",
                         "Only the owner uses a djinn's power, on their own turn.")]
     if not cost or name == "Kumarbi":
-        return [Problem("research §1.5", "Ennek a dzsinnek nincs megidézhető képessége (magától hat).",
+        return [Problem(rule(6), "Ennek a dzsinnek nincs megidézhető képessége (magától hat).",
                         "This djinn has no power to call: it works by itself.")]
     if name in turn["used"]:
-        return [Problem("seed 002 §2.5", "Egy fizetős képesség körönként egyszer használható.",
+        return [Problem(rule(5), "Egy fizetős képesség körönként egyszer használható.",
                         "A paid power is used once per turn.")]
-    problems = _pay_problems(me, d["pay"], cost, "research §1.5")
-    return problems + DJINN_CHECKS.get(name, lambda s, t, d: [])(state, turn, d)
+    problems = _pay_problems(me, d["pay"], cost, rule(6))
+    return problems + DJINN_CHECKS.get(name, _no_argument)(state, move)
+
+
+def _no_argument(state, move) -> list[Problem]:
+    return []
 
 
 def _tile_arg(d) -> list[Problem]:
     if "tile" not in d:
-        return [Problem("research §1.5", "Add meg a lapkát.", "Name the tile.")]
+        return [Problem(rule(6), "Add meg a lapkát.", "Name the tile.")]
     return []
 
 
 def _djinn_place(tile_type, supply, what):
-    def check_(state, turn, d):
+    def check_(state, move):
+        d = move.data
         problems = _tile_arg(d)
         if problems:
             return problems
         if state["board"][d["tile"]]["type"] != tile_type:
-            problems.append(Problem("research §1.5", "Nem megfelelő lapka.", "Not the right kind of tile."))
+            problems.append(Problem(rule(6), "Nem megfelelő lapka.", "Not the right kind of tile."))
         if state["supply"][supply] <= 0:
             problems.append(_supply_out(what))
         return problems
@@ -354,29 +364,32 @@ def _djinn_place(tile_type, supply, what):
 
 
 def _djinn_claim(with_meeples: bool):
-    def check_(state, turn, d):
+    def check_(state, move):
+        turn, d = state["next"], move.data
         problems = _tile_arg(d)
         if problems:
             return problems
         cell = state["board"][d["tile"]]
         if cell["owner"] is not None or cell["palms"] or cell["palaces"]:
-            problems.append(Problem("research §1.5", "A lapkán nem lehet teve, pálmafa vagy palota.",
+            problems.append(Problem(rule(6), "A lapkán nem lehet teve, pálmafa vagy palota.",
                                     "The tile must have no camel, palm tree or palace."))
         if with_meeples and state["players"][turn["seat"]]["camels_left"] <= 0:
-            problems.append(Problem("seed 002 §2.3", "Nincs több tevéd.", "You have no camel left."))
+            problems.append(Problem(rule(4), "Nincs több tevéd.", "You have no camel left."))
         return problems
     return check_
 
 
-def _check_sibittis(state, turn, d):
+def _check_sibittis(state, move):
+    d = move.data
     if "keep" not in d:
-        return [Problem("research §1.5 Sibittis", "Add meg a megtartott dzsinnt.", "Name the djinn kept.")]
+        return [Problem(rule(6), "Add meg a megtartott dzsinnt.", "Name the djinn kept.")]
     return _djinn_free(state, d["keep"], from_row=False)
 
 
-def _check_sloar(state, turn, d):
+def _check_sloar(state, move):
+    d = move.data
     if "card" not in d:
-        return [Problem("research §1.5 Sloar", "Add meg a húzott lapot.", "Name the card drawn.")]
+        return [Problem(rule(6), "Add meg a húzott lapot.", "Name the card drawn.")]
     return _card_supply(state, Counter([d["card"]]))
 
 
@@ -388,38 +401,37 @@ DJINN_CHECKS = {
 }
 
 
-def _check_sale(state, turn, d) -> list[Problem]:
+def _check_sale(state, move) -> list[Problem]:
+    turn, d = state["next"], move.data
     problems = _after_move(turn)
     me = state["players"][turn["seat"]]
     if not any(d["goods"].values()):
-        problems.append(Problem("seed 002 §2.6", "Legalább egy árut adj el.", "Sell at least one good."))
+        problems.append(Problem(rule(5), "Legalább egy árut adj el.", "Sell at least one good."))
     if any(n > me["goods"].get(k, 0) for k, n in d["goods"].items()):
-        problems.append(Problem("seed 002 §2.6", "Csak a nálad lévő árukat adhatod el (fakírt nem).",
+        problems.append(Problem(rule(5), "Csak a nálad lévő árukat adhatod el (fakírt nem).",
                                 "Sell only goods you hold (never fakirs)."))
     return problems
 
 
-def _check_turn_end(state, turn, d) -> list[Problem]:
+def _check_turn_end(state, move) -> list[Problem]:
+    turn, d = state["next"], move.data
     if d.get("no_move"):
         if turn["moved"]:
-            return [Problem("seed 002 A játék vége", "Léptél, így nem mondhatod, hogy nincs lépés.",
+            return [Problem(rule(10), "Léptél, így nem mondhatod, hogy nincs lépés.",
                             "You moved, so there was a legal move.")]
         return []
     if not turn["moved"]:
-        return [Problem("seed 002 §2.2", "Lépj a figurákkal, vagy jelezd, hogy nincs szabályos lépés.",
+        return [Problem(rule(4), "Lépj a figurákkal, vagy jelezd, hogy nincs szabályos lépés.",
                         "Move the meeples, or declare that no legal move remains.")]
     kind = state["board"][turn["tile"]]["type"]
     for tile_type, supply, hu, en in (("oasis", "palms", "pálmafát", "palm tree"),
                                       ("village", "palaces", "palotát", "palace")):
         if kind == tile_type and not turn["action"] and state["supply"][supply] > 0:
-            return [Problem("seed 002 §2.5", f"Kötelező: tegyél egy {hu} erre a lapkára.",
+            return [Problem(rule(5), f"Kötelező: tegyél egy {hu} erre a lapkára.",
                             f"Compulsory: place a {en} on this tile.")]
     return []
 
 
-CHECKS = {"meeples-moved": _check_move, "palm-placed": _check_palm, "palace-placed": _check_palace,
-          "goods-bought": _check_buy, "djinn-taken": _check_djinn_taken, "djinn-used": _check_djinn_used,
-          "goods-sold": _check_sale, "turn-ended": _check_turn_end}
 
 
 # ---------------------------------------------------------------- sheets
@@ -428,46 +440,53 @@ SUPPLY_WORDS = {"viziers": ("vezír", "viziers"), "elders": ("vén", "elders"),
                 "palms": ("pálmafa", "palm trees"), "palaces": ("palota", "palaces")}
 
 
-def check_sheet(state, d) -> list[Problem]:
+def check_sheet(state, move) -> list[Problem]:
+    d = move.data
     seat = d["seat"]
     if not 0 <= seat < state["n"]:
-        return [Problem("FT §8", "Nincs ilyen játékos.", "There is no such player.")]
+        return [Problem(rule(8), "Nincs ilyen játékos.", "There is no such player.")]
     if state["sheets"][seat] is not None:
-        return [Problem("FT §8", "Ennek a játékosnak már van pontozólapja; javításhoz érvénytelenítsd.",
+        return [Problem(rule(8), "Ennek a játékosnak már van pontozólapja; javításhoz érvénytelenítsd.",
                         "This player's sheet is in; void it to correct it.")]
     problems = []
     if len(set(d["djinns"])) != len(d["djinns"]):
-        problems.append(Problem("FT §7", "Egy dzsinn csak egyszer szerepelhet.", "A djinn is listed once."))
+        problems.append(Problem(rule(7), "Egy dzsinn csak egyszer szerepelhet.", "A djinn is listed once."))
     others = [h for i, h in enumerate(holdings_all(state)) if i != seat]
-    mine = sheet_holdings(d, state)
+    mine = sheet_holdings(d)
     owned = {dj for h in others for dj in h["djinns"]}
     if owned & set(d["djinns"]):
-        problems.append(Problem("FT §7", f"Már másé: {', '.join(sorted(owned & set(d['djinns'])))}.",
+        problems.append(Problem(rule(7), f"Már másé: {', '.join(sorted(owned & set(d['djinns'])))}.",
                                 f"Already owned by another player: {', '.join(sorted(owned & set(d['djinns'])))}."))
     everyone = others + [mine]
-    for key, limit, rule in (("viziers", TRIBES["vizier"]["count"], "research §1.3"),
-                             ("elders", TRIBES["elder"]["count"], "research §1.3"),
-                             ("palms", PALM_TREES, "seed 002 tartozékok"),
-                             ("palaces", PALACES, "seed 002 tartozékok")):
+    for key, limit, section in (("viziers", TRIBES["vizier"]["count"], 1),
+                             ("elders", TRIBES["elder"]["count"], 1),
+                             ("palms", PALM_TREES, 1),
+                             ("palaces", PALACES, 1)):
         if sum(h[key] for h in everyone) > limit:
             hu, en = SUPPLY_WORDS[key]
-            problems.append(Problem(rule, f"Összesen legfeljebb {limit} {hu} van a játékban.",
+            problems.append(Problem(rule(section), f"Összesen legfeljebb {limit} {hu} van a játékban.",
                                     f"There are only {limit} {en} in the game."))
     problems += _card_supply(state, Counter(d["goods"]) + Counter({"fakir": d["fakirs"]}), skip_seat=seat)
     tiles = d.get("tiles", {})
     if tiles and d.get("tile_vp"):
-        problems.append(Problem("FT §8", "A lapkák pontját vagy a lapkákat add meg, ne mindkettőt.",
+        problems.append(Problem(rule(8), "A lapkák pontját vagy a lapkákat add meg, ne mindkettőt.",
                                 "Enter the tiles' VP or the tiles, not both."))
     if sum(tiles.values()) > state["camels"]:
-        problems.append(Problem("seed 002 előkészületek", f"Legfeljebb {state['camels']} lapkád lehet (tevék).",
+        problems.append(Problem(rule(2), f"Legfeljebb {state['camels']} lapkád lehet (tevék).",
                                 f"At most {state['camels']} tiles (camels)."))
     used = Counter()
     for s in state["sheets"]:
         if s:
             used += Counter(s.get("tiles", {}))
     if any(used[k] + n > TILES[k]["count"] for k, n in tiles.items()):
-        problems.append(Problem("research §1.4", "Ennyi ilyen lapka nincs a 30 között.",
+        problems.append(Problem(rule(1), "Ennyi ilyen lapka nincs a 30 között.",
                                 "There are not that many tiles of this kind among the 30."))
     return problems
 
 
+
+
+CHECKS = {"board-laid": _check_board, "bid-placed": _check_bid, "round-ended": _check_round_end,
+          "meeples-moved": _check_move, "palm-placed": _check_palm, "palace-placed": _check_palace,
+          "goods-bought": _check_buy, "djinn-taken": _check_djinn_taken, "djinn-used": _check_djinn_used,
+          "goods-sold": _check_sale, "turn-ended": _check_turn_end, "sheet-entered": check_sheet}

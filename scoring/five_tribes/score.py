@@ -3,15 +3,16 @@
 Both ways of keeping a game (turn by turn, or the score sheet) end in the same
 holdings dict, so both give the same breakdown:
 ``{"gold", "viziers", "elders", "djinns": [names], "palms", "palaces", "tile_vp",
-"goods": {kind: n}, "fakirs"}``. Rules: seed 002 "Győzelmi pontok"; research §1.6;
-GAMES.md Five Tribes (djinn modifiers). docs/rules/five-tribes.md §9.
+"goods": {kind: n}, "fakirs"}``. Rules: docs/rules/five-tribes.md §9; the holdings of a
+game kept turn by turn come from the books (``tracked_holdings``), of a sheet from the
+sheet (``sheet_holdings``, §8).
 """
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
 from scoring.base import ScorePart, text
-from scoring.five_tribes_data import DJINNS, GOODS, SUIT_VALUES
+from scoring.five_tribes.data import DJINNS, GOODS, SUIT_VALUES, TILES
 
 CATEGORIES = {
     "gold": text("Arany", "Gold"),
@@ -27,8 +28,8 @@ CATEGORIES = {
 
 
 def suit_layers(goods: dict[str, int]) -> list[int]:
-    """Layer the cards: suit k holds every kind held at least k times (GAMES.md Five Tribes,
-    research §1.1); returns the value of each suit, largest first."""
+    """Layer the cards: suit k holds every kind held at least k times (docs/rules/five-tribes.md
+    §9); returns the value of each suit, largest first."""
     counts = [n for n in goods.values() if n > 0]
     layers = []
     for k in range(1, max(counts, default=0) + 1):
@@ -37,7 +38,7 @@ def suit_layers(goods: dict[str, int]) -> list[int]:
 
 
 def best_with_wilds(goods: dict[str, int], wilds: int) -> tuple[dict[str, int], list[int]]:
-    """Al-Amin: each pair of fakirs is one wild good of the owner's choice (research §1.5);
+    """Al-Amin: each pair of fakirs is one wild good of the owner's choice (docs/rules/five-tribes.md §9);
     the app picks the kinds that score most (every placement is tried)."""
     best_goods, best = dict(goods), suit_layers(goods)
     for picks in combinations_with_replacement(GOODS, wilds):
@@ -95,3 +96,63 @@ def _times(hu: str, en: str, n: int, each: int, djinn: str) -> dict:
 def _djinn_label(names: list[str]) -> dict:
     listed = ", ".join(f"{d} {DJINNS[d]['vp']}" for d in names) or "–"
     return text(f"Dzsinnek: {listed}", f"Djinns: {listed}")
+
+
+def score(state: dict) -> dict[int, list[ScorePart]]:
+    everyone = holdings_all(state)
+    return {seat: holdings_parts(seat, everyone, sources(state, seat)) for seat in range(state["n"])}
+
+
+def is_over(state: dict) -> bool:
+    return state["over"]
+
+
+# ---------------------------------------------------------------- holdings
+
+def sheet_holdings(d) -> dict:
+    """A score sheet's figures as holdings (§8)."""
+    tiles = d.get("tiles", {})
+    return {"gold": d["gold"], "viziers": d["viziers"], "elders": d["elders"], "djinns": list(d["djinns"]),
+            "palms": d["palms"], "palaces": d["palaces"],
+            "tile_vp": d.get("tile_vp", 0) + sum(TILES[k]["vp"] * n for k, n in tiles.items()),
+            "goods": {k: n for k, n in d["goods"].items() if n}, "fakirs": d["fakirs"]}
+
+
+def tracked_holdings(state, seat) -> dict:
+    p = state["players"][seat]
+    if state["board"] is None:   # score-sheet-only game: nothing until the sheet is in
+        return {"gold": 0, "viziers": 0, "elders": 0, "djinns": [], "palms": 0, "palaces": 0,
+                "tile_vp": 0, "goods": {}, "fakirs": 0}
+    mine = [c for c in state["board"] if c["owner"] == seat]
+    return {"gold": p["gold"], "viziers": p["viziers"], "elders": p["elders"], "djinns": list(p["djinns"]),
+            "palms": sum(len(c["palms"]) for c in mine), "palaces": sum(len(c["palaces"]) for c in mine),
+            "tile_vp": sum(TILES[c["type"]]["vp"] for c in mine), "goods": dict(p["goods"]),
+            "fakirs": p["fakirs"]}
+
+
+def holdings_all(state) -> list[dict]:
+    return [state["sheets"][s]["holdings"] if state["sheets"][s] else tracked_holdings(state, s)
+            for s in range(state["n"])]
+
+
+def sources(state, seat) -> dict[str, list[int]]:
+    """The events behind each score category of a seat."""
+    sheet = state["sheets"][seat]
+    if sheet:
+        return {c: [sheet["seq"]] for c in ("gold", "viziers", "vizier-bonus", "elders", "djinns",
+                                             "palms", "palaces", "tiles", "goods")}
+    src = {k: list(v) for k, v in state["src"][seat].items()}
+    src["vizier-bonus"] = src.get("viziers", [])
+    for c in state["board"] or []:
+        if c["owner"] == seat:
+            src.setdefault("tiles", []).append(c["owned_at"])
+            src.setdefault("palms", []).extend(c["palms"])
+            src.setdefault("palaces", []).extend(c["palaces"])
+    return src
+
+
+def djinn_owner(state, name):
+    for seat, h in enumerate(holdings_all(state)):
+        if name in h["djinns"]:
+            return seat
+    return None

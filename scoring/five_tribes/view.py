@@ -1,10 +1,10 @@
-"""What the Five Tribes phone form offers next: ``state["pending"]``, only legal choices.
-
-Recomputed after every move (``apply``) so the template renders choices, never rules.
+"""What the Five Tribes templates need, derived from the folded facts when a page renders:
+the choices the phone form offers next (only legal ones) and the board's labels.
 """
 from __future__ import annotations
 
-from scoring.five_tribes_data import (BID_COSTS, CARD_KINDS, DJINNS, FAKIRS, GOODS, PAYMENT_LABELS,
+from scoring.five_tribes.score import holdings_all
+from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, DJINNS, FAKIRS, GOODS, PAYMENT_LABELS,
                                       PAYMENTS, TILES, TRIBES, card_label, neighbours, tile_name)
 
 CARDS = [{"id": k, "label": card_label(k)} for k in CARD_KINDS]
@@ -21,15 +21,15 @@ SHEET = {
 }
 
 
-def pending(state: dict, holdings: list[dict]) -> dict:
-    phase = state["phase"]
+def view(state: dict, players: list[dict]) -> dict:
+    phase = state["next"]["step"]
     out = {"kind": phase, "sheet_seats": [s for s in range(state["n"]) if state["sheets"][s] is None],
-           "prefill": holdings if state["board"] is not None else None, "sheet": SHEET, "ref": REF}
+           "prefill": holdings_all(state) if state["board"] is not None else None, "sheet": SHEET, "ref": REF}
     if state["over"]:
         out["kind"] = "over"
     elif any(state["sheets"]):
         out["kind"] = "sheet"
-    elif phase == "setup":
+    elif phase == "lay":
         out |= {"tiles": TILE_KINDS, "djinns": list(DJINNS), "cards": CARDS}
     elif phase == "bid":
         out |= _bid(state)
@@ -52,7 +52,7 @@ def _bid(state) -> dict:
 
 
 def _turn(state) -> dict:
-    turn = state["turn"]
+    turn = state["next"]
     seat = turn["seat"]
     me = state["players"][seat]
     out = {"seat": seat, "moved": turn["moved"], "powers": _powers(state, turn, me),

@@ -6,39 +6,23 @@ of the pressed button is read here. Malformed input raises ``FormError``.
 """
 from __future__ import annotations
 
-from scoring.base import FormError, Move, Problem, text
-from scoring.five_tribes_data import (CARD_KINDS, COLS, DJINNS, GOODS, PAYMENT_LABELS, PAYMENTS, ROWS,
+from scoring.base import Move, text
+from scoring.five_tribes.data import (CARD_KINDS, COLS, DJINNS, GOODS, PAYMENT_LABELS, PAYMENTS, ROWS,
                                       TILES, TRIBES, card_label, tile_name)
+from scoring.forms import fail, form_choice, form_int, form_list, player_name
 
-BAD = Problem("form", "Hibás mező az űrlapon.", "A field of the form is malformed.")
-
-
-def _fail(hu: str, en: str):
-    raise FormError([Problem("form", hu, en)])
+FIELD = text("Mező", "Field")
 
 
-def _num(form, name: str, hu: str, en: str, default: int | None = 0) -> int | None:
-    raw = (form.get(name) or "").strip()
-    if not raw:
-        if default is None:
-            _fail(f"{hu}: add meg.", f"{en}: enter a value.")
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        _fail(f"{hu}: egész számot adj meg.", f"{en}: enter a whole number.")
-    if value < 0:
-        _fail(f"{hu}: nem lehet negatív.", f"{en}: cannot be negative.")
-    return value
+def _num(form, name: str, label=FIELD, required: bool = False) -> int:
+    """A count that may be left empty (0), never negative."""
+    if not required and not (form.get(name) or "").strip():
+        return 0
+    return form_int(form, name, label, low=0)
 
 
 def _choice(form, name: str, allowed, optional: bool = False):
-    raw = (form.get(name) or "").strip()
-    if not raw and optional:
-        return None
-    if raw not in allowed:
-        raise FormError([BAD])
-    return raw
+    return form_choice(form, name, allowed, FIELD, optional)
 
 
 def _tile(form, name: str, optional: bool = False) -> int | None:
@@ -52,13 +36,13 @@ def _path(raw: str) -> list[int]:
     for word in raw.replace(",", " ").split():
         word = word.upper()
         if len(word) != 2 or word[0] not in "ABCDEF" or word[1] not in "12345":
-            _fail(f"Útvonal: ismeretlen lapka „{word}” (pl. B3).", f"Path: unknown tile “{word}” (e.g. B3).")
+            fail(f"Útvonal: ismeretlen lapka „{word}” (pl. B3).", f"Path: unknown tile “{word}” (e.g. B3).")
         out.append((int(word[1]) - 1) * COLS + "ABCDEF".index(word[0]))
     return out
 
 
 def _counts(form, prefix: str, kinds) -> dict[str, int]:
-    return {k: n for k in kinds if (n := _num(form, f"{prefix}{k}", k, k))}
+    return {k: n for k in kinds if (n := _num(form, f"{prefix}{k}", text(k, k)))}
 
 
 def _cards(form, names) -> list[str]:
@@ -69,14 +53,14 @@ def parse_form(state: dict, form) -> tuple[str, dict]:
     action = form.get("action", "")
     parser = PARSERS.get(action)
     if parser is None:
-        raise FormError([Problem("form", "Ismeretlen művelet.", "Unknown action.")])
+        fail("Ismeretlen művelet.", "Unknown action.")
     return parser(state, form)
 
 
 def _board(state, form):
     missing = [tile_name(i) for i in range(ROWS * COLS) if form.get(f"tile_{i}") not in TILES]
     if missing:
-        _fail(f"Add meg minden lapka típusát (hiányzik: {' '.join(missing)}).",
+        fail(f"Add meg minden lapka típusát (hiányzik: {' '.join(missing)}).",
               f"Give every tile its kind (missing: {' '.join(missing)}).")
     tiles = [form[f"tile_{i}"] for i in range(ROWS * COLS)]
     djinns = [d for d in (_choice(form, f"djinn_row_{i}", DJINNS, True) for i in range(3)) if d]
@@ -84,11 +68,11 @@ def _board(state, form):
 
 
 def _bid(state, form):
-    if state.get("phase") != "bid":
-        _fail("Most nincs licit.", "It is not time to bid.")
+    if state["next"]["step"] != "bid":
+        fail("Most nincs licit.", "It is not time to bid.")
     seat = state["bid_order"][len(state["bids"])]
-    data = {"seat": seat, "cost": _num(form, "cost", "Licit", "Bid", None)}
-    if fakirs := _num(form, "bid_fakirs", "Fakírok", "Fakirs"):
+    data = {"seat": seat, "cost": _num(form, "cost", text("Licit", "Bid"), required=True)}
+    if fakirs := _num(form, "bid_fakirs", text("Fakírok", "Fakirs")):
         data["fakirs"] = fakirs
     return "bid-placed", data
 
@@ -96,9 +80,9 @@ def _bid(state, form):
 def _move(state, form):
     tribe = _choice(form, "tribe", TRIBES)
     data = {"tile": _tile(form, "move_tile"), "tribe": tribe,
-            "count": _num(form, "count", "Figurák száma", "Number of meeples", None),
+            "count": _num(form, "count", text("Figurák száma", "Number of meeples"), required=True),
             "emptied": bool(form.get("emptied"))}
-    if tribe in ("builder", "assassin") and (fakirs := _num(form, "move_fakirs", "Fakírok", "Fakirs")):
+    if tribe in ("builder", "assassin") and (fakirs := _num(form, "move_fakirs", text("Fakírok", "Fakirs"))):
         data["fakirs"] = fakirs
     if path := _path(form.get("path") or ""):
         data["path"] = path
@@ -126,7 +110,7 @@ def _victim(form, prefix: str) -> dict | None:
 
 def _building(kind):
     def parse(state, form):
-        here = (state.get("turn") or {}).get("tile")
+        here = state["next"].get("tile")
         target = _tile(form, "target", optional=True)
         return kind, {"tile": here if target is None else target}
     return parse
@@ -164,16 +148,15 @@ def _round(state, form):
 
 def _sheet(state, form):
     seat = int(_choice(form, "sheet_seat", [str(i) for i in range(state["n"])]))
-    getlist = form.getlist if hasattr(form, "getlist") else lambda n: [form[n]] if n in form else []
-    djinns = getlist("sheet_djinn")
+    djinns = form_list(form, "sheet_djinn")
     if any(d not in DJINNS for d in djinns):
-        raise FormError([BAD])
+        fail("Ismeretlen dzsinn.", "Unknown djinn.")
     data = {"seat": seat, "djinns": djinns,
             "goods": _counts(form, "s_goods_", GOODS), "tiles": _counts(form, "s_tiles_", TILES)}
     for key, hu, en in (("gold", "Arany", "Gold"), ("viziers", "Vezírek", "Viziers"), ("elders", "Vének", "Elders"),
                         ("palms", "Pálmafák", "Palm trees"), ("palaces", "Paloták", "Palaces"),
                         ("fakirs", "Fakírok", "Fakirs"), ("tile_vp", "Lapkák GyP", "Tiles' VP")):
-        data[key] = _num(form, f"s_{key}", hu, en)
+        data[key] = _num(form, f"s_{key}", text(hu, en))
     return "sheet-entered", data
 
 
@@ -189,10 +172,6 @@ PARSERS = {
 
 # ---------------------------------------------------------------- the log
 
-def _name(players, seat) -> str:
-    return players[seat]["name"] if seat is not None and 0 <= seat < len(players) else "?"
-
-
 def _list(cards, lang) -> str:
     return ", ".join(card_label(c)[lang] for c in cards) or "–"
 
@@ -202,7 +181,7 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
     if t == "board-laid":
         return text("A szultánság lerakva (5 × 6 lapka)", "The sultanate laid (5 × 6 tiles)")
     if t == "bid-placed":
-        who = _name(players, d["seat"])
+        who = player_name(players, d["seat"])
         fk = f" ({d['fakirs']} fakír, Kumarbi)" if d.get("fakirs") else ""
         return text(f"{who} licitje: {d['cost']}{fk}", f"{who} bids {d['cost']}{fk}")
     if t == "meeples-moved":
@@ -231,7 +210,7 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
     if t == "turn-ended" and d.get("no_move"):
         return text("Kör vége: nincs szabályos lépés", "Turn ended: no legal move")
     if t == "sheet-entered":
-        who = _name(players, d["seat"])
+        who = player_name(players, d["seat"])
         return text(f"{who} pontozólapja", f"{who}'s score sheet")
     return dict(EVENT_LABEL[t])
 

@@ -1,19 +1,17 @@
 """Five Tribes ``apply``: a move's effects on a copy of the state (never validates:
-``five_tribes_rules.check`` has). Computed here: gold, camels and tile owners, builders'
-gold, passive djinns' gold, turn order, game end."""
+check.py has). Computed here: gold, camels and tile owners, builders' gold, passive
+djinns' gold, turn order, game end; rule flow under ``state["next"]``."""
 from __future__ import annotations
 
 from scoring.base import Move, clone
-from scoring.five_tribes_data import PAYMENTS, TILES, neighbours
-from scoring.five_tribes_rules import bid_price
-from scoring.five_tribes_score import suit_layers
-from scoring.five_tribes_state import sheet_holdings, with_pending
+from scoring.five_tribes.data import PAYMENTS, TILES, bid_price, neighbours
+from scoring.five_tribes.score import sheet_holdings, suit_layers
 
 
 def apply(state: dict, move: Move) -> dict:
     s = clone(state)
-    APPLY[move.type](s, move.seq, move.data)
-    return with_pending(s)
+    APPLY[move.type](s, move)
+    return s
 
 
 def _note(s, seat, category, seq):
@@ -26,7 +24,8 @@ def _gold(s, seat, amount, seq):
         _note(s, seat, "gold", seq)
 
 
-def _apply_board(s, seq, d):
+def _apply_board(s, move):
+    d = move.data
     s["board"] = [{"type": t, "owner": None, "owned_at": None, "palms": [], "palaces": []} for t in d["tiles"]]
     s["displays"] = bool(d.get("djinns") or d.get("cards"))
     s["djinn_row"], s["card_row"] = list(d.get("djinns", [])), list(d.get("cards", []))
@@ -36,10 +35,16 @@ def _apply_board(s, seq, d):
 
 
 def _start_round(s):
-    s["phase"], s["round"], s["bids"], s["turn"] = "bid", s["round"] + 1, [], None
+    s["round"], s["bids"] = s["round"] + 1, []
+    _next_bid(s)
 
 
-def _apply_bid(s, seq, d):
+def _next_bid(s):
+    s["next"] = {"step": "bid", "seat": s["bid_order"][len(s["bids"])]}
+
+
+def _apply_bid(s, move):
+    seq, d = move.seq, move.data
     paid = bid_price(d["cost"], d.get("fakirs", 0))
     me = s["players"][d["seat"]]
     if d.get("fakirs"):
@@ -49,22 +54,24 @@ def _apply_bid(s, seq, d):
     s["bids"].append({"seat": d["seat"], "cost": d["cost"], "paid": paid, "seq": seq})
     if len(s["bids"]) == len(s["bid_order"]):
         ranked = sorted(enumerate(s["bids"]), key=lambda ib: (-ib[1]["cost"], -ib[0]))
-        s["turn_order"] = [b["seat"] for _, b in ranked]   # seed 002 §1: a later 0-bid plays first
+        s["turn_order"] = [b["seat"] for _, b in ranked]   # §3: a later 0-bid plays first
         s["track"] = [{"seat": b["seat"], "cost": b["cost"]} for _, b in ranked]   # the board's turn order track
-        s["bid_order"] = list(s["turn_order"])              # seed 002 §2.1: markers return in turn order
-        s["phase"], s["turn_index"] = "turn", 0
+        s["bid_order"] = list(s["turn_order"])              # §3: markers return in turn order
+        s["turn_index"] = 0
         _start_turn(s)
+    else:
+        _next_bid(s)
 
 
 def _start_turn(s):
-    s["turn"] = {"seat": s["turn_order"][s["turn_index"]], "moved": False, "tile": None,
+    s["next"] = {"step": "turn", "seat": s["turn_order"][s["turn_index"]], "moved": False, "tile": None,
                  "tribe": None, "action": False, "used": [], "builder_gold": 0}
 
 
 def _own_tile(s, seat, tile, seq):
     cell = s["board"][tile]
     me = s["players"][seat]
-    if cell["owner"] is None and me["camels_left"] > 0:   # seed 002 §2.3: a camel marks the owner
+    if cell["owner"] is None and me["camels_left"] > 0:   # §4: a camel marks the owner
         cell["owner"], cell["owned_at"] = seat, seq
         me["camels_left"] -= 1
         if me["camels_left"] == 0:
@@ -89,7 +96,7 @@ def _take_from_row(s, cards):
 
 
 def _blue_around(s, tile) -> int:
-    """seed 002 §2.4 builders: blue tiles around the tile, the tile itself included."""
+    """§4 builders: blue tiles in the 3 × 3 block around the tile, the tile itself included."""
     return sum(1 for i in [tile] + neighbours(tile, diagonal=True) if TILES[s["board"][i]["type"]]["colour"] == "blue")
 
 
@@ -107,8 +114,9 @@ def _bonus(s, djinn, actor, seq, times=1):
         _gold(s, owner, times * (1 if owner == actor else 2), seq)
 
 
-def _apply_move(s, seq, d):
-    turn = s["turn"]
+def _apply_move(s, move):
+    seq, d = move.seq, move.data
+    turn = s["next"]
     seat, tile, tribe, count = turn["seat"], d["tile"], d["tribe"], d["count"]
     me = s["players"][seat]
     turn.update(moved=True, tile=tile, tribe=tribe)
@@ -147,13 +155,13 @@ def _apply_victims(s, seat, victims, seq):
             me[v["tribe"] + "s"] += 1
             _note(s, seat, v["tribe"] + "s", seq)
         elif kandicha and v["tribe"] == "builder" and "tile" in v:
-            echidna = 2 if "Echidna" in s["turn"]["used"] else 1   # GameTheory Kandicha.cs: BuilderMultiplier
+            echidna = 2 if "Echidna" in s["next"]["used"] else 1   # §6 Kandicha: doubled by Echidna
             _gold(s, seat, _blue_around(s, v["tile"]) * echidna, seq)
         elif kandicha and v["tribe"] == "merchant" and v.get("card"):
             _add_cards(s, seat, [v["card"]], seq)
         if "tile" in v and v.get("emptied"):
-            _own_tile(s, seat, v["tile"], seq)   # seed 002 §2.4 FONTOS: an emptied tile is taken
-    _bonus(s, "Nekir", seat, seq, len(victims))   # per meeple killed (GameTheory Nekir.cs)
+            _own_tile(s, seat, v["tile"], seq)   # §4: a tile emptied by the kill is taken
+    _bonus(s, "Nekir", seat, seq, len(victims))   # §6: per meeple killed
 
 
 def _place(s, seq, tile, what):
@@ -161,26 +169,29 @@ def _place(s, seq, tile, what):
     s["board"][tile][key].append(seq)
     s["supply"][key] -= 1
     if what == "palace":
-        _bonus(s, "Monkir", s["turn"]["seat"], seq)
+        _bonus(s, "Monkir", s["next"]["seat"], seq)
 
 
-def _apply_palm(s, seq, d):
+def _apply_palm(s, move):
+    seq, d = move.seq, move.data
     _place(s, seq, d["tile"], "palm")
-    s["turn"]["action"] = True
+    s["next"]["action"] = True
 
 
-def _apply_palace(s, seq, d):
+def _apply_palace(s, move):
+    seq, d = move.seq, move.data
     _place(s, seq, d["tile"], "palace")
-    s["turn"]["action"] = True
+    s["next"]["action"] = True
 
 
-def _apply_buy(s, seq, d):
-    seat = s["turn"]["seat"]
-    price = 3 if s["board"][s["turn"]["tile"]]["type"] == "small-market" else 6
+def _apply_buy(s, move):
+    seq, d = move.seq, move.data
+    seat = s["next"]["seat"]
+    price = 3 if s["board"][s["next"]["tile"]]["type"] == "small-market" else 6
     _gold(s, seat, -price, seq)
     _take_from_row(s, d["cards"])
     _add_cards(s, seat, d["cards"], seq)
-    s["turn"]["action"] = True
+    s["next"]["action"] = True
 
 
 def _pay(s, seat, pay, seq):
@@ -202,15 +213,17 @@ def _gain_djinn(s, seat, name, seq):
     _bonus(s, "Ba'al", seat, seq)
 
 
-def _apply_djinn_taken(s, seq, d):
-    seat = s["turn"]["seat"]
+def _apply_djinn_taken(s, move):
+    seq, d = move.seq, move.data
+    seat = s["next"]["seat"]
     _pay(s, seat, d["pay"], seq)
     _gain_djinn(s, seat, d["djinn"], seq)
-    s["turn"]["action"] = True
+    s["next"]["action"] = True
 
 
-def _apply_djinn_used(s, seq, d):
-    turn = s["turn"]
+def _apply_djinn_used(s, move):
+    seq, d = move.seq, move.data
+    turn = s["next"]
     seat, name = turn["seat"], d["djinn"]
     _pay(s, seat, d["pay"], seq)
     turn["used"].append(name)
@@ -228,8 +241,9 @@ def _apply_djinn_used(s, seq, d):
         _add_cards(s, seat, [d["card"]], seq)
 
 
-def _apply_sale(s, seq, d):
-    seat = s["turn"]["seat"]
+def _apply_sale(s, move):
+    seq, d = move.seq, move.data
+    seat = s["next"]["seat"]
     me = s["players"][seat]
     for kind, n in d["goods"].items():
         me["goods"][kind] = me["goods"].get(kind, 0) - n
@@ -239,29 +253,32 @@ def _apply_sale(s, seq, d):
     _gold(s, seat, sum(suit_layers(d["goods"])), seq)
 
 
-def _apply_turn_end(s, seq, d):
+def _apply_turn_end(s, move):
+    d = move.data
     if d.get("no_move"):
         s["no_moves"] = True
     s["turn_index"] += 1
     if s["turn_index"] < len(s["turn_order"]):
         _start_turn(s)
     else:
-        s["phase"], s["turn"] = "refill", None
+        s["next"] = {"step": "refill"}
 
 
-def _apply_round_end(s, seq, d):
+def _apply_round_end(s, move):
+    d = move.data
     s["djinn_row"] += d.get("djinns", [])
     s["card_row"] += d.get("cards", [])
-    if s["last_camel"] or s["no_moves"]:   # seed 002 A játék vége: the round is finished, then scoring
-        s["phase"], s["over"] = "over", True
+    if s["last_camel"] or s["no_moves"]:   # §10: the round is finished, then scoring
+        s["next"], s["over"] = {"step": "over"}, True
     else:
         _start_round(s)
 
 
-def _apply_sheet(s, seq, d):
-    s["sheets"][d["seat"]] = {"seq": seq, "holdings": sheet_holdings(d, s), "data": dict(d)}
+def _apply_sheet(s, move):
+    seq, d = move.seq, move.data
+    s["sheets"][d["seat"]] = {"seq": seq, "holdings": sheet_holdings(d), "data": dict(d)}
     if all(s["sheets"]):
-        s["phase"], s["over"] = "over", True
+        s["next"], s["over"] = {"step": "over"}, True
 
 
 APPLY = {"board-laid": _apply_board, "bid-placed": _apply_bid, "meeples-moved": _apply_move,

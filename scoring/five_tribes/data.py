@@ -1,16 +1,25 @@
-"""Five Tribes components: the 30 tiles, 22 djinns, resource cards, supplies.
+"""Five Tribes components: the 30 tiles, 22 djinns, resource cards, supplies, the bid track.
 
-Every number here is sourced; see /work/shared/research/games-data.md §1 (referred to as
-"research §1.x") and the seed rulebook seed 002. docs/rules/five-tribes.md lists the decisions.
+Every number is written down, with the rulebook section it comes from, in
+docs/rules/five-tribes.md §1 (components) and §3 (the bid track).
 """
 from __future__ import annotations
 
-from scoring.base import text
+from scoring.base import EventSpec, text
+from scoring.schema import count, obj, seat
 
-# research §1.1 (seed 002 §2.6): value of a suit of n different goods, index = n.
+RULES = "docs/rules/five-tribes.md"
+
+
+def rule(section: int) -> str:
+    """The citation a refusal carries: a numbered section of the rules page."""
+    return f"{RULES} §{section}"
+
+
+# docs/rules/five-tribes.md §9: value of a suit of n different goods, index = n.
 SUIT_VALUES = (0, 1, 3, 7, 13, 21, 30, 40, 50, 60)
 
-# research §1.2: 36 merchandise cards by kind + 18 fakirs (seed 002 components: "36 áru és 18 fakír").
+# docs/rules/five-tribes.md §1: 36 merchandise cards by kind + 18 fakirs.
 GOODS = {
     "ivory": {"count": 2, "label": text("elefántcsont", "ivory")},
     "jewels": {"count": 2, "label": text("ékszer", "jewels")},
@@ -31,7 +40,7 @@ def card_label(kind: str) -> dict:
     return FAKIR_LABEL if kind == "fakir" else GOODS[kind]["label"]
 
 
-# research §1.4 (GameTheory InitialTiles; seed 002: 12 blue and 18 red tiles).
+# docs/rules/five-tribes.md §1: the 30 tiles (12 blue, 18 red).
 TILES = {
     "large-market": {"count": 4, "vp": 4, "colour": "red", "action": "market",
                      "label": text("Nagy piac", "Large market"), "short": text("NP", "LM")},
@@ -50,9 +59,9 @@ TILES = {
     "sacred-15": {"count": 1, "vp": 15, "colour": "blue", "action": "djinn",
                   "label": text("Szent hely (15)", "Sacred place (15)"), "short": text("SZ15", "S15")},
 }
-ROWS, COLS = 5, 6  # seed 002 set-up: "5x6-os téglalap"
+ROWS, COLS = 5, 6  # docs/rules/five-tribes.md §2: a 5 × 6 rectangle
 
-# research §1.3 and seed 002 components: 16 yellow, 20 white, 18 green, 18 blue, 18 red.
+# docs/rules/five-tribes.md §1: 16 yellow, 20 white, 18 green, 18 blue, 18 red.
 TRIBES = {
     "vizier": {"count": 16, "label": text("vezír (sárga)", "vizier (yellow)")},
     "elder": {"count": 20, "label": text("vén (fehér)", "elder (white)")},
@@ -60,20 +69,20 @@ TRIBES = {
     "builder": {"count": 18, "label": text("építő (kék)", "builder (blue)")},
     "assassin": {"count": 18, "label": text("orgyilkos (piros)", "assassin (red)")},
 }
-PALM_TREES, PALACES = 12, 10   # seed 002 components; research §1.3
-START_GOLD = 50                # seed 002 set-up; research §1.3
+PALM_TREES, PALACES = 12, 10   # docs/rules/five-tribes.md §1
+START_GOLD = 50                # docs/rules/five-tribes.md §1
 
 
 def camels_per_player(players: int) -> int:
-    """seed 002 set-up: 8 camels with 3–4 players, 11 with 2 (research §1.3)."""
+    """8 camels with 3–4 players, 11 with 2 (docs/rules/five-tribes.md §1)."""
     return 11 if players == 2 else 8
 
 
-# research §1.7 (GameTheory TurnOrderTrackCosts); seed 002 §1 bid example.
+# docs/rules/five-tribes.md §3: the turn order track.
 BID_SPOTS = (18, 12, 8, 5, 3, 1, 0, 0, 0)
 BID_COSTS = (0, 1, 3, 5, 8, 12, 18)  # the distinct prices, cheapest first (Kumarbi steps down)
 
-# Djinn costs (research §1.5 "Cost"): how a paid power may be paid.
+# Djinn costs (docs/rules/five-tribes.md §6): how a paid power may be paid.
 ONE = ("elder", "fakir")                 # 1 elder or 1 fakir
 TWO = ("elders", "elder-fakir")          # 2 elders, or 1 elder + 1 fakir
 PAYMENTS = {
@@ -86,7 +95,7 @@ PAYMENT_LABELS = {
     "fakirs": text("fakírok", "fakirs"),
 }
 
-# research §1.5: the 22 djinns of the base game, VP (Monkir 6: two of three sources), cost, power.
+# docs/rules/five-tribes.md §6: the 22 djinns of the base game, VP, cost, power.
 # "use" names what the app does when the power is used (djinn-used event); None: passive.
 DJINNS = {
     "Al-Amin": {"vp": 5, "cost": (), "power": text(
@@ -156,6 +165,66 @@ def neighbours(index: int, diagonal: bool) -> list[int]:
 
 
 def distance(a: int, b: int) -> int:
-    """Orthogonal steps between two tiles (seed 002 §2.4: "átlósan ne számolj")."""
+    """Orthogonal steps between two tiles (docs/rules/five-tribes.md §4: never diagonally)."""
     (ra, ca), (rb, cb) = divmod(a, COLS), divmod(b, COLS)
     return abs(ra - rb) + abs(ca - cb)
+
+
+def bid_price(cost: int, fakirs: int) -> int:
+    """What a bid costs: each fakir discarded with Kumarbi lowers it one spot (docs/rules/five-tribes.md §6)."""
+    return BID_COSTS[max(0, BID_COSTS.index(cost) - fakirs)] if cost in BID_COSTS else cost
+
+
+# ---------------------------------------------------------------- the events and their payloads
+
+_tile = count(ROWS * COLS - 1)
+_card = {"enum": list(CARD_KINDS)}
+_djinn = {"enum": list(DJINN_NAMES)}
+_seat = seat(4)
+_goods = {"type": "object", "additionalProperties": False,
+          "properties": {k: count(v["count"]) for k, v in GOODS.items()}}
+_victim = obj(["tribe"], tile=_tile, seat=_seat, tribe={"enum": list(TRIBES)},
+              emptied={"type": "boolean"}, card=_card)
+
+EVENT_TYPES = {
+    "board-laid": EventSpec(obj(
+        ["tiles"], tiles={"type": "array", "minItems": 30, "maxItems": 30, "items": {"enum": list(TILES)}},
+        djinns={"type": "array", "maxItems": 3, "items": _djinn},
+        cards={"type": "array", "maxItems": 9, "items": _card},
+        bid_order={"type": "array", "maxItems": 4, "items": _seat}),
+        text("Szultánság lerakva", "Sultanate laid")),
+    "bid-placed": EventSpec(obj(["seat", "cost"], seat=_seat, cost={"enum": list(BID_COSTS)},
+                                fakirs=count(FAKIRS)),
+                            text("Licit a sorrendért", "Bid for turn order")),
+    "meeples-moved": EventSpec(obj(
+        ["tile", "tribe", "count"], tile=_tile, tribe={"enum": list(TRIBES)}, count=count(20),
+        emptied={"type": "boolean"}, fakirs=count(FAKIRS),
+        path={"type": "array", "maxItems": 40, "items": _tile},
+        cards={"type": "array", "maxItems": 18, "items": _card},
+        victims={"type": "array", "maxItems": 2, "items": _victim}),
+        text("Lépés a figurákkal", "Meeples moved")),
+    "palm-placed": EventSpec(obj(["tile"], tile=_tile), text("Pálmafa letéve", "Palm tree placed")),
+    "palace-placed": EventSpec(obj(["tile"], tile=_tile), text("Palota letéve", "Palace placed")),
+    "goods-bought": EventSpec(obj(["cards"], cards={"type": "array", "minItems": 1, "maxItems": 2, "items": _card}),
+                              text("Vásárlás a piacon", "Market purchase")),
+    "djinn-taken": EventSpec(obj(["djinn", "pay"], djinn=_djinn, pay={"enum": ["elders", "elder-fakir"]}),
+                             text("Dzsinn megszerezve", "Djinn taken")),
+    "djinn-used": EventSpec(obj(["djinn", "pay"], djinn=_djinn, pay={"enum": list(PAYMENTS)},
+                                tile=_tile, card=_card, keep=_djinn),
+                            text("Dzsinn képessége", "Djinn power used")),
+    "goods-sold": EventSpec(obj(["goods"], goods=_goods), text("Árueladás", "Merchandise sold")),
+    "turn-ended": EventSpec(obj([], no_move={"type": "boolean"}), text("Kör vége", "Turn ended")),
+    "round-ended": EventSpec(obj([], djinns={"type": "array", "maxItems": 3, "items": _djinn},
+                                 cards={"type": "array", "maxItems": 9, "items": _card}),
+                             text("Forduló vége, sorok feltöltve", "Round ended, displays refilled")),
+    "sheet-entered": EventSpec(obj(
+        ["seat", "gold", "viziers", "elders", "djinns", "palms", "palaces", "goods", "fakirs"],
+        seat=_seat, gold=count(10_000), viziers=count(TRIBES["vizier"]["count"]),
+        elders=count(TRIBES["elder"]["count"]),
+        djinns={"type": "array", "maxItems": 22, "items": _djinn},
+        palms=count(PALM_TREES), palaces=count(PALACES),
+        tiles={"type": "object", "additionalProperties": False,
+               "properties": {k: count(v["count"]) for k, v in TILES.items()}},
+        tile_vp=count(500), goods=_goods, fakirs=count(FAKIRS)),
+        text("Pontozólap kitöltve", "Score sheet entered")),
+}
