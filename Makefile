@@ -1,4 +1,6 @@
 # Tablescribe: `make run` serves the app on the LAN, `make test` runs every test.
+# `make run` installs only what serving needs; `make test` and `make bench` add the
+# test extras. None of them leaves anything git tracks changed.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -14,6 +16,10 @@ setup: $(VENV)/.installed $(HTMX) instance/.ready
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.installed
 	$(PY) -m pip install -q -e ".[test]"
 	touch $@
 
@@ -36,8 +42,8 @@ run: setup
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
-test: setup chromium
+test: setup $(VENV)/.test-installed chromium
 	$(PY) -m pytest -n 2 --dist loadfile
 
-bench: setup
+bench: setup $(VENV)/.test-installed
 	$(PY) -m bench.run

@@ -97,6 +97,16 @@ class Boards:
     builtin: tuple[dict, ...] = ()                        # shipped profiles: {"id", "data"}
 
 
+# Templates the core includes from templates/games/<kind>/ when a game provides them (and
+# declares them in ``GameKind.templates``); _form.html, the move form, every game has.
+TEMPLATE_HOOKS = frozenset({
+    "_board.html",     # the board view, shown when has_board
+    "_setup.html",     # replaces the generic option fields of the new-game form (parse_options)
+    "_players.html",   # a note above the new-game form's player rows
+    "_live_oob.html",  # form parts refreshed out of band on a live update
+})
+
+
 @dataclass(frozen=True)
 class GameKind:
     kind: str
@@ -131,9 +141,8 @@ class GameKind:
     # What the game's templates need, derived from the folded facts when a page renders
     # (the state holds facts only): (state, players) -> dict, given to templates as ``view``.
     view: Callable[[dict, list[dict]], dict] | None = None
-    # Optional template hooks under templates/games/<kind>/, beside the required _form.html:
-    # "_board.html" (shown when has_board), "_setup.html" (with parse_options),
-    # "_live_oob.html" (form parts refreshed out of band on a live update).
+    # The optional template hooks (TEMPLATE_HOOKS) this game provides under
+    # templates/games/<kind>/, beside the required _form.html.
     templates: frozenset[str] = frozenset()
 
     def default_options(self) -> dict[str, Any]:

@@ -80,10 +80,58 @@ def test_demo_exercises_every_event_type(game):
     assert used == set(game.event_types), set(game.event_types) - used
 
 
-def test_every_event_type_is_documented(game):
-    text = DOCS.read_text(encoding="utf-8")
+def _events_md_section(tag: str) -> str:
+    """The section of docs/events.md whose heading names ``tag`` (e.g. "`han`")."""
+    sections = DOCS.read_text(encoding="utf-8").split("\n## ")[1:]
+    found = [s for s in sections if tag in s.split("\n", 1)[0]]
+    assert len(found) == 1, f"docs/events.md needs one section headed with {tag}"
+    return found[0]
+
+
+def test_every_event_type_is_documented_in_its_games_section(game):
+    section = _events_md_section(f"`{game.kind}`")
     for type_ in game.event_types:
-        assert f"`{type_}`" in text, f"{game.kind}: {type_} missing from docs/events.md"
+        assert f"| `{type_}` |" in section, f"{game.kind}: {type_} missing from its section of docs/events.md"
+
+
+def test_every_core_event_type_is_documented_in_the_core_section():
+    from events.core_types import CORE_EVENTS
+    section = _events_md_section("Core events")
+    for type_ in CORE_EVENTS:
+        assert f"| `{type_}` |" in section, f"{type_} missing from the core section of docs/events.md"
+
+
+ROOT = DOCS.parent.parent
+# The module names a game package may have (docs/architecture.md); one it does not need is absent.
+GAME_MODULES = {"__init__.py", "data.py", "setup.py", "check.py", "apply.py", "score.py",
+                "forms.py", "view.py", "demo.py", "boards.py"}
+
+
+def _package(game) -> pathlib.Path | None:
+    """scoring/<game>/ once the game lives in its own package; None while it is a flat module."""
+    package = ROOT / "scoring" / game.kind.replace("-", "_")
+    return package if (package / "__init__.py").exists() else None
+
+
+def test_every_game_package_has_only_the_agreed_module_names():
+    for package in sorted(p for p in (ROOT / "scoring").iterdir() if (p / "__init__.py").exists()):
+        modules = {p.name for p in package.iterdir() if p.suffix == ".py" or p.is_dir() and p.name != "__pycache__"}
+        assert modules <= GAME_MODULES, f"{package.name}: {sorted(modules - GAME_MODULES)} are not agreed module names"
+        for module in modules:
+            assert (package / module).read_text(encoding="utf-8").strip(), f"{package.name}/{module} is empty"
+
+
+def test_every_template_hook_a_game_provides_is_declared(game):
+    from scoring.base import TEMPLATE_HOOKS
+    folder = ROOT / "templates" / "games" / game.kind
+    assert (folder / "_form.html").exists(), f"{game.kind}: templates/games/{game.kind}/_form.html is required"
+    assert set(game.templates) <= TEMPLATE_HOOKS, f"{game.kind}: unknown hooks {set(game.templates) - TEMPLATE_HOOKS}"
+    for hook in game.templates:
+        assert (folder / hook).exists(), f"{game.kind} declares {hook}, which templates/games/{game.kind}/ lacks"
+    if _package(game) is None:
+        pytest.skip(f"{game.kind} is not a package yet: its hooks are not declared yet")
+    provided = {hook for hook in TEMPLATE_HOOKS if (folder / hook).exists()}
+    assert provided <= set(game.templates), f"{game.kind} provides {provided - set(game.templates)} undeclared"
 
 
 def test_every_event_type_has_a_schema_and_labels(game):

@@ -14,13 +14,6 @@ def test_every_api_route_is_documented(app):
                 assert f"`{method} {documented}" in api, f"{method} {rule.rule} missing from docs/api.md"
 
 
-def test_every_core_event_type_is_documented():
-    from events.core_types import CORE_SCHEMAS
-    events = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
-    for type_ in CORE_SCHEMAS:
-        assert f"`{type_}`" in events
-
-
 def test_readme_quick_start_has_exactly_the_two_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
