@@ -1,6 +1,6 @@
 """Write examples/han-side1-3p.json and examples/han-side2-2p.json: two whole Han games
 really played through events.table.new_game / record on a temporary database, so every
-move passed the rules. The board is the INVENTED example layout of scoring/han_demo.py
+move passed the rules. The board is the INVENTED example layout of scoring/han/demo.py
 (the printed topology is unpublished). A seeded bot holds real cards: a shuffled deck of
 57 minus the removed cards, hands of 3, and it records the draw pile running out.
 
@@ -22,9 +22,9 @@ sys.path.insert(0, ROOT)
 from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import check_move, load, new_game, record  # noqa: E402
-from scoring.han import CARDS, removed_default  # noqa: E402
-from scoring.han_board import SIDES  # noqa: E402
-from scoring.han_demo import example_profile, pinned  # noqa: E402
+from scoring.han.data import CARDS, SIDES, removed_default  # noqa: E402
+from scoring.han.demo import example_profile, pinned  # noqa: E402
+from scoring.han.score import supply  # noqa: E402
 
 GAMES = {
     "han-side1-3p": (1, [{"name": "Anita", "colour": "red"}, {"name": "Márk", "colour": "purple"},
@@ -69,7 +69,7 @@ def candidates(state: dict, seat: int, hand: list[str], rng: random.Random):
     rng.shuffle(areas)
     subsets = {tuple(sorted(c)) for k in (1, 2, 3) for c in itertools.combinations(hand, k)}
     shapes = [("pagoda", "pagoda"), ("pagoda", "envoy"), ("envoy", "envoy"), ("pagoda",), ("envoy",)]
-    if state["fortress"] and state["view"]["supply"][seat]["fortress"]:
+    if state["fortress"] and supply(state, seat)["fortress"]:
         shapes.insert(0, ("fortress", "on-fortress"))
     for area in areas:
         sites = ["ordinary"] + (["harbour"] if state["side"] == 1 else [])
@@ -110,9 +110,9 @@ def play(db, name: str, rng: random.Random) -> str:
     while True:
         table = load(db, game_id)
         state = table.game
-        if state["phase"] != "play":
+        if state["next"]["step"] != "play":
             break
-        seat = state["turn"]
+        seat = state["next"]["seat"]
         hand = cards.hands[seat]
         choice = next((c for c in candidates(state, seat, hand, rng) if rng.random() < 0.6
                        and not check_move(table, "pieces-placed", c)), None) if hand else None
@@ -127,7 +127,7 @@ def play(db, name: str, rng: random.Random) -> str:
     state = load(db, game_id).game
     chains = []
     for seat in range(len(players)):   # the table reads its chains off the board
-        if state["view"]["supply"][seat]["pagoda"] <= 12 and rng.random() < 0.7:
+        if supply(state, seat)["pagoda"] <= 12 and rng.random() < 0.7:
             chains.append({"seat": seat, "length": rng.choice((4, 4, 5)), "fortified": False})
     send("road-chains-entered", {"chains": chains}, 0)
     return game_id

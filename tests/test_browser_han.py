@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from events import boards
 from scoring import get_game
-from scoring.han_demo import example_profile
+from scoring.han.demo import example_profile
 from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
@@ -65,7 +65,7 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
     host.locator("label.seat-choice", has_text="whoever’s turn").click()
     _turn(host, "Csi", ["yellow"], "envoy")   # an envoy into an empty province
     expect(host.locator(".problems")).to_contain_text("Csi is empty: it takes exactly one pagoda")
-    expect(host.locator(".problems")).to_contain_text("Han §2.5")
+    expect(host.locator(".problems")).to_contain_text("docs/rules/han.md §2.5")
     screenshot(host, "han-refused")
     host.locator("fieldset.han-piece").nth(0).get_by_text("pagoda", exact=True).click()
     host.get_by_test_id("place").click()

@@ -40,6 +40,6 @@ def test_side1_example_uses_fortresses_harbours_and_a_tie_broken_by_unplaced_pie
     game, rows = table.game, standings(table)
     assert any(p["type"] == "fortress" for p in game["pieces"]) and any(p["fortified"] for p in game["pieces"])
     assert any(p.get("site") == "harbour" for p in game["pieces"])
-    assert game["deck_outs"] == 2 and game["phase"] == "over"
+    assert game["deck_outs"] == 2 and game["next"]["step"] == "over"
     assert rows[0]["score"] == rows[1]["score"] and rows[0]["tiebreak"] > rows[1]["tiebreak"]
     assert {c["points"] for c in game["point_cards"]} == {50}

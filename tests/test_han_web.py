@@ -9,7 +9,7 @@ import pytest
 
 from events import boards, store
 from scoring import get_game
-from scoring.han_demo import example_profile
+from scoring.han.demo import example_profile
 
 HAN = get_game("han")
 
@@ -118,7 +118,7 @@ def test_the_shipped_profile_cannot_start_a_game_until_its_colours_are_known(cli
                                                   "opt_start_player": "0", "opt_board": board})
         assert refused.status_code == 422
         bodies.append(refused.data.decode())
-    assert "Han §1.5" in bodies[0] and "Han §6" in bodies[1] and "tábla-profilt" in bodies[2]
+    assert "docs/rules/han.md §1.5" in bodies[0] and "docs/rules/han.md §6" in bodies[1] and "tábla-profilt" in bodies[2]
 
 
 def test_table_page_move_form_board_view_and_a_refused_move(client, example):
@@ -133,11 +133,11 @@ def test_table_page_move_form_board_view_and_a_refused_move(client, example):
     assert re.search(r'class="han-area han-red changed"[^>]*data-area="vej"', page)
     again = client.post(location + "/moves", data={**move, "expected_seq": "2", "client_event_id": "m2"})
     assert again.status_code == 422
-    assert "Han §2.1" in again.data.decode()
+    assert "docs/rules/han.md §2.1" in again.data.decode()
     envoy = {**move, "seat": "1", "area": "csi", "card1": "yellow", "piece1": "envoy", "expected_seq": "2",
              "client_event_id": "m3"}
     refused = client.post(location + "/moves", data=envoy)
-    assert refused.status_code == 422 and "Han §2.5" in refused.data.decode()
+    assert refused.status_code == 422 and "docs/rules/han.md §2.5" in refused.data.decode()
     garbage = client.post(location + "/moves", data={"action": "pieces-placed", "seat": "zz", "expected_seq": "2"})
     assert garbage.status_code == 422
 
@@ -185,7 +185,7 @@ def test_final_tally_alliances_and_chains_through_the_forms(client, db):
     assert 'name="al_1_a"' in page and "👑" in page and 'data-testid="chains"' in page
     assert _post(client, location, 2, action="alliances-entered", al_1_a="vej", al_1_b="su").status_code == 303
     refused = _post(client, location, 3, action="road-chains-entered", chain_seat_0="2", chain_len_0="3")
-    assert refused.status_code == 422 and "Han §3.6" in refused.data.decode()
+    assert refused.status_code == 422 and "docs/rules/han.md §3.6" in refused.data.decode()
     assert _post(client, location, 3, action="road-chains-entered", chain_seat_0="0", chain_len_0="4",
                  chain_fort_0="1").status_code == 303
     from events.table import load

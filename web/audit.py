@@ -191,6 +191,7 @@ def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200
            "dispute_seq": dispute_seq, "dispute": found, "event": event,
            "text": views.describe(after, event), "who": _player(after, event.seat),
            "before": before, "after": after,
+           "view_before": views.game_view(before), "view_after": views.game_view(after),
            "standings_before": standings(before), "standings_after": standings(after),
            "check": _recheck(before, event), "flag": final.flagged.get(target),
            "parts": _parts_of(final, target), "void": final.voided.get(target),

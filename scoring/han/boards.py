@@ -1,32 +1,20 @@
 """Han board profiles: what is known of the two board sides, and their validation.
 
-The board's topology is published nowhere (GAMES.md, Han). A profile holds the
-known facts and leaves the rest ``null``; someone holding the board fills it in
-with the editor at /boards/han/. Rules as implemented: docs/rules/han.md §6.
+The board's topology is published nowhere (docs/rules/han.md §6). A profile holds the
+known facts and leaves the rest ``null``; someone holding the board fills it in with
+the editor at /boards/han/, or the new-game form asks for the colours a game needs.
 """
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from scoring.base import FormError, Problem, text
+from scoring.han.data import ALLIANCES, AREAS, COLOUR_TEXT, COLOURS, MAX_SITES, SIDES
 from scoring.schema import schema_problems
 
-COLOURS = ("violet", "yellow", "orange", "green", "red")
-COLOUR_TEXT = {"violet": text("lila", "violet"), "yellow": text("sárga", "yellow"),
-               "orange": text("narancs", "orange"), "green": text("zöld", "green"),
-               "red": text("vörös", "red")}
-AREAS = 9
-ALLIANCES = 15
-MAX_SITES = 20
-# Per side: player counts, face-up cards, border sites, harbours (GAMES.md, Han; seed 000).
-SIDES = {
-    1: {"players": (3, 5), "face_up": 4, "border_sites": 6, "harbours": 7,
-        "name": text("1. oldal: Határviták", "Side 1: Border Disputes")},
-    2: {"players": (2, 4), "face_up": 3, "border_sites": 0, "harbours": 0,
-        "name": text("2. oldal: A diplomácia útvonalai", "Side 2: Ways of Diplomacy")},
-}
 ID = re.compile(r"^[a-z0-9-]{1,24}$")
-RULE = "Han §6"
+RULE = "docs/rules/han.md §6"
 
 
 def _area(id_, name="", colour=None):
@@ -45,9 +33,9 @@ def blank(side: int) -> dict:
 
 
 def _side1() -> dict:
-    """Known from the seeds: Vej red (ex. 1, 4); Csi and Csin yellow (ex. 1); Lu and Csao
-    orange (seed 000 board text, ex. 2); Csou the single violet province; alliance 3 joins
-    Vej and Csin, alliance 4 Csin and Su (ex. 6). Nothing else is published."""
+    """What the rulebook's examples and board text tell (docs/rules/han.md §6): Vej red;
+    Csi and Csin yellow; Lu and Csao orange; Csou the single violet province; alliance 3
+    joins Vej and Csin, alliance 4 Csin and Su. Nothing else is published."""
     data = blank(1)
     data["areas"] = [_area("vej", "Vej", "red"), _area("csi", "Csi", "yellow"),
                      _area("csin", "Csin", "yellow"), _area("lu", "Lu", "orange"),
@@ -55,15 +43,15 @@ def _side1() -> dict:
                      _area("su", "Su"), _area("a8"), _area("a9")]
     data["alliances"][2]["areas"] = ["vej", "csin"]
     data["alliances"][3]["areas"] = ["csin", "su"]
-    data["source"] = ("seed 000/001 examples 1-8 and board text; GAMES.md Han. Unknown: "
-                      "2 names, 3 colours, every site count, border sites, harbours, "
+    data["source"] = ("The Hungarian rulebook's examples 1-8 and board text (docs/rules/han.md §6). "
+                      "Unknown: 2 names, 3 colours, every site count, border sites, harbours, "
                       "13 alliances, roads.")
     return data
 
 
 def _side2() -> dict:
     data = blank(2)
-    data["source"] = ("research/han.md §3: the capital in 9 districts, 2-4 players. "
+    data["source"] = ("The capital in 9 districts, 2-4 players (docs/rules/han.md §6). "
                       "Names, colours, sites and alliances are not published.")
     return data
 
@@ -122,8 +110,7 @@ def road_sites(data: dict) -> dict[str, dict] | None:
     return sites
 
 
-def _p(hu: str, en: str) -> Problem:
-    return Problem(RULE, hu, en)
+_p = partial(Problem, RULE)  # a problem of the profile: (hu, en)
 
 
 def validate(data) -> list[Problem]:
@@ -185,11 +172,11 @@ def _check_roads(data: dict) -> list[Problem]:
 
 def playable(data) -> list[Problem]:
     """What a game needs before it can start: a valid profile with all 9 colours,
-    since every card check depends on them (Han §1.5)."""
+    since every card check depends on them (docs/rules/han.md §1.5)."""
     problems = validate(data) if isinstance(data, dict) else [
         _p("Válassz tábla-profilt.", "Choose a board profile.")]
     if not problems and any(a["colour"] is None for a in data["areas"]):
-        problems.append(Problem("Han §1.5", "A profilban mind a 9 terület színét meg kell adni (tábla-szerkesztő).",
+        problems.append(Problem("docs/rules/han.md §1.5", "A profilban mind a 9 terület színét meg kell adni (tábla-szerkesztő).",
                                 "The profile needs the colour of all 9 areas (board editor)."))
     return problems
 

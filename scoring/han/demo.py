@@ -1,10 +1,10 @@
 """Han: invented example boards (for the contract demo, tests and example games) and
 the demo game. These layouts are NOT the printed Han board, whose topology is
-published nowhere (GAMES.md, Han); they are labelled as invented wherever shown.
+published nowhere (docs/rules/han.md §6); they are labelled as invented wherever shown.
 """
 from __future__ import annotations
 
-from scoring import han_board
+from scoring.han import boards
 
 _SIDE1 = [("vej", "Vej", "red", 4), ("csi", "Csi", "yellow", 2), ("csin", "Csin", "yellow", 4),
           ("lu", "Lu", "orange", 3), ("csao", "Csao", "orange", 4), ("csou", "Csou", "violet", 6),
@@ -21,9 +21,9 @@ _ALLIANCES2 = [(f"d{a}", f"d{b}") for a, b in ((1, 2), (1, 3), (2, 4), (3, 5), (
 
 
 def example_profile(side: int = 1) -> dict:
-    """A complete, INVENTED board layout (known seed facts kept: Vej red, Csi/Csin yellow,
+    """A complete, INVENTED board layout (the facts the rulebook tells kept, docs/rules/han.md §6: Vej red, Csi/Csin yellow,
     Lu/Csao orange, Csou violet, alliances 3 and 4)."""
-    data = han_board.blank(side)
+    data = boards.blank(side)
     data["name"] = {"hu": f"Kitalált példatábla ({side}. oldal, nem a nyomtatott térkép)",
                     "en": f"Invented example board (side {side}, not the printed map)"}
     data["source"] = "invented for tests and example games"

@@ -1,0 +1,27 @@
+"""Han (Michael Schacht, ABACUSSPIELE 2014): scored move by move, every rule checked.
+
+The rules as implemented, with the rulebook passages they follow: docs/rules/han.md.
+The board's unknown facts come from a pinned board profile (``boards.py``); while one is
+missing the app asks the table (province full, alliances, road chains).
+"""
+from scoring.base import Boards, GameKind, text
+from scoring.han import boards
+from scoring.han.apply import apply
+from scoring.han.check import check
+from scoring.han.data import CATEGORIES, EVENT_TYPES, OPTIONS
+from scoring.han.demo import demo
+from scoring.han.forms import describe, parse_form, parse_options
+from scoring.han.score import TIEBREAK_RULE, is_over, score, tiebreak
+from scoring.han.setup import check_setup, setup
+from scoring.han.view import view
+
+GAME = GameKind(
+    kind="han", title=text("Han", "Han"), min_players=2, max_players=5, rules_version=1,
+    event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score, is_over=is_over,
+    describe=describe, parse_form=parse_form, options=OPTIONS, check_setup=check_setup,
+    categories=CATEGORIES, tiebreak=tiebreak, tiebreak_rule=TIEBREAK_RULE,
+    has_board=True, parse_options=parse_options, demo=demo, view=view,
+    templates=frozenset({"_board.html", "_setup.html"}),
+    boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
+                  builtin=boards.BUILTIN),
+)

@@ -1,0 +1,416 @@
+"""Han: why a move is refused. One check per event type (``CHECKS``); each problem
+cites its section of docs/rules/han.md and says what is wrong with the numbers."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable
+
+from scoring.base import Move, Problem
+from scoring.han.boards import area_name
+from scoring.han.data import ALLIANCES, COLOUR_TEXT, COLOURS, MAX_CARDS, MAX_PIECES, PIECE_TEXT
+from scoring.han.score import (alliance_pair, area_of, capacity, envoys, fortified, missing_alliances,
+                               open_fortresses, pagodas, placed, supply, taken_sites, takes_site, touches,
+                               used_sites)
+
+# ---- checks ----------------------------------------------------------------------
+
+OVER = Problem("docs/rules/han.md §4", "A játék már véget ért.", "The game has already ended.")
+NOT_NOW = Problem("docs/rules/han.md §4", "A játék véget ért, a végső értékelés zajlik: több kör nincs.",
+                  "The game has ended and the final scoring is on: no more turns.")
+PILE_DONE = Problem("docs/rules/han.md §4.1", "A húzópakli már kétszer kifogyott.", "The draw pile has already run out twice.")
+
+
+def _turn_problem(state: dict, seat: int) -> list[Problem]:
+    if not 0 <= seat < state["n"]:
+        return [Problem("docs/rules/han.md §2.1", "Nincs ilyen játékos.", "There is no such player.")]
+    if seat != state["next"]["seat"]:
+        return [Problem("docs/rules/han.md §2.1",
+                        f"Nem ő következik: a {state['next']['seat'] + 1}. játékos van soron (óramutató járása szerint).",
+                        f"Not their turn: player {state['next']['seat'] + 1} is next (clockwise from the start player).")]
+    return []
+
+
+def _in_play(state: dict) -> list[Problem]:
+    return [] if state["next"]["step"] == "play" else [NOT_NOW]
+
+
+def _check_placed(state: dict, move: Move) -> list[Problem]:
+    return _in_play(state) or _turn_problem(state, move.data["seat"]) or check_place(state, move.data)
+
+
+def _check_exchanged(state: dict, move: Move) -> list[Problem]:
+    return _in_play(state) or _turn_problem(state, move.data["seat"])
+
+
+def _check_pile_out(state: dict, move: Move) -> list[Problem]:
+    return _in_play(state) or ([PILE_DONE] if state["deck_outs"] >= 2 else [])
+
+
+def _check_ended(state: dict, move: Move) -> list[Problem]:
+    return _in_play(state)
+
+
+def _check_province_scored(state: dict, move: Move) -> list[Problem]:
+    return _in_play(state) or _check_confirm_full(state, move.data["area"])
+
+
+def _check_confirm_full(state: dict, area: str) -> list[Problem]:
+    if area_of(state, area) is None:
+        return [Problem("docs/rules/han.md §6", "Nincs ilyen tartomány.", "There is no such province.")]
+    if area in state["scored"]:
+        return [Problem("docs/rules/han.md §3.2", "Ezt a tartományt már kiértékelték.", "This province has already been scored.")]
+    if capacity(state, area) is not None:
+        return [Problem("docs/rules/han.md §3.2", "A profil ismeri a helyek számát: a kiértékelés magától történik, amikor megtelik.",
+                        "The profile knows the site count: scoring happens by itself when it is full.")]
+    if not any(pagodas(state, area)):
+        return [Problem("docs/rules/han.md §3.2", "Ebben a tartományban nincs pagoda.", "There is no pagoda in this province.")]
+    if open_fortresses(state, area):
+        return [Problem("docs/rules/han.md §2.11", "Itt még egy erődön nincs pagoda: a tartomány nem telt meg.",
+                        "A fortress here has no pagoda on it yet: the province is not full.")]
+    return []
+
+
+def _free_slots(known: Counter, unknown: int, used: Counter, key) -> int:
+    """Free places of one kind for ``key`` when some places' positions are unknown: the
+    known places of ``key`` not used, plus unknown places not used by any key's overflow."""
+    overflow = sum(max(0, n - known.get(k, 0)) for k, n in used.items())
+    return max(0, known.get(key, 0) - used.get(key, 0)) + max(0, unknown - overflow)
+
+
+def free_border(state: dict, a: str, b: str) -> int:
+    known = Counter(frozenset(p) for p in state["border_pairs"] if None not in p)
+    unknown = sum(None in p for p in state["border_pairs"])
+    used = Counter(frozenset((p["area"], p["with"])) for p in state["pieces"]
+                   if p.get("site") == "border" and takes_site(p))
+    return _free_slots(known, unknown, used, frozenset((a, b)))
+
+
+def free_harbour(state: dict, area: str) -> int:
+    known = Counter(a for a in state["harbour_areas"] if a is not None)
+    unknown = sum(a is None for a in state["harbour_areas"])
+    used = Counter(p["area"] for p in state["pieces"] if p.get("site") == "harbour" and takes_site(p))
+    return _free_slots(known, unknown, used, area)
+
+
+def harbours_in(state: dict, area: str) -> int:
+    return sum(a == area for a in state["harbour_areas"])
+
+
+def free_ordinary(state: dict, area: str) -> int | None:
+    """Free ordinary (not border, not harbour) sites, or None when unknown."""
+    a = area_of(state, area)
+    if a["sites"] is None or any(h is None for h in state["harbour_areas"]):
+        return None
+    used = sum(1 for p in state["pieces"] if p["area"] == area and p.get("site") == "ordinary" and takes_site(p))
+    return a["sites"] - harbours_in(state, area) - used
+
+
+# ---- placement checks ------------------------------------------------------------
+
+def costs(state: dict, piece: dict) -> list[tuple[str, ...]]:
+    """The card sets that pay for one piece (docs/rules/han.md §2.3, §2.4, §2.7)."""
+    colour = area_of(state, piece["area"])["colour"]
+    if piece.get("site") == "border":
+        other = area_of(state, piece["with"])["colour"]
+        return [tuple(sorted((colour, other))), (colour, colour), (other, other)]
+    return [(colour,)] + [(c, c) for c in COLOURS if c != colour]
+
+
+def pays(options: list[list[tuple[str, ...]]], cards: Counter) -> bool:
+    """Can the cards be split so that each piece gets one of its card sets, with no card left?"""
+    if not options:
+        return not +cards
+    for option in options[0]:
+        need = Counter(option)
+        if all(cards[c] >= k for c, k in need.items()) and pays(options[1:], cards - need):
+            return True
+    return False
+
+
+def check_place(state: dict, data: dict) -> list[Problem]:
+    pieces, cards = data["pieces"], data["cards"]
+    if len(cards) > MAX_CARDS or len(pieces) > MAX_PIECES or not pieces:
+        return [Problem("docs/rules/han.md §2.3", "Egy körben legfeljebb 3 kártya és 1–2 bábu (3-2-1 szabály).",
+                      "At most 3 cards and 1–2 pieces a turn (the 3-2-1 rule).")]
+    areas = {p["area"] for p in pieces}
+    if len(areas) > 1:
+        return [Problem("docs/rules/han.md §2.2", "Egy körben csak egy tartományra lehet lerakni.",
+                      "All pieces of a turn go into one province.")]
+    area = areas.pop()
+    known = {a["id"] for a in state["areas"]}
+    if area not in known or any(p.get("with") not in known | {None} for p in pieces):
+        return [Problem("docs/rules/han.md §6", "Nincs ilyen tartomány a táblán.", "There is no such province on this board.")]
+    problems = _check_pieces(state, pieces, area) or _check_road_sites(state, pieces)
+    if problems:
+        return problems
+    problems += _check_supply(state, data["seat"], pieces)
+    problems += _check_empty(state, pieces) or (
+        _check_sites(state, pieces, area) + _check_envoy_cap(state, pieces, area, data["seat"]))
+    if not problems:
+        problems += _check_cards(state, pieces, cards)
+    return problems
+
+
+def _check_pieces(state: dict, pieces: list[dict], area: str) -> list[Problem]:
+    problems = []
+    for p in pieces:
+        if p["type"] == "fortress" and not state["fortress"]:
+            problems.append(Problem("docs/rules/han.md §2.11", "Erőd csak az erődváltozatban van.",
+                                  "Fortresses are only in the fortress variant."))
+        if p["type"] == "envoy" and p.get("site"):
+            problems.append(Problem("docs/rules/han.md §2.6", "A követ a sárkánypecsétre kerül, nem pagodahelyre.",
+                                  "An envoy goes on the dragon seal, not on a pagoda site."))
+        if p["type"] != "envoy" and not p.get("site"):
+            problems.append(Problem("docs/rules/han.md §2.9", "Add meg a pagodahely fajtáját.", "Name the kind of site."))
+        if p["type"] == "fortress" and p.get("site") == "fortress":
+            problems.append(Problem("docs/rules/han.md §2.11", "Erőd csak üres pagodahelyre kerülhet.",
+                                  "A fortress goes on an empty site."))
+        if (p.get("site") == "border") != (p.get("with") is not None) or p.get("with") == area:
+            problems.append(Problem("docs/rules/han.md §2.7", "Határhelynél add meg a másik tartományt is.",
+                                  "A border site names its second province."))
+        if p.get("site") in ("border", "harbour") and state["side"] != 1:
+            problems.append(Problem("docs/rules/han.md §2.7", "Ezen az oldalon nincs határhely és kikötő.",
+                                  "This side has no border sites or harbours."))
+    return problems
+
+
+def _check_road_sites(state: dict, pieces: list[dict]) -> list[Problem]:
+    """With a road network, every new site is named, so chains can be computed (docs/rules/han.md §3.6)."""
+    placing = [p for p in pieces if p["type"] != "envoy" and p.get("site") != "fortress"]
+    if not state["road_sites"]:
+        if any(p.get("at") for p in pieces):
+            return [Problem("docs/rules/han.md §6", "Ennek a táblának nincs úthálózata: ne adj meg helyet.",
+                          "This board has no road network: name no site.")]
+        return []
+    taken, seen = taken_sites(state), set()
+    for p in placing:
+        site = state["road_sites"].get(p.get("at") or "")
+        if site is None or site["kind"] != p["site"] or \
+                {site["area"], site["with"]} - {None} != {p["area"], p.get("with")} - {None}:
+            return [Problem("docs/rules/han.md §2.9, §6", "Válaszd ki a pagodahelyet a tartományban (az úthálózat miatt).",
+                          "Choose the pagoda site in the province (the road network needs it).")]
+        if p["at"] in taken or p["at"] in seen:
+            return [Problem("docs/rules/han.md §2.9", "Ez a pagodahely foglalt.", "This pagoda site is taken.")]
+        seen.add(p["at"])
+    return []
+
+
+def _check_supply(state: dict, seat: int, pieces: list[dict]) -> list[Problem]:
+    left = supply(state, seat)
+    wanted = Counter(p["type"] for p in pieces)
+    return [Problem("docs/rules/han.md §2.10",
+                  f"Nincs elég {PIECE_TEXT[kind]['hu']} a készletedben (maradt: {left[kind]}).",
+                  f"Not enough {PIECE_TEXT[kind]['en']}s left in your supply ({left[kind]} left).")
+            for kind, n in wanted.items() if n > left[kind]]
+
+
+def _check_empty(state: dict, pieces: list[dict]) -> list[Problem]:
+    for area in {p["area"] for p in pieces} | {p["with"] for p in pieces if p.get("with")}:
+        empty = not any(touches(p, area) for p in state["pieces"])
+        here = [p for p in pieces if touches(p, area)]
+        if empty and (len(here) > 1 or here[0]["type"] == "envoy"):
+            name = area_name(state, area)
+            return [Problem("docs/rules/han.md §2.5",
+                          f"{name} üres: ide egyetlen pagoda (erőd) rakható.",
+                          f"{name} is empty: it takes exactly one pagoda (or fortress).")]
+    return []
+
+
+def _check_sites(state: dict, pieces: list[dict], area: str) -> list[Problem]:
+    problems = []
+    on_fort = [p for p in pieces if p.get("site") == "fortress"]
+    forts_now = open_fortresses(state, area) + sum(p["type"] == "fortress" for p in pieces)
+    if len(on_fort) > forts_now:
+        problems.append(Problem("docs/rules/han.md §2.11", "Itt nincs szabad erőd, amelyre pagoda kerülhetne.",
+                              "There is no open fortress here for a pagoda."))
+    taking = [p for p in pieces if p["type"] != "envoy" and p.get("site") != "fortress"]
+    for target in {area} | {p["with"] for p in taking if p.get("with")}:
+        here = [p for p in taking if touches(p, target)]
+        if not here:
+            continue
+        cap = capacity(state, target)
+        full = target in state["scored"] or (cap is not None and used_sites(state, target) + len(here) > cap)
+        if full:
+            problems.append(Problem("docs/rules/han.md §2.9",
+                                  f"{area_name(state, target)}: minden pagodahely foglalt.",
+                                  f"{area_name(state, target)}: every pagoda site is taken."))
+    kinds = Counter(p["site"] for p in taking)
+    border = [p for p in taking if p["site"] == "border"]
+    if border and free_border(state, area, border[0]["with"]) < len(border):
+        problems.append(Problem("docs/rules/han.md §2.7", "Ezen a határon nincs szabad határhely.",
+                              "There is no free border site on this border."))
+    if kinds["harbour"] and free_harbour(state, area) < kinds["harbour"]:
+        problems.append(Problem("docs/rules/han.md §2.8", "Ebben a tartományban nincs szabad kikötő.",
+                              "There is no free harbour in this province."))
+    ordinary = free_ordinary(state, area)
+    if kinds["ordinary"] and ordinary is not None and ordinary < kinds["ordinary"] and not problems:
+        problems.append(Problem("docs/rules/han.md §2.9", "Nincs több szabad közönséges pagodahely itt.",
+                              "No ordinary pagoda site is free here."))
+    return problems
+
+
+def _check_envoy_cap(state: dict, pieces: list[dict], area: str, seat: int) -> list[Problem]:
+    new_envoys = sum(p["type"] == "envoy" for p in pieces)
+    if not new_envoys:
+        return []
+    after = pagodas(state, area)
+    after[seat] += sum(p["type"] == "pagoda" for p in pieces)
+    cap = max(after)
+    there = sum(envoys(state, area))
+    if there + new_envoys > cap:
+        return [Problem("docs/rules/han.md §2.6",
+                      f"{area_name(state, area)}: legfeljebb {cap} követ lehet itt (a legtöbb pagoda egy játékosnál), már {there} van.",
+                      f"{area_name(state, area)}: at most {cap} envoys here (the most pagodas of one player), {there} already.")]
+    return []
+
+
+def _check_cards(state: dict, pieces: list[dict], cards: list[str]) -> list[Problem]:
+    if state["fortress_rule"] == "together" and any(p["type"] == "fortress" for p in pieces):
+        colour = area_of(state, pieces[0]["area"])["colour"]
+        ok = [p["type"] for p in pieces] == ["fortress", "pagoda"] and pieces[1]["site"] == "fortress" \
+            and cards == [colour, colour]
+        return [] if ok else [Problem("docs/rules/han.md §2.11",
+                                    "Erőd: két, a tartomány színének megfelelő kártya, az erőd és rajta a pagodád.",
+                                    "Fortress: two cards of the province's colour, the fortress and your pagoda on it.")]
+    if pays([costs(state, p) for p in pieces], Counter(cards)):
+        return []
+    colour = COLOUR_TEXT[area_of(state, pieces[0]["area"])["colour"]]
+    return [Problem("docs/rules/han.md §2.3–2.4",
+                  f"A kártyák nem fizetik ki a bábukat: bábunként egy {colour['hu']} kártya, vagy két egyforma "
+                  "más színű (dzsóker); határhely: a két tartomány 1-1 kártyája vagy 2 az egyikéből. Minden "
+                  "kijátszott kártya egy bábut fizet.",
+                  f"The cards do not pay for the pieces: one {colour['en']} card per piece, or a pair of one "
+                  "other colour (joker); a border site: one card of each of its provinces or two of one. "
+                  "Every card played pays for a piece.")]
+
+
+# ---- end-of-game entries ------ --------------------------------------------------
+
+def _final_only(state: dict) -> list[Problem]:
+    if state["next"]["step"] != "final":
+        return [Problem("docs/rules/han.md §3.3", "Ezt a végső értékeléskor kell megadni.", "This is entered at the final scoring.")]
+    return []
+
+
+def _check_alliances(state: dict, move: Move) -> list[Problem]:
+    d = move.data
+    problems = _final_only(state)
+    ids = {a["id"] for a in state["areas"]}
+    pairs = {frozenset(p) for n in range(1, ALLIANCES + 1) if (p := alliance_pair(state, n))}
+    wanted = set(missing_alliances(state))
+    for a in d["alliances"]:
+        if a["n"] not in wanted:
+            problems.append(Problem("docs/rules/han.md §3.5", f"A(z) {a['n']}. szövetség már ismert.", f"Alliance {a['n']} is already known."))
+        elif not set(a["areas"]) <= ids or a["areas"][0] == a["areas"][1]:
+            problems.append(Problem("docs/rules/han.md §6", "A szövetség két különböző tartományt köt össze.",
+                                    "An alliance joins two different provinces."))
+        elif frozenset(a["areas"]) in pairs:
+            problems.append(Problem("docs/rules/han.md §6", "Ezt a két tartományt már egy másik szövetség köti össze.",
+                                    "Another alliance already joins these two provinces."))
+        pairs.add(frozenset(a["areas"]))
+    return problems
+
+
+def _check_chains(state: dict, move: Move) -> list[Problem]:
+    d = move.data
+    problems = _final_only(state)
+    per_seat = Counter()
+    fortified_chains = Counter()
+    for c in d["chains"]:
+        if not 0 <= c["seat"] < state["n"]:
+            return problems + [Problem("docs/rules/han.md §3.6", "Nincs ilyen játékos.", "There is no such player.")]
+        if c["length"] < 4:
+            problems.append(Problem("docs/rules/han.md §3.6", "Pagodasor legalább 4 pagodából áll.",
+                                    "A road chain has at least 4 pagodas."))
+        per_seat[c["seat"]] += c["length"]
+        fortified_chains[c["seat"]] += c["fortified"]
+    for seat, length in per_seat.items():
+        if length > placed(state, seat)["pagoda"]:
+            problems.append(Problem("docs/rules/han.md §3.6", "Egy pagoda csak egy sorban számít: több pagoda, mint a táblán.",
+                                    "A pagoda counts in one chain only: more pagodas than on the board."))
+    for seat, count in fortified_chains.items():
+        if count > 1 or (count and not _has_fortified(state, seat)):
+            problems.append(Problem("docs/rules/han.md §3.7", "Erődített sor csak az erődített pagoda gazdájáé, és csak egy.",
+                                    "Only one chain, of the fortified pagoda's owner, can hold it."))
+    return problems
+
+
+def _has_fortified(state: dict, seat: int) -> bool:
+    return any(seat in fortified(state, a["id"]) for a in state["areas"])
+
+
+def _check_tally(state: dict, move: Move) -> list[Problem]:
+    d = move.data
+    if state["next"]["step"] not in ("play", "final"):
+        return [Problem("docs/rules/han.md §5", "A végállást már nem lehet megadni.", "The end position can no longer be entered.")]
+    n = state["n"]
+    ids = {a["id"] for a in state["areas"]}
+    counts = [d["harbours"], d["border_pagodas"]] + [x for a in d["areas"].values() for x in a.values()]
+    if set(d["areas"]) != ids or any(len(c) != n for c in counts):
+        return [Problem("docs/rules/han.md §5", "Minden tartományhoz minden játékos darabszáma kell.",
+                        "Every province needs a count for every player.")]
+    tally = {**d, "seq": 0}
+    trial = {**state, "tally": tally, "pieces": []}
+    problems = []
+    for seat in range(n):
+        left = supply({**trial, "pieces": []}, seat)
+        if min(left.values()) < 0 or d["harbours"][seat] > sum(a["pagodas"][seat] for a in d["areas"].values()):
+            problems.append(Problem("docs/rules/han.md §2.10", f"{seat + 1}. játékos: több bábu, mint a készlete (20 pagoda, 8 követ).",
+                                    f"Player {seat + 1}: more pieces than the supply (20 pagodas, 8 envoys)."))
+    for area in state["areas"]:
+        here = d["areas"][area["id"]]
+        if sum(here["envoys"]) > max(here["pagodas"]):
+            problems.append(Problem("docs/rules/han.md §2.6", f"{area['name']}: több követ, mint a legtöbb pagoda egy játékosnál.",
+                                    f"{area['name']}: more envoys than the most pagodas of one player."))
+        recorded = pagodas(state, area["id"]), envoys(state, area["id"])
+        if any(x < r for x, r in zip(here["pagodas"] + here["envoys"], recorded[0] + recorded[1])) or \
+                (area["id"] in state["scored"] and here["pagodas"] != recorded[0]):
+            problems.append(Problem("docs/rules/han.md §5", f"{area['name']}: kevesebb bábu, mint ami már rögzítve van.",
+                                    f"{area['name']}: fewer pieces than already recorded."))
+    problems += _check_tally_sites(state, d)
+    if state["side"] != 1 and (any(d["harbours"]) or any(d["border_pagodas"])):
+        problems.append(Problem("docs/rules/han.md §2.7", "Ezen az oldalon nincs kikötő és határhely.", "This side has no harbours or border sites."))
+    for f in d["fortresses"]:
+        if not state["fortress"] or f["area"] not in ids or not 0 <= f["seat"] < n \
+                or d["areas"][f["area"]]["pagodas"][f["seat"]] < 1:
+            problems.append(Problem("docs/rules/han.md §2.11", "Erődített pagoda csak az erődváltozatban, a játékos saját pagodájaként.",
+                                    "A fortified pagoda exists only in the variant, as one of the player's pagodas."))
+    if len({f["seat"] for f in d["fortresses"]}) != len(d["fortresses"]):
+        problems.append(Problem("docs/rules/han.md §2.10", "Játékosonként egy erőd van.", "Each player has one fortress."))
+    return problems
+
+
+def _check_tally_sites(state: dict, d: dict) -> list[Problem]:
+    """An end position holds no more pagodas than the board has sites (docs/rules/han.md §2.7–2.9):
+    per province when the profile knows its capacity, harbours and border sites in all."""
+    problems = []
+    for area in state["areas"]:
+        cap = capacity(state, area["id"])
+        if cap is not None and sum(d["areas"][area["id"]]["pagodas"]) > cap:
+            problems.append(Problem("docs/rules/han.md §2.9", f"{area['name']}: több pagoda, mint pagodahely ({cap}).",
+                                    f"{area['name']}: more pagodas than pagoda sites ({cap})."))
+    if state["side"] == 1 and sum(d["harbours"]) > len(state["harbour_areas"]):
+        problems.append(Problem("docs/rules/han.md §2.8", f"Több kikötői pagoda, mint kikötő ({len(state['harbour_areas'])}).",
+                                f"More harbour pagodas than harbours ({len(state['harbour_areas'])})."))
+    if state["side"] == 1 and sum(d["border_pagodas"]) > len(state["border_pairs"]):
+        problems.append(Problem("docs/rules/han.md §2.7", f"Több határpagoda, mint határhely ({len(state['border_pairs'])}).",
+                                f"More border pagodas than border sites ({len(state['border_pairs'])})."))
+    return problems
+
+
+CHECKS: dict[str, Callable[[dict, Move], list[Problem]]] = {
+    "pieces-placed": _check_placed,
+    "card-exchanged": _check_exchanged,
+    "draw-pile-ran-out": _check_pile_out,
+    "province-scored": _check_province_scored,
+    "game-ended": _check_ended,
+    "alliances-entered": _check_alliances,
+    "road-chains-entered": _check_chains,
+    "final-position-entered": _check_tally,
+}
+
+
+def check(state: dict, move: Move) -> list[Problem]:
+    if state["next"]["step"] == "over":
+        return [OVER]
+    return CHECKS[move.type](state, move)

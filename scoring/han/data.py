@@ -1,0 +1,105 @@
+"""Han (Michael Schacht, ABACUSSPIELE 2014): the printed components, the set-up tables,
+the event types and the options. Every figure here is explained, with the rulebook
+passage it follows, in docs/rules/han.md."""
+from __future__ import annotations
+
+from scoring.base import EventSpec, Option, text
+from scoring.schema import count, obj, seat
+
+COLOURS = ("violet", "yellow", "orange", "green", "red")
+COLOUR_TEXT = {"violet": text("lila", "violet"), "yellow": text("sárga", "yellow"),
+               "orange": text("narancs", "orange"), "green": text("zöld", "green"),
+               "red": text("vörös", "red")}
+# The 57 cards by colour (docs/rules/han.md §1.3).
+CARDS = {"violet": 10, "yellow": 11, "orange": 11, "green": 12, "red": 13}
+# Cards removed at set-up, by (side, players) (docs/rules/han.md §1.3): side 2 and side 1 with
+# five players as the Hungarian text; side 1 with 3-4 players the predecessor China's scheme.
+REMOVED = {(2, 4): 3, (2, 3): 4, (2, 2): 5, (1, 5): 0, (1, 4): 5, (1, 3): 10}
+UNCONFIRMED_REMOVAL = {(1, 4), (1, 3)}
+POINT_CARDS = (50, 100)  # docs/rules/han.md §3.8
+SUPPLY = {"pagoda": 20, "envoy": 8, "fortress": 1}  # per player, docs/rules/han.md §2.10
+MAX_CARDS, MAX_PIECES = 3, 2  # the 3-2-1 rule, docs/rules/han.md §2.3
+PIECE_TEXT = {"pagoda": text("pagoda", "pagoda"), "envoy": text("követ", "envoy"),
+              "fortress": text("erőd", "fortress")}
+AREAS = 9
+ALLIANCES = 15
+MAX_SITES = 20
+# Per side: player counts, face-up cards, border sites, harbours (docs/rules/han.md §1.1, §2.7, §2.8).
+SIDES = {
+    1: {"players": (3, 5), "face_up": 4, "border_sites": 6, "harbours": 7,
+        "name": text("1. oldal: Határviták", "Side 1: Border Disputes")},
+    2: {"players": (2, 4), "face_up": 3, "border_sites": 0, "harbours": 0,
+        "name": text("2. oldal: A diplomácia útvonalai", "Side 2: Ways of Diplomacy")},
+}
+PLAYERS_MAX = 5
+
+
+def removed_default(side: int, players: int) -> int:
+    return REMOVED.get((side, players), 0)
+
+
+def deck_size(side: int, players: int, removed: int) -> int:
+    """The draw pile at the start: every card but the removed ones, three in each hand and
+    the face-up ones (docs/rules/han.md §1.3)."""
+    return sum(CARDS.values()) - removed - 3 * players - SIDES[side]["face_up"]
+
+
+# ---- event types -------------------------------------------------------------------
+
+_id = {"type": "string", "maxLength": 24}
+_seat = seat(PLAYERS_MAX)
+_counts = {"type": "array", "maxItems": PLAYERS_MAX, "items": count(40)}
+
+EVENT_TYPES = {
+    "pieces-placed": EventSpec(
+        schema=obj(["seat", "cards", "pieces"], seat=_seat,
+                   cards={"type": "array", "maxItems": 6, "items": {"enum": list(COLOURS)}},
+                   pieces={"type": "array", "maxItems": 4, "items": obj(
+                       ["type", "area"], type={"enum": ["pagoda", "envoy", "fortress"]}, area=_id,
+                       site={"enum": ["ordinary", "border", "harbour", "fortress"]},
+                       at={"type": "string", "maxLength": 30}, **{"with": _id})}),
+        label=text("Lerakás", "Pieces placed")),
+    "card-exchanged": EventSpec(schema=obj(["seat"], seat=_seat),
+                                label=text("Kártyacsere", "Card exchanged")),
+    "draw-pile-ran-out": EventSpec(schema=obj([]), label=text("Kifogyott a húzópakli", "Draw pile ran out")),
+    "province-scored": EventSpec(schema=obj(["area"], area=_id),
+                                 label=text("Tartomány megtelt, kiértékelve", "Province full, scored")),
+    "game-ended": EventSpec(schema=obj([]),
+                            label=text("Senki sem tud lerakni: vége", "Nobody can place: game over")),
+    "alliances-entered": EventSpec(
+        schema=obj(["alliances"], alliances={"type": "array", "minItems": 1, "maxItems": ALLIANCES, "items": obj(
+            ["n", "areas"], n=count(ALLIANCES, low=1),
+            areas={"type": "array", "minItems": 2, "maxItems": 2, "items": _id})}),
+        label=text("Szövetségek megadva", "Alliances entered")),
+    "road-chains-entered": EventSpec(
+        schema=obj(["chains"], chains={"type": "array", "maxItems": 25, "items": obj(
+            ["seat", "length", "fortified"], seat=_seat, length=count(20, low=1),
+            fortified={"type": "boolean"})}),
+        label=text("Pagodasorok megadva", "Road chains entered")),
+    "final-position-entered": EventSpec(
+        schema=obj(["areas", "harbours", "border_pagodas", "fortresses"],
+                   areas={"type": "object", "maxProperties": AREAS, "additionalProperties": obj(
+                       ["pagodas", "envoys"], pagodas=_counts, envoys=_counts)},
+                   harbours=_counts, border_pagodas=_counts,
+                   fortresses={"type": "array", "maxItems": PLAYERS_MAX, "items": obj(
+                       ["seat", "area", "site"], seat=_seat, area=_id,
+                       site={"enum": ["ordinary", "border", "harbour"]}, **{"with": _id})}),
+        label=text("Végállás megadva", "End position entered")),
+}
+
+CATEGORIES = {"provinces": text("Tartományok", "Provinces"), "harbours": text("Kikötők", "Harbours"),
+              "alliances": text("Szövetségek", "Alliances"), "roads": text("Utak", "Roads")}
+
+OPTIONS = (
+    Option("board", {}, text("Tábla-profil", "Board profile"),
+           help=text("A tábla oldala és ismert adatai (tábla-szerkesztő).", "The board side and its known facts (board editor).")),
+    Option("start_player", 0, text("Kezdőjátékos (császár)", "Start player (emperor)")),
+    Option("fortress", False, text("Haladó játék: erődök", "Advanced game: fortresses")),
+    Option("fortress_rule", "hu", text("Erőd ára", "Fortress cost"), choices=("hu", "together"),
+           help=text("hu: bábunként egy kártya (8. példa); together: két kártya az erődre és rá a pagodára egy körben.",
+                     "hu: one card per piece (example 8); together: two cards for the fortress and the pagoda on it in one turn.")),
+    Option("removed_cards", -1, text("Kidobott kártyák száma", "Cards removed at set-up"),
+           help=text("-1: az alapértelmezés oldal és létszám szerint.", "-1: the default for the side and player count.")),
+    Option("end_all_placed", False, text("Vége akkor is, ha valaki minden bábuját lerakta", "Also end when a player has placed every piece"),
+           help=text("Vitatott szabály; a magyar szöveg nem ismeri.", "Disputed rule; the Hungarian text does not have it.")),
+)

@@ -1,0 +1,241 @@
+"""Han: phone forms to events (``PARSERS``, keyed by the form's action), the new-game
+form's options, and the words of the move log (``describe``)."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Callable, Mapping
+
+from scoring.base import Move, text
+from scoring.forms import fail as _fail
+from scoring.forms import form_int, player_name
+from scoring.han.data import COLOUR_TEXT, COLOURS, EVENT_TYPES, PIECE_TEXT
+from scoring.han.score import missing_alliances
+
+MAX_CHAIN_ROWS = 12
+
+
+# ---- set-up ----------------------------------------------------------------------
+
+def parse_options(form) -> dict:
+    try:
+        pinned = json.loads(form.get("opt_board") or "null")
+    except ValueError:
+        pinned = None
+    if not isinstance(pinned, dict):
+        _fail("Válassz tábla-profilt.", "Choose a board profile.")
+    removed = (form.get("opt_removed_cards") or "").strip()
+    return {"board": pinned,
+            "start_player": form_int(form, "opt_start_player", text("Kezdőjátékos", "Start player")),
+            "fortress": form.get("opt_fortress") in ("1", "on"),
+            "fortress_rule": "together" if form.get("opt_fortress_rule") == "together" else "hu",
+            "removed_cards": form_int(form, "opt_removed_cards", text("Kidobott kártyák", "Cards removed"))
+            if removed else -1,
+            "end_all_placed": form.get("opt_end_all_placed") in ("1", "on")}
+
+
+# ---- moves -----------------------------------------------------------------------
+
+def _seat(state: dict, form) -> int:
+    """The seat named, or "turn": whoever's turn it is when the move arrives."""
+    if (form.get("seat") or "turn") == "turn":
+        return state["next"]["seat"]
+    return form_int(form, "seat", text("Játékos", "Player"))
+
+
+def _placement(state: dict, form) -> dict:
+    seat = _seat(state, form)
+    area = (form.get("area") or "").strip()[:24]
+    if not area:
+        _fail("Válaszd ki a tartományt.", "Choose the province.")
+    cards = [form.get(f"card{i}") for i in (1, 2, 3) if form.get(f"card{i}")]
+    if any(c not in COLOURS for c in cards):
+        _fail("Ismeretlen kártyaszín.", "Unknown card colour.")
+    if not cards:
+        _fail("Add meg a kijátszott kártyákat.", "Enter the cards played.")
+    pieces = []
+    for i in (1, 2):
+        kind = form.get(f"piece{i}") or ""
+        if not kind:
+            continue
+        if kind not in ("pagoda", "envoy", "fortress"):
+            _fail("Ismeretlen bábu.", "Unknown piece.")
+        piece = {"type": kind, "area": area}
+        if kind != "envoy":
+            site = form.get(f"site{i}") or "ordinary"
+            if site.startswith("at:"):
+                piece.update(_at(state, area, site[3:][:30]))
+            elif site.startswith("border:"):
+                piece["site"], piece["with"] = "border", site[7:][:24]
+            elif site in ("ordinary", "harbour", "fortress"):
+                piece["site"] = site
+            else:
+                _fail("Ismeretlen pagodahely.", "Unknown kind of site.")
+        pieces.append(piece)
+    if not pieces:
+        _fail("Válassz legalább egy bábut.", "Choose at least one piece.")
+    return {"seat": seat, "cards": cards, "pieces": pieces}
+
+
+def _at(state: dict, area: str, site_id: str) -> dict:
+    """A named site of the road network: its kind and, for a border site, the other area."""
+    site = (state.get("road_sites") or {}).get(site_id)
+    if site is None:
+        _fail("Ismeretlen pagodahely.", "Unknown pagoda site.")
+    piece = {"site": site["kind"], "at": site_id}
+    if site["kind"] == "border":
+        piece["with"] = site["with"] if site["area"] == area else site["area"]
+    return piece
+
+
+def _pick(form, name) -> str | None:
+    value = (form.get(name) or "").strip()
+    return value[:24] or None
+
+
+def _alliances(state: dict, form) -> dict:
+    entered = []
+    for n in missing_alliances(state):
+        pair = [_pick(form, f"al_{n}_a"), _pick(form, f"al_{n}_b")]
+        if None not in pair:
+            entered.append({"n": n, "areas": pair})
+    if not entered:
+        _fail("Adj meg legalább egy szövetséget (két tartományt).", "Enter at least one alliance (two provinces).")
+    return {"alliances": entered}
+
+
+def _chains(form) -> dict:
+    chains = []
+    for i in range(MAX_CHAIN_ROWS):
+        if not (form.get(f"chain_len_{i}") or "").strip():
+            continue
+        chains.append({"seat": form_int(form, f"chain_seat_{i}", text("Játékos", "Player")),
+                       "length": form_int(form, f"chain_len_{i}", text("Hossz", "Length")),
+                       "fortified": form.get(f"chain_fort_{i}") in ("1", "on")})
+    return {"chains": chains}
+
+
+def _count_field(form, name: str) -> int:
+    raw = (form.get(name) or "").strip()
+    return form_int(form, name, text("Darabszám", "Count")) if raw else 0
+
+
+def _tally(state: dict, form) -> dict:
+    n = state["n"]
+    areas = {a["id"]: {"pagodas": [_count_field(form, f"p_{a['id']}_{s}") for s in range(n)],
+                       "envoys": [_count_field(form, f"e_{a['id']}_{s}") for s in range(n)]}
+             for a in state["areas"]}
+    fortresses = []
+    for s in range(n):
+        where = _pick(form, f"fort_{s}")
+        if where:
+            site = form.get(f"fort_site_{s}") or "ordinary"
+            fort = {"seat": s, "area": where, "site": site if site in ("ordinary", "harbour") else "ordinary"}
+            if site.startswith("border:"):
+                fort.update(site="border", **{"with": site[7:][:24]})
+            fortresses.append(fort)
+    return {"areas": areas, "harbours": [_count_field(form, f"harbour_{s}") for s in range(n)],
+            "border_pagodas": [_count_field(form, f"border_{s}") for s in range(n)], "fortresses": fortresses}
+
+
+
+
+# ---- the move log ------------------------------------------------------------------
+
+def _cards_text(cards: list[str]) -> dict:
+    counts = Counter(cards)
+    hu = ", ".join(f"{k}× {COLOUR_TEXT[c]['hu']}" if k > 1 else COLOUR_TEXT[c]["hu"] for c, k in counts.items())
+    en = ", ".join(f"{k}× {COLOUR_TEXT[c]['en']}" if k > 1 else COLOUR_TEXT[c]["en"] for c, k in counts.items())
+    return text(hu, en)
+
+
+def _piece_text(p: dict, area) -> dict:
+    name = PIECE_TEXT[p["type"]]
+    site = p.get("site")
+    extra = {"border": text(f" (határ: {area(p.get('with'))})", f" (border with {area(p.get('with'))})"),
+             "harbour": text(" (kikötő)", " (harbour)"), "fortress": text(" (erődre)", " (on a fortress)")}.get(site, text("", ""))
+    at = f" @{p['at']}" if p.get("at") else ""
+    return text(name["hu"] + extra["hu"] + at, name["en"] + extra["en"] + at)
+
+
+def describe_placement(d: dict, who: str, area_name) -> dict:
+    pieces = [_piece_text(p, area_name) for p in d["pieces"]]
+    area = area_name(d["pieces"][0]["area"]) if d["pieces"] else "?"
+    cards = _cards_text(d["cards"])
+    return text(f"{who}: {' + '.join(p['hu'] for p in pieces)} → {area} ({cards['hu']})",
+                f"{who}: {' + '.join(p['en'] for p in pieces)} → {area} ({cards['en']})")
+
+
+def _no_data(state: dict, form) -> dict:
+    return {}
+
+
+def _score_area(state: dict, form) -> dict:
+    return {"area": (form.get("score_area") or "").strip()[:24]}
+
+
+_FIELDS: dict[str, Callable[[dict, Mapping], dict]] = {
+    "pieces-placed": _placement,
+    "card-exchanged": lambda state, form: {"seat": _seat(state, form)},
+    "draw-pile-ran-out": _no_data,
+    "game-ended": _no_data,
+    "province-scored": _score_area,
+    "alliances-entered": _alliances,
+    "road-chains-entered": lambda state, form: _chains(form),
+    "final-position-entered": _tally,
+}
+# Each action's form fields to its event: (state, form) -> (type, data).
+PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
+    action: (lambda state, form, action=action, fields=fields: (action, fields(state, form)))
+    for action, fields in _FIELDS.items()}
+
+
+def parse_form(state: dict, form) -> tuple[str, dict]:
+    parser = PARSERS.get(form.get("action", ""))
+    if parser is None:
+        _fail("Ismeretlen művelet.", "Unknown action.")
+    return parser(state, form)
+
+
+def _area_names(state: dict | None):
+    """A province's name as the game's board profile gives it (ids are short, names are
+    what the board shows); its id, capitalised, without a state or a name."""
+    names = {a["id"]: a.get("name") for a in (state or {}).get("areas") or ()}
+    return lambda area: names.get(area) or str(area).capitalize()
+
+
+def _describe_placed(move: Move, players: list[dict], area) -> dict:
+    return describe_placement(move.data, player_name(players, move.data["seat"]), area)
+
+
+def _describe_exchanged(move: Move, players: list[dict], area) -> dict:
+    who = player_name(players, move.data["seat"])
+    return text(f"{who}: kártyacsere", f"{who}: exchanged a card")
+
+
+def _describe_scored(move: Move, players: list[dict], area) -> dict:
+    name = area(move.data["area"])
+    return text(f"{name} megtelt: kiértékelve", f"{name} is full: scored")
+
+
+def _describe_chains(move: Move, players: list[dict], area) -> dict:
+    chains = ", ".join(f"{player_name(players, c['seat'])} {c['length']}{'×2' if c['fortified'] else ''}"
+                       for c in move.data["chains"]) or "–"
+    return text(f"Pagodasorok: {chains}", f"Road chains: {chains}")
+
+
+def _describe_alliances(move: Move, players: list[dict], area) -> dict:
+    pairs = ", ".join(f"{a['n']}: {area(a['areas'][0])}–{area(a['areas'][1])}" for a in move.data["alliances"])
+    return text(f"Szövetségek: {pairs}", f"Alliances: {pairs}")
+
+
+DESCRIBE = {"pieces-placed": _describe_placed, "card-exchanged": _describe_exchanged,
+            "province-scored": _describe_scored, "road-chains-entered": _describe_chains,
+            "alliances-entered": _describe_alliances}
+
+
+def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+    words = DESCRIBE.get(move.type)
+    if words is None:  # the event's label says it all
+        return dict(EVENT_TYPES[move.type].label)
+    return words(move, players, _area_names(state))

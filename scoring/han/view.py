@@ -1,0 +1,48 @@
+"""Han: what the board view and the forms show, derived from the folded facts when a
+page renders (``GameKind.view``); templates read it as ``view``."""
+from __future__ import annotations
+
+from scoring.han.apply import waiting_for
+from scoring.han.data import ALLIANCES
+from scoring.han.score import (alliance_result, capacity, envoys, fortified, free_road_sites, harbour_pagodas,
+                               missing_alliances, open_fortresses, pagodas, supply, used_sites)
+
+
+def expected_deck(state: dict) -> int:
+    """The cards the app expects in the draw pile (docs/rules/han.md §1.3, §4.1)."""
+    deck = state["deck"]
+    if deck["reshuffle"] is None:
+        return deck["size"] - deck["drawn"]
+    return deck["reshuffle"]["pile"] - (deck["drawn"] - deck["reshuffle"]["drawn"])
+
+
+def _area(state: dict, a: dict) -> dict:
+    aid = a["id"]
+    pag, env = pagodas(state, aid), envoys(state, aid)
+    cap = capacity(state, aid)
+    return {"id": aid, "name": a["name"] or aid, "colour": a["colour"], "pagodas": pag, "envoys": env,
+            "free": None if cap is None or state["tally"] else cap - used_sites(state, aid),
+            "room": max(pag) - sum(env), "scored": state["scored"].get(aid),
+            "open_forts": open_fortresses(state, aid), "fortified": sorted(fortified(state, aid)),
+            "confirmable": cap is None and aid not in state["scored"] and any(pag)
+            and not open_fortresses(state, aid)}
+
+
+def _border_pagodas(state: dict) -> list[int]:
+    if state["tally"]:
+        return list(state["tally"]["border_pagodas"])
+    return [sum(p["seat"] == s and p["site"] == "border" and p["type"] == "pagoda" for p in state["pieces"])
+            for s in range(state["n"])]
+
+
+def view(state: dict, players: list[dict] | None = None) -> dict:
+    final = state["next"]["step"] in ("final", "over")
+    missing = missing_alliances(state)
+    return {"areas": [_area(state, a) for a in state["areas"]],
+            "harbours": harbour_pagodas(state) if state["side"] == 1 else None,
+            "supply": [supply(state, s) for s in range(state["n"])], "deck": expected_deck(state),
+            "border": _border_pagodas(state),
+            "alliances": [alliance_result(state, n) for n in range(1, ALLIANCES + 1)] if final else [],
+            "emperor": (missing[0] if missing else None) if final else None,
+            "missing_alliances": missing, "waiting": waiting_for(state) if final else [],
+            "free_sites": free_road_sites(state)}
