@@ -16,6 +16,7 @@ from events.export import BadExport, export_game, import_game
 from events.history import scores, walk
 from events.projection import TableState, fold, open_disputes, standings, upcast
 from events.store import Event
+from events.cache import load
 from events.table import Refused, StaleSequence, check_move, record
 from scoring import get_game
 from scoring.base import Problem
@@ -32,33 +33,36 @@ MAX_IMPORT = 4 * 1024 * 1024
 BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Choose an exported game (JSON).")
 
 
-# ---- the history of a game, folded once per new event ------------------------------
+# ---- the history of a game: the score series, extended per new event -----------------
 
-_cache: dict[str, tuple[int, str, TableState, list[dict]]] = {}
-_cache_lock = threading.Lock()
+# game -> (events covered, the last one's hash, each seat's total after every event).
+# Only scores are kept here; states come from the one state cache (events/cache.py).
+_series: dict[str, tuple[int, str, list[dict]]] = {}
+_series_lock = threading.Lock()
 
 
 def _history(game_id: str) -> tuple[list[Event], TableState, list[dict]]:
     """Every event, the table after the last one, and each seat's total after every
-    event (the score race, the timeline's changes). Only the latest state is kept (a
-    state per event of a long game does not fit in memory); a cached series is
-    extended by the events since, when the hash where it ended is still there."""
-    events = store.read_events(get_db(), game_id)
+    event (the score race, the timeline's changes). A cached series is extended by the
+    events since, when the hash where it ended is still there."""
+    db = get_db()
+    events = store.read_events(db, game_id)
     if not events:
         abort(404)
-    with _cache_lock:
-        count, last_hash, table, series = _cache.get(game_id, (0, "", None, []))
+    with _series_lock:
+        count, last_hash, series = _series.get(game_id, (0, "", []))
     if count > len(events) or (count and events[count - 1].hash != last_hash):
-        count, table, series = 0, None, []
+        count, series = 0, []
     if count < len(events):
         series = list(series)
-        for _, table in walk(events, count, table):
+        start = load(db, game_id, at=count) if count else None
+        for _, table in walk(events, count, start):
             series.append(scores(table))
-        with _cache_lock:
-            if len(_cache) > 200:
-                _cache.clear()
-            _cache[game_id] = (len(events), events[-1].hash, table, series)
-    return events, table, series
+        with _series_lock:
+            if len(_series) > 200:
+                _series.clear()
+            _series[game_id] = (len(events), events[-1].hash, series)
+    return events, load(db, game_id, at=len(events)), series
 
 
 def race(game_id: str, at: int | None = None) -> Markup:
