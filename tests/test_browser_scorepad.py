@@ -65,6 +65,7 @@ def test_two_phones_score_together_undo_void_and_switch_language(live_server, ne
     expect(host.locator("#e6")).to_be_visible(timeout=4000)  # the host's phone has seen the last move
     host.get_by_role("button", name="Close the round (1.)").click()
     expect(guest.get_by_role("button", name="Kör lezárása (2.)")).to_be_visible(timeout=4000)  # relabelled live
-    host.get_by_role("button", name="End the game").click()
+    host.get_by_test_id("end-game").click()  # behind one more tap (a confirmation)
+    host.get_by_role("button", name="Yes, end the game").click()
     expect(guest.locator("#move-form")).to_have_count(0, timeout=4000)  # no reload needed
     expect(guest.get_by_text("A játék véget ért.")).to_be_visible()

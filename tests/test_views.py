@@ -71,7 +71,7 @@ def test_history_restore_gets_the_full_page(client, seated):
 
 def test_move_without_js_redirects_and_with_htmx_returns_the_fragment(client, seated):
     plain = _move(client, seated, 1, seat="0", points="5")
-    assert plain.status_code == 303 and plain.headers["Location"].endswith(seated)
+    assert plain.status_code == 303 and plain.headers["Location"].endswith(f"{seated}?done=2")
     swapped = client.post(f"{seated}/moves", headers={"HX-Request": "true"},
                           data={"expected_seq": "2", "client_event_id": "h", "seat": "1", "points": "7"})
     assert swapped.status_code == 200 and b'data-testid="score-1">7<' in swapped.data

@@ -63,7 +63,8 @@ def create():
 
 @bp.get("/games/<game_id>")
 def table(game_id: str):
-    return views.render_table(game_id, table_or_404(game_id), my_seat(game_id))
+    return views.render_table(game_id, table_or_404(game_id), my_seat(game_id),
+                              done=request.args.get("done", type=int))
 
 
 @bp.get("/games/<game_id>/live")
@@ -121,12 +122,12 @@ def _record(game_id, table_state, seat, type_, data):
         expected = -1
     client_id = request.form.get("client_event_id") or secrets.token_hex(16)
     try:
-        record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64])
+        event, _ = record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64])
     except StaleSequence:
         return views.refuse(game_id, load(get_db(), game_id), seat, 409, [views.STALE])
     except Refused as refusal:
         return views.refuse(game_id, table_state, seat, 422, refusal.problems)
-    return views.after_write(game_id, seat)
+    return views.after_write(game_id, seat, event.seq)
 
 
 @bp.route("/games/<game_id>/join/<code>", methods=["GET", "POST"])

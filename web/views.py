@@ -16,7 +16,7 @@ from events.cache import load
 from events.core_types import CORE_EVENTS
 from events.projection import TableState, open_disputes, standings, upcast
 from scoring import get_game
-from scoring.base import FormError, GameKind, Problem
+from scoring.base import FormError, GameKind, Problem, text
 from web.db import get_db
 
 NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
@@ -132,13 +132,56 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat, "view": game_view(table),
             "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, row["join_code"]), "watch_url": watch_url(game_id),
-            "client_event_id": secrets.token_hex(16),
-            "open_disputes": list(open_disputes(table).values())}
+            "client_event_id": secrets.token_hex(16), "undo_move": _undo_move(game_id, table, db_events),
+            "open_disputes": list(open_disputes(table).values()),
+            "problems": [], "form": {}, "at": None, "ack": None}
+
+
+def _event(game_id: str, seq: int, known=()):
+    """One event, from the rows already read when it is among them."""
+    found = [e for e in known if e.seq == seq]
+    return found[0] if found else store.read_events(get_db(), game_id, after=seq - 1, upto=seq)[0]
+
+
+def _undo_move(game_id: str, table: TableState, db_events) -> dict | None:
+    """The move the Undo button takes back, so the button can name it ("Undo #17: …")."""
+    if not table.live_moves:
+        return None
+    seq = table.live_moves[-1]
+    return {"seq": seq, "text": describe(table, _event(game_id, seq, db_events))}
+
+
+def refused_at() -> str:
+    """Which form a refusal answers ("move", "undo", "void-<seq>"): its message is shown
+    beside that form's button, where the thumb is, not at the top of the page."""
+    if request.endpoint == "pages.void":
+        return f"void-{(request.view_args or {}).get('target')}"
+    return "undo" if request.endpoint == "pages.undo" else "move"
+
+
+def acknowledgement(game_id: str, table: TableState, seq) -> dict | None:
+    """A brief "done" for the phone that just recorded event ``seq`` ("✓ #18: Round
+    closed"), shown where the refusal would have been; None for any other number."""
+    if not isinstance(seq, int) or not 1 < seq <= table.seq:
+        return None
+    event = _event(game_id, seq)
+    over = table.rules.is_over(table.game)
+    if event.type == "event-voided":
+        target = event.data["target"]
+        verb = text("Visszavonva", "Undone") if event.data.get("undo") else text("Érvénytelenítve", "Voided")
+        what = describe(table, _event(game_id, target))
+        return {"seq": seq, "at": "undo", "over": over,
+                "text": {k: f"{verb[k]} #{target}: {what[k]}" for k in ("hu", "en")}}
+    what = describe(table, event)
+    return {"seq": seq, "at": "undo" if over else "move", "over": over,
+            "text": {k: f"#{seq}: {what[k]}" for k in ("hu", "en")}}
 
 
 def render_table(game_id: str, table: TableState, seat, status: int = 200,
-                 problems=(), form=None):
-    ctx = table_context(game_id, table, seat) | {"problems": list(problems), "form": form or {}}
+                 problems=(), form=None, done=None):
+    ctx = table_context(game_id, table, seat) | {
+        "problems": list(problems), "form": form or {}, "at": refused_at() if problems else None,
+        "ack": acknowledgement(game_id, table, done)}
     name = "_table_body.html" if is_htmx() else "table.html"
     response = make_response(render_template(name, **ctx), status)
     response.headers["Vary"] = "HX-Request"
@@ -154,10 +197,12 @@ def refuse(game_id: str, table: TableState, seat, status: int, problems):
     return render_table(game_id, table, seat, status, problems, request.form)
 
 
-def after_write(game_id: str, seat):
+def after_write(game_id: str, seat, seq: int):
+    """The table again, saying briefly what was recorded (without JS: a redirect whose
+    ``done`` names the event, so a reload of the page never posts twice)."""
     if is_htmx():
-        return render_table(game_id, load(get_db(), game_id), seat)
-    return redirect(url_for("pages.table", game_id=game_id), code=303)
+        return render_table(game_id, load(get_db(), game_id), seat, done=seq)
+    return redirect(url_for("pages.table", game_id=game_id, done=seq), code=303)
 
 
 HOME_PAGE_SIZE = 50

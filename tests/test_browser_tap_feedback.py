@@ -1,0 +1,168 @@
+"""A tap is answered where the thumb is (issue 17, items 1 and 4), in real Chromium at
+390 × 844 with several phones: a refused move's message beside the button, focused and
+announced; the Undo button names its move; each action is acknowledged; ending the game
+asks once more and says how to take it back."""
+import json
+import os
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import GAMES
+from tests.conftest import ARTIFACTS, screenshot
+
+pytestmark = pytest.mark.browser
+NOT_RECORDED = {"en": "Not recorded:", "hu": "Nem került rögzítésre:"}
+STALE = {"en": "Someone else recorded a move meanwhile", "hu": "Közben valaki más rögzített"}
+
+# The message's box lies inside the viewport, and it (or something inside it) has the focus.
+SEEN = """sel => { const el = document.querySelector(sel); if (!el) return 'missing';
+  const r = el.getBoundingClientRect();
+  return { inside: r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth,
+           focused: el.contains(document.activeElement), role: el.getAttribute('role') }; }"""
+
+
+def _seen(page, selector: str) -> dict:
+    """SEEN, once htmx has settled the swap (it focuses [autofocus] as it settles)."""
+    try:
+        page.wait_for_function("s => { const el = document.querySelector(s); return el && el.contains(document.activeElement); }",
+                               arg=selector, timeout=3000)
+    except Exception:  # not focused: SEEN says so
+        pass
+    return page.evaluate(SEEN, selector)
+
+
+def _what_the_phone_shows(page, name: str) -> None:
+    """The viewport only: what the person holding the phone sees after the tap."""
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, f"{name}.png"))
+
+
+def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())
+
+
+def _game(base: str, kind: str, moves=0) -> dict:
+    players, options, demo_moves = GAMES[kind].demo()
+    created = _api(base, "/api/games", {"kind": kind, "players": players, "options": options})
+    for seq, (type_, data) in enumerate(demo_moves[:moves], start=1):
+        _append(base, created, seq, type_, data)
+    return created
+
+
+def _append(base, created, seq, type_, data):
+    _api(base, f"/api/games/{created['id']}/events",
+         {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"api-{seq}"},
+         created["seats"][0]["token"])
+
+
+def _sit(phone, base, created, lang, seat=0):
+    """Seat the phone with the API's token (the join link is rate-limited per address)."""
+    phone.context.add_cookies([{"name": f"seat_{created['id']}", "value": created["seats"][seat]["token"],
+                                "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+    phone.goto(f"{base}/lang/{lang}?next=/games/{created['id']}")
+    expect(phone.locator("#move-form")).to_have_count(1)
+
+
+def _scorepad_record(phone, player, points, lang="en"):
+    phone.get_by_label(player, exact=True).check()
+    phone.get_by_test_id("points").fill(str(points))
+    phone.get_by_role("button", name={"en": "Record", "hu": "Rögzít"}[lang], exact=True).click()
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_refused_move_is_seen_beside_the_button_in_every_game(live_server, new_phone, lang):
+    """Each game's form, its last button tapped at the bottom of the screen: the refusal
+    shows inside the viewport with the focus, as an alert (the old page put it at the top
+    of the form, 339–2,287 px above the thumb)."""
+    phone = new_phone()
+    unseen = {}
+    for kind in sorted(GAMES):
+        created = _game(live_server, kind)
+        _sit(phone, live_server, created, lang)
+        # a tap the server must refuse, whatever the game: a stale view (expected_seq 0)
+        # and no browser-side checks, so the request always reaches the server
+        phone.evaluate("""() => { document.getElementById('expected-seq').value = '0';
+            document.querySelectorAll('#move-form [required]').forEach(e => e.removeAttribute('required')); }""")
+        button = phone.locator("#move-form button[type=submit]:visible").last
+        button.evaluate("b => b.scrollIntoView({block: 'end'})")
+        button.click()
+        expect(phone.locator("#move-form .problems")).to_contain_text(NOT_RECORDED[lang])
+        seen = _seen(phone, "#move-form .problems")
+        if seen != {"inside": True, "focused": True, "role": "alert"}:
+            unseen[kind] = seen
+        _what_the_phone_shows(phone, f"refused-{kind}-{lang}")
+    assert unseen == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_the_someone_recorded_meanwhile_undo_refusal_is_seen_at_the_undo_button(live_server, new_phone, lang):
+    created = _game(live_server, "scorepad", moves=2)
+    phone = new_phone()
+    _sit(phone, live_server, created, lang)
+    phone.route("**/live?*", lambda route: route.abort())  # this phone has not seen the next move yet
+    _append(live_server, created, 3, "points-recorded", {"seat": 1, "points": 4})
+    undo = phone.get_by_test_id("undo")
+    undo.evaluate("b => b.scrollIntoView({block: 'end'})")
+    undo.click()
+    expect(phone.locator("#log .problems")).to_contain_text(STALE[lang])
+    assert _seen(phone, "#log .problems") == {"inside": True, "focused": True, "role": "alert"}
+    expect(phone.locator("#move-form .problems")).to_have_count(0)  # said once, where it was asked
+    # the fresh button names the move it would now undo
+    expect(phone.get_by_test_id("undo")).to_contain_text("#4")
+    _what_the_phone_shows(phone, f"undo-refused-{lang}")
+
+
+UNDO = {"en": "Undo #{}: {}", "hu": "Visszavonás #{}: {}"}
+ACK_ROUND = {"en": "✓ #{}: Round closed", "hu": "✓ #{}: Kör lezárva"}
+UNDONE = {"en": "✓ Undone #{}: {}", "hu": "✓ Visszavonva #{}: {}"}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_undo_names_its_move_and_each_action_is_acknowledged(live_server, new_phone, lang):
+    created = _game(live_server, "scorepad")
+    host, other = new_phone(), new_phone()
+    _sit(host, live_server, created, lang)
+    _sit(other, live_server, created, lang, seat=1)
+    anna = created["seats"][0]["player"]
+    _scorepad_record(host, anna, 12, lang)
+    what = {"en": f"{anna}: +12 points", "hu": f"{anna}: +12 pont"}[lang]
+    expect(host.get_by_test_id("ack")).to_have_text(f"✓ #2: {what}")
+    expect(host.get_by_test_id("undo")).to_have_text("↶ " + UNDO[lang].format(2, what))
+    expect(other.get_by_test_id("undo")).to_have_text("↶ " + UNDO[lang].format(2, what), timeout=4000)
+    host.locator("button[value=round-closed]").click()
+    expect(host.get_by_test_id("ack")).to_have_text(ACK_ROUND[lang].format(3))
+    host.get_by_test_id("undo").click()
+    round_closed = ACK_ROUND[lang].format(3)[len("✓ #3: "):]
+    expect(host.get_by_test_id("ack")).to_have_text(UNDONE[lang].format(3, round_closed))
+    expect(host.get_by_test_id("undo")).to_contain_text("#2")
+    screenshot(host, f"acknowledged-{lang}")
+
+
+CONFIRM = {"en": "Yes, end the game", "hu": "Igen, vége a játéknak"}
+REOPENS = {"en": "The Undo button below reopens it", "hu": "Visszavonás gomb visszanyitja"}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_ending_the_game_asks_once_more_and_says_how_to_take_it_back(live_server, new_phone, lang):
+    created = _game(live_server, "scorepad", moves=1)
+    host, other = new_phone(), new_phone()
+    _sit(host, live_server, created, lang)
+    _sit(other, live_server, created, lang, seat=1)
+    confirm = host.get_by_role("button", name=CONFIRM[lang])
+    expect(confirm).to_be_hidden()                      # one tap does not end the game
+    host.get_by_test_id("end-game").click()
+    expect(confirm).to_be_visible()
+    expect(host.locator(".confirm-end")).to_contain_text({"en": "Undo", "hu": "Visszavonás"}[lang])
+    screenshot(host, f"end-game-confirm-{lang}")
+    confirm.click()
+    ack = host.get_by_test_id("ack")
+    expect(ack).to_contain_text(REOPENS[lang])
+    assert _seen(host, "[data-testid=ack]") == {"inside": True, "focused": True, "role": "status"}
+    expect(other.locator("#move-form")).to_have_count(0, timeout=4000)
+    screenshot(host, f"game-ended-{lang}")
+    host.get_by_test_id("undo").click()                 # taken back: the form returns
+    expect(host.locator("#move-form")).to_have_count(1)
