@@ -20,11 +20,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import check_move, load, new_game, record  # noqa: E402
-from scoring import maharaja_rules as R  # noqa: E402
+from scoring.maharaja import apply as A, data as D, score as S  # noqa: E402
 
 PLAYERS = [{"name": "Krisztina", "colour": "red"}, {"name": "Péter", "colour": "blue"},
            {"name": "Jenő", "colour": "green"}, {"name": "Anita", "colour": "yellow"}]
-CHARACTERS = [R.MOGUL, R.SADHU, R.BUILDER, R.ARTIST]       # as in the seed's §8 example
+CHARACTERS = [D.MOGUL, D.SADHU, D.BUILDER, D.ARTIST]       # as in the rulebook's §8.0 example
 GOVERNORS = list("CAFBGDE")                                 # the track as shuffled, bottom first
 START_VILLAGES = [[1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15], [4, 8, 12, 16]]
 
@@ -54,7 +54,7 @@ def _site_free(g, city) -> str | None:
 
 def _target(g) -> str | None:
     """The Maharaja's city if a palace fits there, else the next city, else any."""
-    order = [g["maharaja"], R.next_city(g["track"]), *R.CITIES]
+    order = [g["maharaja"], A.next_city(g["track"]), *D.CITIES]
     return next((c for c in order if c and _site_free(g, c)), None)
 
 
@@ -99,9 +99,9 @@ def _other_turn(t: Table, seat: int) -> None:
     city = g["maharaja"]
     if g["reserve"][seat] < 2:
         second = "quarry"
-    elif g["round"] % 4 == seat and R.governor_target(g["track"], city) is not None:
+    elif g["round"] % 4 == seat and A.governor_target(g["track"], city) is not None:
         second = "governor"               # bring the Maharaja back to this city sooner
-    elif g["round"] == 3 and R.holds(g, seat, R.SADHU):
+    elif g["round"] == 3 and D.holds(g, seat, D.SADHU):
         second = "character"              # the Sadhu wants the Artist's cheap palaces
     else:
         second = "house"
@@ -112,9 +112,9 @@ def _other_turn(t: Table, seat: int) -> None:
     elif second == "governor":
         t.play("governor-moved", {"city": city}, seat)
     elif second == "character":
-        t.play("character-swapped", {"character": R.ARTIST}, seat)
+        t.play("character-swapped", {"character": D.ARTIST}, seat)
         picker = t.state["picks"][0]
-        t.play("character-picked", {"character": max(R.bank_characters(t.state))}, picker)
+        t.play("character-picked", {"character": max(D.bank_characters(t.state))}, picker)
     else:
         _travel(t, seat, city)
         _builder_house(t, seat)
@@ -131,16 +131,16 @@ def play_game(db) -> str:
     for seat, number in enumerate(CHARACTERS):
         t.play("character-chosen", {"seat": seat, "character": number, "paid": 0}, seat)
     placed = [0] * len(PLAYERS)
-    while t.state["pending"][0]["kind"] == "start-house":
-        seat = t.state["pending"][0]["seat"]
+    while t.state["next"]["step"] == "start-house":
+        seat = t.state["next"]["seat"]
         t.play("start-house-placed", {"seat": seat, "place": f"v{START_VILLAGES[seat][placed[seat]]}"}, seat)
         placed[seat] += 1
     while t.state["phase"] != "over":
         g = t.state
-        seat = g["pending"][0]["seat"]
+        seat = g["next"]["seat"]
         city = _target(g)
         left = g["palaces_each"] - sum(1 for p in g["palaces"] if p["seat"] == seat)
-        if city and left and g["reserve"][seat] and g["gold"][seat] + 2 >= R.palace_cost(g, seat) + 2:
+        if city and left and g["reserve"][seat] and g["gold"][seat] + 2 >= D.palace_cost(g, seat) + 2:
             _palace_turn(t, seat, city)
         else:
             _other_turn(t, seat)

@@ -5,10 +5,10 @@ import json
 import pytest
 import re
 
-from scoring import maharaja as M
+from scoring.maharaja import GAME as M
 from scoring.base import FormError
-from scoring import maharaja_board as B
-from scoring import maharaja_rules as R
+from scoring.maharaja import boards as B
+from scoring.maharaja import apply as A, data as D, score as S
 from tests.test_maharaja import refused, started, step
 
 ROADS = [{"ends": ["S", "A"], "villages": [1]}, {"ends": ["A", "B"], "villages": [5, 6]},
@@ -30,15 +30,15 @@ def test_route_follows_the_roads_through_cities_and_only_entered_villages():
 
 
 def test_with_the_roads_known_travel_must_follow_them():
-    s = started([R.MOGUL, R.TRADER], board=_pinned())
+    s = started([D.MOGUL, D.TRADER], board=_pinned())
     assert s["city_names"]["A"] == "Ahmadabad"
     s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
-    assert refused(s, "architect-travelled", {"city": "B", "via": [1]}) == ["seed 003 §7.1"]
+    assert refused(s, "architect-travelled", {"city": "B", "via": [1]}) == ["docs/rules/maharaja.md §17"]
     assert step(s, "architect-travelled", {"city": "A", "via": [1]})["architects"][0] == "A"
 
 
 def test_without_roads_any_journey_through_houses_is_taken_on_trust():
-    s = step(started([R.MOGUL, R.TRADER], board=_pinned(roads=[])), "actions-revealed",
+    s = step(started([D.MOGUL, D.TRADER], board=_pinned(roads=[])), "actions-revealed",
              {"seat": 0, "actions": ["gold", "gold"]})
     assert step(s, "architect-travelled", {"city": "G", "via": [5]})["architects"][0] == "G"
 
@@ -55,7 +55,7 @@ def test_editor_saves_roads_and_a_new_game_pins_the_profile(client):
     client.set_cookie("lang", "en")
     assert b"Maharaja board" in client.get("/boards/maharaja/").data
     form = {"name_hu": "Tábla", "name_en": "Our board", "roads": "S-A: 1\nA-B: 5, 6\n",
-            **{f"city_{c}_name": "" for c in R.CITIES}, "city_A_name": "Ahmadabad"}
+            **{f"city_{c}_name": "" for c in D.CITIES}, "city_A_name": "Ahmadabad"}
     saved = client.post("/boards/maharaja/maharaja/", data=form)
     assert saved.status_code == 303
     bad = client.post("/boards/maharaja/maharaja/", data={**form, "roads": "A to B"})
@@ -78,7 +78,7 @@ def test_a_broken_pinned_profile_is_refused_at_set_up(client):
 
 def test_with_roads_the_form_finds_the_cheapest_open_way():
     roads = ROADS + [{"ends": ["S", "B"], "villages": [9]}]
-    s = started([R.MOGUL, R.TRADER], board=_pinned(roads))   # seat 0 owns v1-v4, seat 1 v5-v8
+    s = started([D.MOGUL, D.TRADER], board=_pinned(roads))   # seat 0 owns v1-v4, seat 1 v5-v8
     s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
     # To B: S-A-B costs 2 (v5, v6 are seat 1's), S-B is closed (v9 has no house).
     assert M.parse_form(s, {"action": "architect-travelled", "travel_city": "B"}) == \

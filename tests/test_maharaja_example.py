@@ -7,7 +7,7 @@ import sys
 
 from events.projection import fold
 from events.export import verify
-from scoring import maharaja as M
+from scoring.maharaja import GAME as M
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "maharaja-4p.json")

@@ -6,7 +6,7 @@ import pytest
 
 from events import store
 from events.table import new_game, record
-from scoring import maharaja as M
+from scoring.maharaja import GAME as M
 
 
 def _game(client, **options):
@@ -96,10 +96,10 @@ def test_any_form_is_refused_or_checked_never_a_crash():
     from events.projection import fold
     from events.table import check_move
     from scoring.base import FormError
-    from scoring.maharaja_forms import PARSERS
+    from scoring.maharaja.forms import PARSERS
     from tests.test_contract import _events_of_demo
 
-    events = _events_of_demo(M.GAME)
+    events = _events_of_demo(M)
     tables = [fold(events, upto=n) for n in range(1, len(events) + 1)]
     fields = ["action", "seat", "character", "paid", "place", "action1", "action2", "travel_city", "via",
               "house_place", "move_from", "move_to", "palace_site", "governor", "swap_character",
@@ -168,7 +168,7 @@ def test_the_reveal_offers_no_action_until_one_is_chosen(client, app):
         assert select and select.group(1) == "– choose –"
     before = _seq(client, url)
     response = _post(client, url, action="actions-revealed", action1="gold")
-    assert response.status_code == 422 and "Choose: second action" in response.data.decode()
+    assert response.status_code == 422 and "second action: choose one" in response.data.decode()
     assert _seq(client, url) == before
 
 

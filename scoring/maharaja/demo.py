@@ -3,7 +3,7 @@ advanced game (Yogi and action chips) that uses every event type."""
 from __future__ import annotations
 
 
-def demo_game():
+def demo():
     players = [{"name": "Anna", "colour": "red"}, {"name": "Béla", "colour": "blue"}]
     moves = [("governors-laid", {"order": list("ABCDEFG")}),
              ("character-chosen", {"seat": 0, "character": 7, "paid": 0}),

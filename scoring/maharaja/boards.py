@@ -1,33 +1,34 @@
 """Maharaja city-board profiles (optional): city names and colours and the roads
-between the cities with the villages on them. Nothing of the topology is published
-(research/games-data.md §2.7), so the shipped profile knows only the 7 cities; a
-player holding the board fills in the rest once at /boards/maharaja/. With roads
-known, a journey must follow them (docs/rules/maharaja.md §6).
+between the cities with the villages on them. The board's topology is not published,
+so the shipped profile knows only the 7 cities; a player holding the board fills in
+the rest once at /boards/maharaja/. With roads known, a journey must follow them
+(docs/rules/maharaja.md §17).
 """
 from __future__ import annotations
 
 import re
 
-from scoring import maharaja_rules as R
 from scoring.base import FormError, Problem, text
+from scoring.maharaja.apply import travel_fees
+from scoring.maharaja.data import CITIES, VILLAGES, rule
 from scoring.schema import schema_problems
 
-RULE = "seed 003 §3.1"
+RULE = rule(17)
 START = "S"                                  # the architects' start space
-ENDS = (START, *R.CITIES)
+ENDS = (START, *CITIES)
 MAX_ROADS = 60
 _ROAD = re.compile(r"^\s*([A-GSa-gs])\s*[-–]\s*([A-GSa-gs])\s*:\s*([\d ,]+)$")
 
 
 def blank() -> dict:
     return {"name": text("Maharadzsa tábla", "Maharaja board"), "source": "",
-            "cities": [{"id": c, "name": "", "colour": ""} for c in R.CITIES], "roads": []}
+            "cities": [{"id": c, "name": "", "colour": ""} for c in CITIES], "roads": []}
 
 
 def _builtin() -> dict:
     data = blank()
-    data["source"] = ("7 cities, 30 villages, 1 or 2 villages a road (research/games-data.md §2.3). "
-                      "One city name seen: Ahmadabad, the brown city lower left (§2.7). "
+    data["source"] = ("7 cities, 30 villages, 1 or 2 villages a road. "
+                      "One city name on record: Ahmadabad, the brown city lower left. "
                       "Roads and the other names are not published.")
     return data
 
@@ -43,12 +44,12 @@ SCHEMA = {
         "source": {"type": "string", "maxLength": 1000},
         "cities": {"type": "array", "minItems": 7, "maxItems": 7, "items": {
             "type": "object", "additionalProperties": False, "required": ["id", "name", "colour"],
-            "properties": {"id": {"enum": list(R.CITIES)}, "name": _TEXT, "colour": _TEXT}}},
+            "properties": {"id": {"enum": list(CITIES)}, "name": _TEXT, "colour": _TEXT}}},
         "roads": {"type": "array", "maxItems": MAX_ROADS, "items": {
             "type": "object", "additionalProperties": False, "required": ["ends", "villages"],
             "properties": {"ends": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"enum": list(ENDS)}},
                            "villages": {"type": "array", "minItems": 1, "maxItems": 2,
-                                        "items": {"type": "integer", "minimum": 1, "maximum": R.VILLAGES}}}}},
+                                        "items": {"type": "integer", "minimum": 1, "maximum": VILLAGES}}}}},
     },
 }
 
@@ -62,7 +63,7 @@ def validate(data) -> list[Problem]:
     if shape:
         return shape
     problems = []
-    if [c["id"] for c in data["cities"]] != list(R.CITIES):
+    if [c["id"] for c in data["cities"]] != list(CITIES):
         problems.append(_p("A 7 város sorban A–G.", "The 7 cities are A–G in order."))
     if any(r["ends"][0] == r["ends"][1] for r in data["roads"]):
         problems.append(_p("Egy út két különböző helyet köt össze.", "A road joins two different places."))
@@ -98,7 +99,7 @@ def from_form(base: dict, form) -> dict:
                      "en": (form.get("name_en") or "").strip()[:80] or base["name"]["en"]},
             "source": (form.get("source") or "").strip()[:1000],
             "cities": [{"id": c, "name": (form.get(f"city_{c}_name") or "").strip()[:40],
-                        "colour": (form.get(f"city_{c}_colour") or "").strip()[:40]} for c in R.CITIES],
+                        "colour": (form.get(f"city_{c}_colour") or "").strip()[:40]} for c in CITIES],
             "roads": roads}
 
 
@@ -124,7 +125,7 @@ def route_ok(roads: list[dict], origin: str | None, city: str, via: list[int]) -
 
 def cheapest_route(roads: list[dict], villages: list, seat: int, origin: str | None, city: str) -> list[int] | None:
     """The villages of the cheapest open way from ``origin`` to ``city`` for ``seat``
-    (fees as seed 003 §7.1; a road with an empty village is closed), or None."""
+    (fees as docs/rules/maharaja.md §8; a road with an empty village is closed), or None."""
     start = origin or START
     best = {start: (0, [])}
     frontier = [start]
@@ -136,7 +137,7 @@ def cheapest_route(roads: list[dict], villages: list, seat: int, origin: str | N
             if here not in road["ends"] or any(not villages[v - 1] for v in road["villages"]):
                 continue
             there = road["ends"][1] if road["ends"][0] == here else road["ends"][0]
-            fee = sum(R.travel_fees(villages, seat, [v - 1 for v in road["villages"]]).values())
+            fee = sum(travel_fees(villages, seat, [v - 1 for v in road["villages"]]).values())
             if there not in best or cost + fee < best[there][0]:
                 best[there] = (cost + fee, path + road["villages"])
                 frontier.append(there)

@@ -1,0 +1,178 @@
+"""Maharaja's printed components and tables: the board (7 cities, 30 villages), the
+governor track, the characters, the action disc, the payout table, the event types and
+the set-up options. Rules as implemented: docs/rules/maharaja.md."""
+from __future__ import annotations
+
+from scoring.base import EventSpec, Option, text
+from scoring.schema import count, obj
+
+RULES = "docs/rules/maharaja.md"
+
+
+def rule(section: int) -> str:
+    """The citation of a numbered section of docs/rules/maharaja.md."""
+    return f"{RULES} §{section}"
+
+
+CITIES = tuple("ABCDEFG")                       # §1: 7 cities
+VILLAGES = 30                                   # §1: 30 villages
+PRE_BOXES = 7                                   # §3: the 7 boxes above the arrow
+TRACK_BOXES = PRE_BOXES + 10                    # then boxes 1..10 (the round numbers)
+LAST_BOX = TRACK_BOXES - 1                      # index of box 10: the game ends (§16)
+OUTER_SITES = 6                                 # §9: 1 inner + 6 outer sites
+HOUSES_PER_COLOUR = 20                          # §10
+START_HOUSES, START_RESERVE, START_GOLD = 4, 6, 15  # §5
+PALACE_COST, ARTIST_PALACE_COST, HOUSE_COST = 12, 9, 1  # §9
+MONOPOLY_BONUS = 5                              # §15
+RENOUNCE_GOLD = 2                               # §14
+INNER_POINTS = 3                                # §15
+SHORT_GAME_ROUNDS = 8                           # §16
+# §15: gold by rank, per player count.
+PAYOUTS = {2: (10, 5), 3: (11, 7, 3), 4: (12, 9, 6, 3), 5: (13, 10, 7, 4, 1)}
+
+MOGUL, TRADER, SADHU, MONK, BUILDER, ARTIST, YOGI = range(1, 8)
+CHARACTERS = {
+    MOGUL: text("Mogul", "Mogul"),
+    TRADER: text("Kereskedő", "Trader"),
+    SADHU: text("Szádhu", "Sadhu"),
+    MONK: text("Vándorszerzetes", "Wandering Monk"),
+    BUILDER: text("Kőműves", "Builder"),
+    ARTIST: text("Művész", "Artist"),
+    YOGI: text("Jógi", "Yogi"),
+}
+
+# §7: the action disc; each action is a list of parts to carry out.
+ACTIONS = {
+    "gold": (["gold"], text("Arany (+2)", "Gold (+2)")),
+    "house": (["house"], text("Ház", "House")),
+    "two-houses": (["house-city", "house"], text("2 ház (egy városban)", "Two houses (one in a city)")),
+    "move-house": (["move"], text("Ház áthelyezése", "Move a house")),
+    "quarry": (["quarry"], text("Kőbánya (+2 ház)", "Quarry (+2 houses)")),
+    "palace": (["palace"], text("Palota", "Palace")),
+    "palace-house": (["palace", "house"], text("Palota/ház", "Palace and house")),
+    "governor": (["governor"], text("Kormányzósáv", "Governor track")),
+    "character": (["character"], text("Karaktercsere", "Character swap")),
+}
+CHIP_ACTIONS = tuple(a for a in ACTIONS if a != "character")  # §13: never the swap
+PARTS = {
+    "gold": text("2 arany felvétele", "take 2 gold"),
+    "house": text("házépítés (falu vagy város)", "build a house (village or city)"),
+    "house-city": text("házépítés városban", "build a house in a city"),
+    "move": text("ház áthelyezése", "move a house"),
+    "quarry": text("kőbánya", "quarry"),
+    "palace": text("palotaépítés", "build a palace"),
+    "governor": text("kormányzó léptetése", "move a governor"),
+    "character": text("karaktercsere", "swap character"),
+}
+
+
+# ---- places: a city letter or a village "v1".."v30" --------------------------------
+
+def is_city(place: str) -> bool:
+    return place in CITIES
+
+
+def village_index(place: str) -> int:
+    """'v1'..'v30' -> 0..29."""
+    return int(place[1:]) - 1
+
+
+def place_label(place: str | None) -> dict:
+    if place is None:
+        return text("indulási hely", "start space")
+    if is_city(place):
+        return text(f"{place} város", f"city {place}")
+    return text(f"{place[1:]}. falu", f"village {place[1:]}")
+
+
+# ---- event types ----------------------------------------------------------------------
+
+_PLACE = {"type": "string", "pattern": "^([A-G]|v([1-9]|[12][0-9]|30))$"}
+_CITY = {"enum": list(CITIES)}
+_CHARACTER = count(7, low=1)
+_SEAT = {"type": "integer", "minimum": 0}
+
+
+def _spec(schema: dict, hu: str, en: str) -> EventSpec:
+    return EventSpec(schema=schema, label=text(hu, en))
+
+
+EVENT_TYPES = {
+    "governors-laid": _spec(obj(["order"], order={"type": "array", "items": _CITY, "minItems": 7, "maxItems": 7}),
+                            "Kormányzósáv kirakva", "Governor track laid"),
+    "character-chosen": _spec(obj(["seat", "character"], seat=_SEAT, character=_CHARACTER, paid=count(1000)),
+                              "Karakter választva", "Character chosen"),
+    "start-house-placed": _spec(obj(["seat", "place"], seat=_SEAT, place=_PLACE),
+                                "Kezdő ház lerakva", "Starting house placed"),
+    "actions-revealed": _spec(obj(["seat", "actions"], seat=_SEAT, actions={
+        "type": "array", "items": {"enum": list(ACTIONS)}, "minItems": 2, "maxItems": 2}),
+                              "Cselekedetek felfedve", "Actions revealed"),
+    "architect-travelled": _spec(obj(["city", "via"], city=_CITY, via={
+        "type": "array", "maxItems": VILLAGES, "uniqueItems": True, "items": count(VILLAGES, low=1)}),
+                                 "Építész utazott", "Architect travelled"),
+    "gold-taken": _spec(obj([]), "2 arany", "Took 2 gold"),
+    "house-built": _spec(obj(["place"], place=_PLACE, free={"type": "boolean"}), "Ház épült", "House built"),
+    "house-moved": _spec(obj(["source", "place"], source=_PLACE, place=_PLACE, free={"type": "boolean"}),
+                         "Ház áthelyezve", "House moved"),
+    "quarry-used": _spec(obj([]), "Kőbánya", "Quarry"),
+    "palace-built": _spec(obj(["city", "site"], city=_CITY, site={"enum": ["inner", "outer"]}),
+                          "Palota épült", "Palace built"),
+    "governor-moved": _spec(obj(["city"], city=_CITY), "Kormányzó léptetve", "Governor moved"),
+    "character-swapped": _spec(obj(["character"], character=_CHARACTER), "Karaktercsere", "Character swapped"),
+    "character-picked": _spec(obj(["character"], character=_CHARACTER),
+                              "Karakter a bankból", "Character picked from the bank"),
+    "chip-used": _spec(obj(["action"], action={"enum": list(CHIP_ACTIONS)}), "Cselekedetérme", "Action chip used"),
+    "turn-ended": _spec(obj([], renounce={"type": "boolean"}), "Kör vége (játékos)", "Turn ended"),
+}
+
+# ---- set-up options (§2) ----------------------------------------------------------------
+
+OPTIONS = (
+    Option("short", False, text("Rövidebb játék: 6 palota, legfeljebb 8 forduló (11.1)",
+                                "Short game: 6 palaces, at most 8 rounds (11.1)")),
+    Option("yogi", False, text("Haladó: jógi és cselekedetérmék (11.2.2)", "Advanced: Yogi and action chips (11.2.2)")),
+    Option("auction", False, text("Haladó: licit a karakterekre (11.2.5)", "Advanced: characters auctioned (11.2.5)")),
+    Option("neutral_palaces", False, text("Haladó: semleges külső paloták 5-nél kevesebb játékosnál (11.2.4)",
+                                          "Advanced: neutral outer palaces with fewer than 5 players (11.2.4)")),
+    Option("homes", "", text("Haladó: otthonok – az 1–7. karakter városának betűje, pl. CAGBEDF (12.6)",
+                             "Advanced: homes – the city letter of characters 1–7, e.g. CAGBEDF (12.6)"),
+           help=text("Üresen hagyva nincs otthon-bónusz.", "Leave empty for no home bonus.")),
+    Option("secret_gold", True, text("Az arany titkos: csak a saját telefonon látszik",
+                                     "Gold is secret: shown only on the owner's phone")),
+    Option("board", {}, text("Tábla-profil (nem kötelező)", "Board profile (optional)"),
+           help=text("Városnevek és utak; nélküle A–G városok, az utakat nem ellenőrzi.",
+                     "City names and roads; without one, cities A–G and travel not checked.")),
+)
+TICKS = ("short", "yogi", "auction", "neutral_palaces", "secret_gold")
+
+# Score category plus the names the templates show (game.categories).
+LABELS = {"palaces": text("Paloták", "Palaces"),
+          **{f"char-{n}": label for n, label in CHARACTERS.items()},
+          **{f"act-{a}": label for a, (_, label) in ACTIONS.items()},
+          **{f"part-{p}": label for p, label in PARTS.items()}}
+
+
+# ---- who holds which card (one per player in the basic game) --------------------------
+
+def character_of(state: dict, seat: int) -> int | None:
+    """The character card a seat holds."""
+    for number, holder in enumerate(state["characters"], start=1):
+        if holder == seat:
+            return number
+    return None
+
+
+def holds(state: dict, seat: int, number: int) -> bool:
+    return len(state["characters"]) >= number and state["characters"][number - 1] == seat
+
+
+def bank_characters(state: dict) -> list[int]:
+    return [n for n, holder in enumerate(state["characters"], start=1) if holder is None]
+
+
+def palace_cost(state: dict, seat: int) -> int:
+    return ARTIST_PALACE_COST if holds(state, seat, ARTIST) else PALACE_COST
+
+
+def palaces_left(state: dict, seat: int) -> int:
+    return state["palaces_each"] - sum(1 for p in state["palaces"] if p["seat"] == seat)

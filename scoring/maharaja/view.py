@@ -1,0 +1,54 @@
+"""What Maharaja's templates need, derived from the folded facts when a page renders
+(``view(state, players)``), and what a phone may see of the state (``redact``)."""
+from __future__ import annotations
+
+from scoring.maharaja.apply import next_city
+from scoring.maharaja.data import (ARTIST, BUILDER, CHIP_ACTIONS, CITIES, VILLAGES, bank_characters,
+                                   character_of, holds, palace_cost, palaces_left)
+
+
+def _villages(state: dict, players: list[dict]) -> list[dict]:
+    """The 30 villages: number, the seats with a house there, and whether one more fits."""
+    return [{"number": i + 1, "value": f"v{i + 1}", "seats": list(owners),
+             "names": [players[s]["name"] for s in owners if s < len(players)],
+             "room": len(owners) < state["village_cap"]}
+            for i, owners in enumerate(state["villages"])]
+
+
+def _seats(state: dict) -> list[dict]:
+    return [{"seat": s, "character": character_of(state, s), "palaces_left": palaces_left(state, s)}
+            for s in range(state["n"])]
+
+
+def _turn(state: dict) -> dict | None:
+    """The acting player's choices: where the architect stands, what a palace costs him,
+    whether the Builder's free house is left, which governors can move two boxes down."""
+    turn = state["turn"]
+    if turn is None:
+        return None
+    seat = turn["seat"]
+    return {"seat": seat, "at": state["architects"][seat], "palace_cost": palace_cost(state, seat),
+            "builder": holds(state, seat, BUILDER) and not turn["builder_used"],
+            "artist": holds(state, seat, ARTIST),
+            "chip": state["yogi"] and state["chips"][seat] > 0 and not turn["chip_used"],
+            "governors": [c for c in CITIES if state["track"].index(c) >= 2] if all(
+                c in state["track"] for c in CITIES) else [],
+            "houses_in_cities": [c for c in CITIES if state["cities"][c]["houses"][seat]],
+            "own_villages": [i + 1 for i in range(VILLAGES) if seat in state["villages"][i]]}
+
+
+def view(state: dict, players: list[dict]) -> dict:
+    over = state["phase"] == "over"
+    return {"step": state["next"], "over": over,
+            "next_city": None if over else next_city(state["track"]),
+            "villages": _villages(state, players), "seats": _seats(state), "turn": _turn(state),
+            "bank": bank_characters(state), "chip_actions": CHIP_ACTIONS,
+            "secret_gold": state.get("secret_gold", True) and not over}
+
+
+def redact(state: dict, seat: int | None) -> dict:
+    """The state as the phone of ``seat`` (None: a spectator) may see it: while gold is
+    secret, only a player's own gold is shown (docs/rules/maharaja.md §16)."""
+    if not state.get("secret_gold", True) or state["phase"] == "over":
+        return state
+    return {**state, "gold": [g if s == seat else None for s, g in enumerate(state["gold"])]}
