@@ -6,12 +6,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 5000
-HTMX_VERSION := $(shell sed -n 's/.*"htmx.org": "\(.*\)".*/\1/p' package.json)
-HTMX := static/vendor/htmx-$(HTMX_VERSION).min.js
+version = $(shell sed -n 's/.*"$(1)": "\(.*\)".*/\1/p' package.json)
+HTMX := static/vendor/htmx-$(call version,htmx.org).min.js
+SSE := static/vendor/htmx-ext-sse-$(call version,htmx-ext-sse).min.js
+MORPH := static/vendor/idiomorph-ext-$(call version,idiomorph).min.js
 
 .PHONY: setup run test bench chromium
 
-setup: $(VENV)/.installed $(HTMX) instance/.ready
+setup: $(VENV)/.installed $(HTMX) $(SSE) $(MORPH) instance/.ready
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +31,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 $(HTMX): node_modules/.package-lock.json
 	mkdir -p static/vendor
 	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+$(SSE): node_modules/.package-lock.json
+	mkdir -p static/vendor
+	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
+
+$(MORPH): node_modules/.package-lock.json
+	mkdir -p static/vendor
+	cp node_modules/idiomorph/dist/idiomorph-ext.min.js $@
 
 instance/.ready: $(VENV)/.installed
 	$(PY) -m flask --app app init-db

@@ -23,10 +23,12 @@ def create_app(test_config=None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
         if os.environ.get("TABLESCRIBE_DATABASE"):
             app.config["DATABASE"] = os.environ["TABLESCRIBE_DATABASE"]
+        if os.environ.get("TABLESCRIBE_STREAMS_PER_WORKER", "").isdigit():
+            app.config["STREAMS_PER_WORKER"] = int(os.environ["TABLESCRIBE_STREAMS_PER_WORKER"])
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, boards, cli, db, i18n, pages, poll, seats, security
+    from web import api, audit, boards, cli, db, i18n, pages, poll, seats, security, stream
     db.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
@@ -37,6 +39,7 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(audit.bp)
     app.register_blueprint(seats.bp)
     app.register_blueprint(boards.bp)  # board profiles (events/boards.py)
+    app.register_blueprint(stream.bp)  # server-sent events of the live region (web/stream.py)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
     poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)

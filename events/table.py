@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 
-from events import store
+from events import live, store
 from events.cache import UnknownGame, load, remember
 from events.core_types import CORE_EVENTS, CORE_VERSION
 from events.projection import TableState, advance, fold, upcast
@@ -140,4 +140,5 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
                                   finished=table.rules.is_over(after.game))
     if created:  # the state after it is known: the next load need not fold it again
         remember(game_id, after)
+        live.HUB.published(game_id)  # wake this game's streams in this process at once
     return event, created

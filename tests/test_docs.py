@@ -22,10 +22,12 @@ def test_readme_quick_start_has_exactly_the_two_commands():
     assert commands == ["make run", "make test"]
 
 
-def test_htmx_version_matches_package_json():
+def test_vendor_files_are_named_by_the_versions_pinned_in_package_json_and_the_lock():
     import json
-    from web.i18n import HTMX_VERSION
-    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["htmx.org"]
-    assert pinned == HTMX_VERSION
-    lock = json.loads((ROOT / "package-lock.json").read_text())
-    assert lock["packages"]["node_modules/htmx.org"]["version"] == HTMX_VERSION
+    from web import assets
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    for package, file in (("htmx.org", assets.HTMX_FILE), ("htmx-ext-sse", assets.SSE_FILE),
+                          ("idiomorph", assets.MORPH_FILE)):
+        assert lock[f"node_modules/{package}"]["version"] == pinned[package]
+        assert f"-{pinned[package]}." in file

@@ -14,7 +14,15 @@ def test_every_name_in_the_config_is_a_gunicorn_setting():
     known = {s.name for s in KNOWN_SETTINGS}
     ours = {k for k in config if not k.startswith("_")}
     assert ours <= known, ours - known  # a misspelt hook would silently never run
-    assert {"workers", "threads", "post_worker_init"} <= ours
+    assert {"workers", "worker_class", "worker_connections", "post_worker_init"} <= ours
+
+
+def test_connections_are_greenlets_not_threads():
+    """Thousands of idle live streams and slow clients need a worker that holds a
+    connection without a thread (issue 18, issue 16 item 7)."""
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    assert config["worker_class"] == "gevent"
+    assert config["worker_connections"] >= 1000
 
 
 def test_a_worker_freezes_start_up_objects_and_collects_less_often():

@@ -7,10 +7,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app, g, request, url_for
 
+from web.assets import HTMX_FILE, MORPH_FILE, SSE_FILE
+
 LANGS = ("hu", "en")
 DEFAULT = "hu"  # the tables we serve play in Hungarian
-HTMX_VERSION = "2.0.8"  # pinned in package.json; `make setup` copies it under this name
-HTMX_FILE = f"vendor/htmx-{HTMX_VERSION}.min.js"
 
 
 def current_lang() -> str:
@@ -82,5 +82,5 @@ def day_and_clock(recorded_at: str) -> str:
 def init_app(app) -> None:
     from web.palette import COLOURS
     app.jinja_env.filters.update(clock=clock, day=day, day_and_clock=day_and_clock)
-    app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
+    app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, sse_file=SSE_FILE, morph_file=MORPH_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
                                  problem_text=problem_text, game_css=game_css, lang_next=lang_next)

@@ -1,0 +1,126 @@
+// The table page's own script: only what htmx, its SSE extension and idiomorph do not
+// do themselves (docs/architecture.md, "Live updates").
+(function () {
+  "use strict";
+
+  // 1. A live update never takes what the phone is doing: the morph keeps an open
+  //    <details>, typed text, ticked boxes and chosen options as the user left them.
+  function userChanged(el) {
+    if (el instanceof HTMLTextAreaElement) return el.value !== el.defaultValue;
+    if (el instanceof HTMLInputElement) {
+      if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+      return el.type !== "hidden" && el.value !== el.defaultValue;
+    }
+    if (el instanceof HTMLOptionElement) return el.selected !== el.defaultSelected;
+    return false;
+  }
+  if (window.Idiomorph) {
+    Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
+      if (name === "open" && el instanceof HTMLDetailsElement) return false;
+      if ((name === "value" || name === "checked" || name === "selected") && userChanged(el)) return false;
+      return true;
+    };
+  }
+
+  // 2. Push first, poll only while no stream is open (a 503, a proxy that cuts it).
+  //    <html data-live="open|closed"> says which (the tests wait for it).
+  var streaming = false;
+  function streamIs(open) {
+    streaming = open;
+    document.documentElement.dataset.live = open ? "open" : "closed";
+  }
+  document.addEventListener("htmx:sseOpen", function () { streamIs(true); sendPending(); });
+  document.addEventListener("htmx:sseError", function () { streamIs(false); });
+  document.addEventListener("htmx:sseClose", function () { streamIs(false); });
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail.elt;
+    if (elt && elt.id === "live" && streaming) evt.preventDefault();
+  });
+
+  // 3. Offline: say so, keep each tapped move (its client_event_id fixed when tapped)
+  //    and send it once the connection is back.
+  var status = document.getElementById("connection");
+  var key = "tablescribe:pending:" + location.pathname;
+
+  function say(which) {
+    if (!status) return;
+    status.textContent = status.dataset[which] || "";
+    status.hidden = !status.textContent;
+  }
+
+  function pending() {
+    try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return []; }
+  }
+
+  function keep(list) {
+    localStorage.setItem(key, JSON.stringify(list));
+    var box = document.getElementById("pending");
+    if (box) {
+      box.hidden = list.length === 0;
+      box.textContent = list.length ? (box.dataset.waiting || "") + " (" + list.length + ")" : "";
+    }
+  }
+
+  function field(form, name) { return form.querySelector('[name="' + name + '"]'); }
+
+  function queue(form, formData, path) {
+    var entries = [];
+    formData.forEach(function (value, name) { if (typeof value === "string") entries.push([name, value]); });
+    var id = (entries.find(function (e) { return e[0] === "client_event_id"; }) || [])[1];
+    var list = pending().filter(function (m) { return m.id !== id; });
+    list.push({ id: id, path: path, entries: entries });
+    keep(list);
+    // the next move typed offline is another move, after this one
+    if (form && form.id === "move-form") {
+      form.reset();
+      var seq = field(form, "expected_seq"), cid = field(form, "client_event_id");
+      if (seq) seq.value = String(Number(seq.value) + 1);
+      if (cid && window.crypto && crypto.randomUUID) cid.value = crypto.randomUUID().replace(/-/g, "");
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var config = evt.detail.requestConfig;
+    if (navigator.onLine || !config || config.verb !== "post") return;
+    evt.preventDefault();
+    queue(evt.detail.elt.closest("form"), config.formData, config.path);
+    say("offline");
+  });
+  document.addEventListener("htmx:sendError", function (evt) {
+    var config = evt.detail.requestConfig;
+    if (config && config.verb === "post") queue(evt.detail.elt.closest("form"), config.formData, config.path);
+  });
+
+  var sending = false;
+  function sendPending() {
+    var list = pending();
+    if (sending || !list.length || !navigator.onLine) return;
+    sending = true;
+    var move = list[0];
+    fetch(move.path, {
+      method: "POST", credentials: "same-origin",
+      headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(move.entries)
+    }).then(function (response) {
+      return response.text().then(function (html) {
+        // sent: whatever the answer (recorded, or refused with the fresh board), it is shown
+        keep(pending().filter(function (m) { return m.id !== move.id; }));
+        if (response.status < 500 && html) {
+          htmx.swap("#table-body", html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
+        }
+        sending = false;
+        if (response.ok) sendPending();
+      });
+    }).catch(function () { sending = false; });  // still offline: kept for the next try
+  }
+
+  window.addEventListener("offline", function () { say("offline"); });
+  window.addEventListener("online", function () {
+    say("back");
+    setTimeout(function () { if (navigator.onLine) say("none"); }, 4000);
+    sendPending();
+  });
+  keep(pending());
+  if (!navigator.onLine) say("offline");
+  sendPending();
+})();

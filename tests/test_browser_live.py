@@ -1,0 +1,113 @@
+"""Live updates in real Chromium at 390 × 844: pushed to every phone (issue 18), never
+taking what a phone is doing (issue 17 item 2), and a move tapped offline sent once."""
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _table_of_two(live_server, new_phone):
+    host = new_phone()
+    host.goto(f"{live_server}/lang/en?next=/games/new")
+    host.get_by_label("Player 1", exact=True).fill("Anna")
+    host.get_by_label("Player 2", exact=True).fill("Béla")
+    host.get_by_role("button", name="Start the game").click()
+    join_url = host.get_by_test_id("join-link").get_attribute("href")
+    guest = new_phone()
+    guest.goto(f"{live_server}/lang/en?next=/")
+    guest.goto(join_url)
+    guest.get_by_role("button", name="Béla").click()
+    expect(guest.get_by_label("Points", exact=True)).to_be_visible()
+    for phone in (host, guest):  # both streams open before anyone records
+        expect(phone.locator("html[data-live=open]")).to_have_count(1)
+    return host, guest
+
+
+def _record(page, player: str, points: int):
+    page.get_by_label(player, exact=True).check()
+    page.get_by_test_id("points").fill(str(points))
+    page.get_by_role("button", name="Record", exact=True).click()
+
+
+def _polls(page) -> list:
+    polls = []
+    page.on("request", lambda r: polls.append(r.url) if "/live?" in r.url else None)
+    return polls
+
+
+def test_a_move_is_pushed_to_the_other_phone_without_polling(live_server, new_phone):
+    host, guest = _table_of_two(live_server, new_phone)
+    polls = _polls(guest)
+    _record(host, "Anna", 5)
+    expect(guest.get_by_test_id("score-0")).to_have_text("5", timeout=500)  # issue 18: ≤ 500 ms
+    _record(host, "Anna", 4)
+    expect(guest.get_by_test_id("score-0")).to_have_text("9", timeout=500)
+    assert polls == []  # pushed by the stream; the poll waits for a stream that fails
+    expect(guest.locator("#expected-seq")).to_have_value("3")  # the guest's next move is not stale
+
+
+def test_a_live_update_keeps_an_open_void_form_its_text_open_details_and_the_scroll(live_server, new_phone):
+    host, guest = _table_of_two(live_server, new_phone)
+    for points, total in ((1, "1"), (2, "3"), (3, "6")):
+        _record(host, "Anna", points)
+        expect(host.get_by_test_id("score-0")).to_have_text(total)
+    expect(guest.locator("#e4")).to_be_visible()
+    guest.locator("[data-seat='1'] details summary").click()     # Béla's score breakdown
+    guest.locator(".race-chart summary").click()                 # the score race
+    guest.locator("#e3 details.void summary").click()
+    guest.locator("#e3").get_by_label("Reason").fill("wrong player")
+    guest.evaluate("window.scrollTo(0, document.querySelector('#e3').offsetTop - 300)")
+    scroll, form_top = guest.evaluate("[scrollY, document.querySelector('#e3 form').getBoundingClientRect().top]")
+    assert scroll > 0
+
+    _record(host, "Anna", 10)
+    expect(guest.get_by_test_id("score-0")).to_have_text("16")
+    expect(guest.locator("#e5")).to_be_visible()
+
+    expect(guest.locator("#e3 details.void")).to_have_attribute("open", "")
+    expect(guest.locator("#e3").get_by_label("Reason")).to_have_value("wrong player")
+    expect(guest.locator("[data-seat='1'] details")).to_have_attribute("open", "")
+    expect(guest.locator(".race-chart")).to_have_attribute("open", "")
+    assert guest.evaluate("scrollY") == scroll
+    # the form under the thumb moved by at most the one new row above it
+    moved = guest.evaluate("document.querySelector('#e3 form').getBoundingClientRect().top") - form_top
+    assert 0 <= moved <= guest.evaluate("document.querySelector('#e5').offsetHeight") + 2
+    # and it now voids against the fresh sequence: no 409
+    expect(guest.locator("#e3 input[name=expected_seq]")).to_have_value("5")
+    guest.locator("#e3").get_by_role("button", name="Void").click()
+    expect(host.locator("#e3")).to_have_class("voided")
+    screenshot(guest, "live-void-kept")
+
+
+def test_a_move_tapped_offline_waits_and_is_sent_once_when_back(live_server, new_phone):
+    host, guest = _table_of_two(live_server, new_phone)
+    host.context.set_offline(True)
+    expect(host.locator("#connection")).to_contain_text("Offline")
+    _record(host, "Anna", 8)
+    expect(host.get_by_test_id("pending")).to_contain_text("Waiting to send (1)")
+    expect(guest.get_by_test_id("score-0")).to_have_text("0")
+    screenshot(host, "live-offline-waiting")
+
+    host.context.set_offline(False)
+    expect(host.locator("#connection")).to_contain_text("Back online")
+    expect(host.get_by_test_id("score-0")).to_have_text("8")
+    expect(guest.get_by_test_id("score-0")).to_have_text("8")
+    expect(host.get_by_test_id("pending")).to_be_hidden()
+    for phone in (host, guest):
+        expect(phone.locator("#log li .what", has_text="+8")).to_have_count(1)
+    expect(guest.locator("#e2")).to_be_visible()
+    expect(guest.locator("#e3")).to_have_count(0)
+
+
+def test_a_move_tapped_offline_after_someone_else_recorded_shows_the_refusal_and_fresh_board(live_server, new_phone):
+    host, guest = _table_of_two(live_server, new_phone)
+    host.context.set_offline(True)
+    _record(host, "Anna", 8)
+    _record(guest, "Béla", 2)
+    host.context.set_offline(False)
+    expect(host.locator(".problems")).to_contain_text("Someone else recorded a move meanwhile")
+    expect(host.get_by_test_id("score-1")).to_have_text("2")
+    expect(host.get_by_test_id("score-0")).to_have_text("0")
+    expect(host.get_by_test_id("pending")).to_be_hidden()

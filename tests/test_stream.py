@@ -1,0 +1,123 @@
+"""``GET /games/<id>/stream`` (web/stream.py): the live region pushed as server-sent
+events, resumed by Last-Event-ID, refused cleanly past the limit (issue 18)."""
+import pytest
+
+from events import live, store
+from events.store import NewEvent
+from events.table import new_game, record
+
+
+@pytest.fixture
+def app(tmp_path):
+    from app import create_app
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "t.db"),
+                       "WTF_CSRF_ENABLED": False, "STREAM_KEEPALIVE": 0.05})
+
+
+@pytest.fixture
+def game(app, db):
+    return new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Béla"}], {}, "dev")["id"]
+
+
+def _chunks(response):
+    """The stream's chunks as text, one at a time (the server's generator runs on next())."""
+    for chunk in response.response:
+        yield chunk.decode() if isinstance(chunk, bytes) else chunk
+
+
+def _next_message(chunks, tries: int = 40) -> str | None:
+    """The next SSE message with data (keep-alive comments skipped), or None."""
+    for _ in range(tries):
+        chunk = next(chunks)
+        if chunk.startswith("id:"):
+            return chunk
+    return None
+
+
+def _open(client, game, **headers):
+    response = client.get(f"/games/{game}/stream", headers=headers, buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    chunks = _chunks(response)
+    assert next(chunks).startswith("retry:")  # the browser's reconnection delay comes first
+    return response, chunks
+
+
+def test_an_unknown_game_is_404(client):
+    assert client.get("/games/nope/stream").status_code == 404
+
+
+def test_a_new_phone_gets_the_live_region_with_the_games_sequence_as_id(client, game):
+    response, chunks = _open(client, game)
+    first = _next_message(chunks)
+    assert first.startswith("id: 1\nevent: live\n")
+    assert 'data: <section id="live"' in first
+    assert 'id="expected-seq" value="1" hx-swap-oob="true"' in first  # the form's expected_seq
+    assert 'id="log" class="log" hx-swap-oob="morph"' in first         # the log, out of band
+    response.close()
+
+
+def test_a_recorded_move_is_pushed_at_once(client, db, game):
+    response, chunks = _open(client, game, **{"Last-Event-ID": "1"})
+    assert next(chunks).startswith(":")  # up to date: nothing but a keep-alive
+    record(db, game, "points-recorded", {"seat": 0, "points": 7}, 1, 0, "dev", "c1")
+    pushed = _next_message(chunks)
+    assert pushed.startswith("id: 2\n") and 'data-testid="score-0">7<' in pushed
+    response.close()
+
+
+def test_a_move_recorded_by_another_process_wakes_the_stream(client, db, game, monkeypatch):
+    """Another gunicorn worker appends without this process's hub knowing: the watcher
+    sees SQLite's data_version change and wakes the game's streams."""
+    monkeypatch.setattr(live, "WATCH_INTERVAL", 0.01)
+    response, chunks = _open(client, game, **{"Last-Event-ID": "1"})
+    assert next(chunks).startswith(":")
+    other = store.connect(str(db.conn.execute("PRAGMA database_list").fetchone()[2]))
+    store.append(other, game, NewEvent("points-recorded", 1, {"seat": 1, "points": 4}, 1, "dev", "c2"),
+                 expected_seq=1)
+    other.conn.close()
+    pushed = _next_message(chunks, tries=400)
+    assert pushed is not None and pushed.startswith("id: 2\n")
+    response.close()
+
+
+def test_a_phone_that_missed_moves_gets_the_current_region_on_reconnect(client, db, game):
+    record(db, game, "points-recorded", {"seat": 0, "points": 7}, 1, 0, "dev", "c1")
+    record(db, game, "points-recorded", {"seat": 1, "points": 2}, 2, 1, "dev", "c2")
+    response, chunks = _open(client, game, **{"Last-Event-ID": "1"})
+    caught_up = _next_message(chunks)
+    assert caught_up.startswith("id: 3\n") and 'data-testid="score-1">2<' in caught_up
+    response.close()
+
+
+@pytest.mark.parametrize("last_id", ["abc", "-1", "1.5", "99", "99999999999999999999999999", "٣", " "])
+def test_a_bad_or_future_last_event_id_gets_a_full_refresh(client, game, last_id):
+    response, chunks = _open(client, game, **{"Last-Event-ID": last_id})
+    assert _next_message(chunks).startswith("id: 1\n")
+    response.close()
+
+
+def test_a_bad_seq_in_the_address_gets_a_full_refresh(client, game):
+    response = client.get(f"/games/{game}/stream?seq=%ED%A0%80", buffered=False)
+    assert response.status_code == 200
+    response.close()
+
+
+def test_past_the_limit_a_phone_gets_503_and_keeps_polling(app, client, game):
+    app.config["STREAMS_PER_WORKER"] = 1
+    held, _ = _open(client, game)
+    refused = client.get(f"/games/{game}/stream")
+    assert refused.status_code == 503
+    assert b"Too many live connections" in refused.data and refused.headers["Retry-After"]
+    held.close()
+    assert live.HUB.count() == 0  # a closed stream gives its place back
+    assert client.get(f"/games/{game}/stream", buffered=False).status_code == 200
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert 'hx-trigger="every 1500ms"' in page  # the poll stays as the fallback (static/live.js)
+
+
+def test_the_table_page_subscribes_with_the_sse_extension(client, game):
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert f'sse-connect="/games/{game}/stream?seq=1"' in page
+    assert 'sse-swap="live" hx-target="#live" hx-swap="morph"' in page
+    assert "vendor/htmx-ext-sse-" in page and "vendor/idiomorph-ext-" in page and "live.js" in page

@@ -1,0 +1,92 @@
+"""``GET /games/<id>/stream``: the table's live region pushed as server-sent events.
+
+Each message is exactly what a poll of ``/live`` returns after a change (the live
+region, and out of band the log and the form's ``expected_seq``), named ``live`` and
+carrying the game's sequence number as its id. A phone that reconnects sends the
+last id it saw (``Last-Event-ID``, or ``?seq=`` from the page it loaded): if the game
+moved on meanwhile, it gets the current region at once (the region is the whole
+state, so "what it missed" is the fresh region); an id that is not a number or lies
+beyond the end gets the same full refresh. Past the configured number of streams per
+worker the answer is 503, and the page keeps polling ``/live`` (static/live.js).
+"""
+from __future__ import annotations
+
+import time
+
+from flask import Blueprint, Response, abort, current_app, request, stream_with_context
+
+from events import store
+from events.live import HUB
+from events.cache import UnknownGame, load
+from web import db as web_db
+from web import views
+from web.seating import my_seat
+
+bp = Blueprint("stream", __name__)
+
+KEEPALIVE = 15.0        # seconds: a comment line that finds dead connections and idle proxies
+LIFETIME = 30 * 60.0    # seconds: a stream then ends and the phone reconnects (spreads load after restarts)
+RETRY_MS = 2000         # the browser's reconnection delay after a stream ends
+STREAMS_PER_WORKER = 1000
+
+
+def _seen() -> int | None:
+    """The last sequence number this phone has: Last-Event-ID, else ?seq=; None if neither
+    is a usable number (then the phone gets a full refresh)."""
+    raw = request.headers.get("Last-Event-ID") or request.args.get("seq") or ""
+    raw = raw.strip()
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        return None
+    return int(raw)
+
+
+def message(seq: int, html: str) -> str:
+    """One SSE message: every line of the fragment as a data line."""
+    data = "".join(f"data: {line}\n" for line in html.splitlines())
+    return f"id: {seq}\nevent: live\n{data}\n"
+
+
+def _render(game_id: str) -> tuple[int, str]:
+    table = load(web_db.get_db(), game_id)
+    html = views.render_live(game_id, table, my_seat(game_id))
+    web_db.close_db()  # hold no SQLite connection while waiting
+    return table.seq, html
+
+
+@bp.get("/games/<game_id>/stream")
+def stream(game_id: str):
+    if store.last_seq(web_db.get_db(), game_id) == 0:
+        abort(404)
+    web_db.close_db()
+    limit = current_app.config.get("STREAMS_PER_WORKER", STREAMS_PER_WORKER)
+    if HUB.count() >= limit:
+        return Response("Too many live connections; this phone checks for moves every few seconds "
+                        "instead.\nTúl sok élő kapcsolat; ez a telefon pár másodpercenként "
+                        "kérdez rá a lépésekre.\n", status=503, mimetype="text/plain",
+                        headers={"Retry-After": "30"})
+    return Response(stream_with_context(_messages(game_id, current_app.config["DATABASE"], _seen())),
+                    mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _messages(game_id: str, database: str, sent: int | None):
+    # subscribed only once the server iterates: a phone gone before that leaks nothing
+    flag = HUB.subscribe(game_id, database)
+    keepalive = current_app.config.get("STREAM_KEEPALIVE", KEEPALIVE)
+    deadline = time.monotonic() + LIFETIME
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        while time.monotonic() < deadline:
+            flag.clear()  # before reading: a move recorded from here on sets it again
+            current = store.last_seq(web_db.get_db(), game_id)
+            web_db.close_db()
+            if current != sent:
+                try:
+                    sent, html = _render(game_id)
+                except UnknownGame:
+                    return
+                yield message(sent, html)
+            if not flag.wait(keepalive):
+                yield ": keep-alive\n\n"
+    finally:
+        HUB.unsubscribe(game_id, flag)
