@@ -59,3 +59,14 @@ def player_name(players: list[dict], seat) -> str:
     """The name of the player in ``seat``, or "?" for a seat the table does not have."""
     ok = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players)
     return players[seat]["name"] if ok else "?"
+
+
+def parse_action(parsers: Mapping, state: dict, form: Mapping[str, str], rule: str = "form",
+                 default: str = "") -> tuple[str, dict]:
+    """A game's ``parse_form``: the form's ``action`` picks the parser (``parsers[action]
+    (state, form) -> data``); an action the game does not know is refused."""
+    action = form.get("action") or default
+    parser = parsers.get(action)
+    if parser is None:
+        fail("Ismeretlen művelet.", "Unknown action.", rule)
+    return action, parser(state, form)

@@ -1,7 +1,7 @@
 """Write examples/dragon-4p.json: a whole 4-player In the Year of the Dragon game,
 really played through events.table.new_game / record on a temporary database, so
 every move passed the rules. The players are a small seeded bot that picks among the
-legal choices the state offers (``state["ask"]``), as a phone form does.
+legal choices the game's view offers (``view(state)["ask"]``), as a phone form does.
 
     .venv/bin/python scripts/make_dragon_examples.py [--seed N] [--out PATH]
 """
@@ -19,8 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import load, new_game, record  # noqa: E402
-from scoring.dragon import turn_order  # noqa: E402
-from scoring.dragon_data import ACTIONS, DRAWN_EVENTS, GROUP_SIZES, PERSONS  # noqa: E402
+from scoring.dragon.data import ACTIONS, DRAWN_EVENTS, GROUP_SIZES, turn_order  # noqa: E402
+from scoring.dragon.view import view  # noqa: E402
 
 PLAYERS = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"},
            {"name": "Clara", "colour": "green"}, {"name": "David", "colour": "yellow"}]
@@ -30,7 +30,7 @@ LIKES = ["healer", "farmer", "tax", "monk", "lady", "craftsman", "scholar", "war
 
 def event_row(rng: random.Random) -> list[str]:
     """Draw the 10 tiles; a tile identical to the last one laid slides one space on
-    (seed 004 Eseménylapkák), which the retry loop models."""
+    (docs/rules/dragon.md §4), which the retry loop models."""
     while True:
         tiles = [e for e in DRAWN_EVENTS for _ in range(2)]
         rng.shuffle(tiles)
@@ -50,7 +50,7 @@ def deal(rng: random.Random, n: int) -> list[list[str]]:
 
 def choose(state: dict, rng: random.Random) -> tuple[str, dict]:
     """One legal move for the decision the state asks for."""
-    phase, ask = state["phase"], state["ask"]
+    phase, ask = state["next"]["step"], _ask(state)
     if phase == "lay-events":
         return "dragon-events-laid", {"row": event_row(rng)}
     if phase == "opening":
@@ -73,8 +73,14 @@ def choose(state: dict, rng: random.Random) -> tuple[str, dict]:
     raise RuntimeError(f"nothing to do in phase {phase}")
 
 
+def _ask(state) -> dict:
+    """The choices the phone form offers, with whose decision it is."""
+    return {**view(state, [])["ask"], "seat": state["next"]["seat"]}
+
+
 def _action(state, rng):
-    ask, seat = state["ask"], state["ask"]["seat"]
+    ask = _ask(state)
+    seat = ask["seat"]
     month, event = state["month"], state["row"][min(state["month"], 11)]
     player = state["players"][seat]
     wants = []
@@ -111,7 +117,7 @@ def _rooms(player) -> int:
 
 
 def _floors(state):
-    ask = state["ask"]
+    ask = _ask(state)
     player = state["players"][ask["seat"]]
     add, left = [0] * len(player["palaces"]), ask["floors"]
     for i, room in enumerate(ask["room"]):  # fill the inhabited palaces up first
@@ -126,7 +132,7 @@ def _floors(state):
 
 
 def _person(state, rng):
-    ask = state["ask"]
+    ask = _ask(state)
     seat = ask["seat"]
     cards = [c for c in ask["cards"] if c["tiles"]]
     if not cards:
@@ -153,7 +159,7 @@ def _person(state, rng):
 
 
 def _release(state):
-    ask = state["ask"]
+    ask = _ask(state)
     rank = {kind: i for i, kind in enumerate(LIKES)}
     persons = sorted(ask["persons"], key=lambda p: -rank[p["tile"].split(":")[0]])
     chosen, palaces = [], set()

@@ -56,7 +56,7 @@ def test_resubmission_returns_the_original_answer(client, game):
 def test_rule_refusal_is_422_with_problems(client, game):
     refused = _post(client, game, {**_points(1), "data": {"seat": 5, "points": 1}})
     assert refused.status_code == 422
-    assert refused.json["problems"][0]["rule"] == "scorepad §1"
+    assert refused.json["problems"][0]["rule"] == "docs/rules/scorepad.md §1"
     assert refused.json["problems"][0]["hu"] and refused.json["problems"][0]["en"]
 
 

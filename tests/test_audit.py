@@ -218,7 +218,7 @@ def test_the_score_race_is_a_lazy_image_of_the_game(client, db, game):
 
 def _doubled(state):
     return {seat: [ScorePart(p.category, 2 * p.points, p.events, p.label) for p in parts]
-            for seat, parts in scorepad.score(state).items()}
+            for seat, parts in scorepad.GAME.score(state).items()}
 
 
 def test_old_games_keep_their_rules_and_rescore_shows_the_difference_first(client, db, game, monkeypatch):
@@ -292,7 +292,7 @@ def test_a_flagged_move_is_marked_on_the_table_page_and_the_timeline(client, db)
     for page in (f"/games/{gid}?lang=en", f"/games/{gid}/live?seq=1&lang=en", f"/games/{gid}/timeline?lang=en"):
         html = client.get(page).get_data(as_text=True)
         flagged = re.search(r'<li id="e3"[^>]*class="[^"]*flagged[^"]*">(.*?)</li>', html, re.S)
-        assert flagged and "Nothing has been recorded in this round yet. (scorepad §2)" in flagged.group(1), page
+        assert flagged and "Nothing has been recorded in round 1 yet. (docs/rules/scorepad.md §2)" in flagged.group(1), page
         assert re.search(r'<li id="e2"[^>]*class="voided', html), page
 
 

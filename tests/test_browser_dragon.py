@@ -134,7 +134,7 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
     clara.locator('input[name="release"][value="0:0"]').check()
     clara.get_by_role("button", name="Record the release").click()  # one is not enough: refused, cited
     expect(clara.locator(".problems")).to_contain_text("Exactly 3 person(s) must be released")
-    expect(clara.locator(".problems")).to_contain_text("seed 004 Fertőzés")
+    expect(clara.locator(".problems")).to_contain_text("dragon.md §18")
     screenshot(clara, "dragon-contagion-refused")
     for spot in ("0:1", "1:1"):
         clara.locator(f'input[name="release"][value="{spot}"]').check()

@@ -1,10 +1,12 @@
-"""In the Year of the Dragon: every worked example of the Hungarian rulebook (seed 004)
-as a named test, and the rule checks with their citations."""
+"""In the Year of the Dragon: every worked example of the Hungarian rulebook as a named
+test (docs/rules/dragon.md §25), and the rule checks with their citations."""
 import pytest
 
-from scoring import dragon
 from scoring.base import Move, clone
-from scoring.dragon_tally import final_parts
+from scoring.dragon import GAME as dragon
+from scoring.dragon import data as D
+from scoring.dragon.view import view
+from scoring.dragon_tally.score import final_parts
 
 NAMES = ["Anna", "Ben", "Clara", "David", "Emil"]
 ANNA, BEN, CLARA, DAVID, EMIL = range(5)
@@ -77,6 +79,24 @@ def position(table, seat, palaces, yuan=None, rice=0, fireworks=0, track=None):
         player["track"] = track
 
 
+def releases(state) -> list[dict]:
+    """The release decisions the rules wait for, in order: ``next`` and those after it."""
+    due = state["next"]
+    if due["step"] != "release":
+        return []
+    return [{k: due[k] for k in ("seat", "count", "reason", "rule")}] + due["later"]
+
+
+def ask(state) -> dict:
+    return view(state, [])["ask"]
+
+
+def give_turn(table, seat):
+    """Let ``seat`` decide now, before whoever was due (a test short cut)."""
+    due = table.state["next"]
+    table.state["next"] = {**due, "seat": seat, "later": [due["seat"]] + due["later"]}
+
+
 def dealt(table):
     table.play("dragon-actions-dealt", {"groups": GROUPS[table.state["n"]]})
     return table
@@ -86,10 +106,10 @@ def trigger(table, event) -> int:
     """Resolve ``event`` through the real flow: month 3's person phase ends with the
     last player playing a card whose tiles are gone (which changes nothing else)."""
     state = table.state
-    state["month"], state["phase"] = 3, "person"
+    state["month"] = 3
     state["row"][2] = event
-    seat = dragon.turn_order(state)[-1]
-    state["order"], state["turn"] = [seat], seat
+    seat = D.turn_order(state)[-1]
+    state["next"] = {"step": "person", "seat": seat, "later": []}
     state["supply"]["craftsman"]["young"] = 0
     return table.play("dragon-person-recruited", {"seat": seat, "card": "craftsman"})
 
@@ -104,11 +124,11 @@ def test_example_opening_anna_7_ben_7_on_top_clara_8_david_may_not_repeat_a_pair
         table.play("dragon-opening-recruited", {"seat": seat, "persons": [{"type": a, "palace": 0},
                                                                          {"type": b, "palace": 1}]})
     assert [table.player(s)["track"] for s in (ANNA, BEN, CLARA)] == [7, 7, 8]
-    assert dragon.turn_order(table.state)[:3] == [CLARA, BEN, ANNA]  # Ben's marker sits on Anna's
+    assert D.turn_order(table.state)[:3] == [CLARA, BEN, ANNA]  # Ben's marker sits on Anna's
     for a, b in PAIRS[:3]:
         rules = table.refused("dragon-opening-recruited", {"seat": DAVID, "persons": [
             {"type": b, "palace": 0}, {"type": a, "palace": 1}]})
-        assert rules == [dragon.R_OPENING]
+        assert rules == [D.R_OPENING]
     table.refused("dragon-opening-recruited", {"seat": DAVID, "persons": [
         {"type": "monk", "palace": 0}, {"type": "monk", "palace": 1}]})
 
@@ -122,8 +142,8 @@ def test_supply_per_player_count_follows_the_setup_note():
 
 def test_event_row_counts_and_no_identical_neighbours():
     table = Table(3)
-    assert set(table.refused("dragon-events-laid", {"row": ["tribute", "tribute"] + ROW[2:]})) == {dragon.R_EVENTS_ROW}
-    assert table.refused("dragon-events-laid", {"row": ["drought"] + ROW[1:]}) == [dragon.R_EVENTS_ROW]
+    assert set(table.refused("dragon-events-laid", {"row": ["tribute", "tribute"] + ROW[2:]})) == {D.R_EVENTS_ROW}
+    assert table.refused("dragon-events-laid", {"row": ["drought"] + ROW[1:]}) == [D.R_EVENTS_ROW]
     table.play("dragon-events-laid", {"row": ROW})
     assert table.state["row"][:3] == ["peace", "peace", "contagion"]
 
@@ -144,7 +164,7 @@ def test_example_taxes_clara_2_david_pays_3_and_takes_8():
     position(table, CLARA, [palace(2, P("monk"))], yuan=1, track=30)
     position(table, DAVID, [palace(2, P("tax"), P("tax"))], yuan=3, track=29)
     dealt(table)
-    assert table.state["turn"] == CLARA
+    assert table.state["next"]["seat"] == CLARA
     table.play("dragon-action-chosen", {"seat": CLARA, "group": 0, "action": "taxes"})
     assert table.player(CLARA)["yuan"] == 1 + 2
     table.play("dragon-action-chosen", {"seat": DAVID, "group": 0, "action": "taxes"})
@@ -180,11 +200,11 @@ def test_example_emil_builds_3_floors_one_palace_to_3_and_a_new_one():
     position(table, EMIL, [palace(1, P("craftsman")), palace(2, P("craftsman"))], track=90)
     dealt(table)
     table.play("dragon-action-chosen", {"seat": EMIL, "group": 0, "action": "build"})
-    assert table.state["pending"] == [{"kind": "build", "seat": EMIL, "floors": 3}]
-    assert table.state["ask"]["room"] == [2, 1]
+    assert table.state["next"] == {"step": "build", "seat": EMIL, "floors": 3, "later": table.state["next"]["later"]}
+    assert ask(table.state)["room"] == [2, 1]
     table.play("dragon-floors-placed", {"seat": EMIL, "add": [2, 0], "new": [1]})
     assert [p["floors"] for p in table.player(EMIL)["palaces"]] == [3, 2, 1]
-    assert table.state["phase"] == "action" and table.state["turn"] != EMIL
+    assert table.state["next"]["step"] == "action" and table.state["next"]["seat"] != EMIL
 
 
 def test_build_places_exactly_the_new_floors_and_never_above_3():
@@ -192,10 +212,10 @@ def test_build_places_exactly_the_new_floors_and_never_above_3():
     position(table, EMIL, [palace(2, P("craftsman")), palace(2, P("lady"))], track=90)
     dealt(table)
     table.play("dragon-action-chosen", {"seat": EMIL, "group": 0, "action": "build"})
-    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [2, 0], "new": []}) == [dragon.R_PALACE]
-    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1, 0], "new": []}) == [dragon.R_BUILD]
-    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1, 1], "new": [1]}) == [dragon.R_BUILD]
-    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1], "new": [1]}) == [dragon.R_BUILD]
+    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [2, 0], "new": []}) == [D.R_PALACE]
+    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1, 0], "new": []}) == [D.R_BUILD]
+    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1, 1], "new": [1]}) == [D.R_BUILD]
+    assert table.refused("dragon-floors-placed", {"seat": EMIL, "add": [1], "new": [1]}) == [D.R_BUILD]
     table.refused("dragon-action-chosen", {"seat": ANNA, "group": 0, "action": "taxes"})  # phases in order
     table.play("dragon-floors-placed", {"seat": EMIL, "add": [0, 0], "new": [2]})
 
@@ -253,7 +273,7 @@ def test_privilege_small_2_large_by_option_one_per_action(price):
     assert (table.player(ANNA)["yuan"], table.player(ANNA)["large"]) == (0, 1)
     # Ben pays 3 for the occupied group and cannot afford a large privilege any more
     assert table.refused("dragon-action-chosen", {"seat": BEN, "group": 4, "action": "privilege",
-                                                  "privilege": "large"}) == [dragon.R_ACTION]
+                                                  "privilege": "large"}) == [D.R_ACTION]
     table.play("dragon-action-chosen", {"seat": BEN, "group": 4, "action": "privilege", "privilege": "small"})
     assert (table.player(BEN)["yuan"], table.player(BEN)["small"]) == (price + 2 - 3 - 2, 1)
 
@@ -264,13 +284,13 @@ def test_money_never_below_zero_for_a_shared_group():
     position(table, BEN, [palace(2, P("monk"))], yuan=2, track=80)
     dealt(table)
     table.play("dragon-action-chosen", {"seat": ANNA, "group": 0, "action": "taxes"})
-    assert table.refused("dragon-action-chosen", {"seat": BEN, "group": 0, "action": "build"}) == [dragon.R_ACTION]
-    assert all(c["group"] != 0 for c in table.state["ask"]["choices"])  # the form offers only legal ones
+    assert table.refused("dragon-action-chosen", {"seat": BEN, "group": 0, "action": "build"}) == [D.R_ACTION]
+    assert all(c["group"] != 0 for c in ask(table.state)["choices"])  # the form offers only legal ones
 
 
 def test_only_the_player_whose_turn_it_is_may_act():
     table = dealt(started())
-    first = table.state["turn"]
+    first = table.state["next"]["seat"]
     other = (first + 1) % 5
     table.refused("dragon-action-chosen", {"seat": other, "group": 0, "action": "taxes"})
 
@@ -280,9 +300,9 @@ def test_only_the_player_whose_turn_it_is_may_act():
 
 def _to_person_phase(table):
     dealt(table)
-    while table.state["phase"] == "action":
-        table.play("dragon-money-refilled", {"seat": table.state["turn"]})
-    assert table.state["phase"] == "person"
+    while table.state["next"]["step"] == "action":
+        table.play("dragon-money-refilled", {"seat": table.state["next"]["seat"]})
+    assert table.state["next"]["step"] == "person"
 
 
 def test_recruit_moves_the_track_and_each_card_once():
@@ -293,10 +313,9 @@ def test_recruit_moves_the_track_and_each_card_once():
     assert table.player(ANNA)["track"] == 92
     assert table.state["supply"]["scholar"]["old"] == 3
     assert "scholar" not in table.player(ANNA)["cards"]
-    table.state["order"].insert(0, ANNA)
-    table.state["turn"] = ANNA
+    give_turn(table, ANNA)
     assert table.refused("dragon-person-recruited", {"seat": ANNA, "card": "scholar",
-                                                     "person": P("scholar"), "palace": 1}) == [dragon.R_PERSON]
+                                                     "person": P("scholar"), "palace": 1}) == [D.R_PERSON]
 
 
 def test_a_full_court_must_replace_or_send_away_and_sending_away_does_not_move_the_track():
@@ -304,14 +323,13 @@ def test_a_full_court_must_replace_or_send_away_and_sending_away_does_not_move_t
     position(table, ANNA, [palace(1, P("monk")), palace(1, P("lady"))], track=90)
     _to_person_phase(table)
     assert table.refused("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"),
-                                                     "palace": 0}) == [dragon.R_PALACE]
-    assert [p["value"] for p in table.state["ask"]["places"]] == ["r:0:0", "r:1:0", "away"]
+                                                     "palace": 0}) == [D.R_PALACE]
+    assert [p["value"] for p in ask(table.state)["places"]] == ["r:0:0", "r:1:0", "away"]
     left = table.state["supply"]["healer"]["young"]
     table.play("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"), "away": True})
     assert table.player(ANNA)["track"] == 90
     assert table.state["supply"]["healer"]["young"] == left - 1  # the tile left the game
-    table.state["order"].insert(0, ANNA)
-    table.state["turn"] = ANNA
+    give_turn(table, ANNA)
     table.play("dragon-person-recruited", {"seat": ANNA, "card": "farmer", "person": P("farmer"),
                                            "palace": 1, "replace": 0})
     assert table.player(ANNA)["palaces"][1]["persons"] == [P("farmer")]
@@ -324,7 +342,7 @@ def test_while_a_room_is_free_the_new_person_must_move_in():
     _to_person_phase(table)
     for how in ({"away": True}, {"palace": 0, "replace": 0}):
         assert table.refused("dragon-person-recruited", {"seat": ANNA, "card": "healer",
-                                                         "person": P("healer"), **how}) == [dragon.R_PERSON]
+                                                         "person": P("healer"), **how}) == [D.R_PERSON]
 
 
 def test_a_card_whose_tiles_are_gone_gives_nothing_and_a_wild_card_takes_any():
@@ -344,9 +362,9 @@ def test_month_12_has_no_person_phase():
     table = started()
     table.state["month"], table.state["row"][11] = 12, "peace"
     dealt(table)
-    while table.state["phase"] == "action":
-        table.play("dragon-money-refilled", {"seat": table.state["turn"]})
-    assert table.state["phase"] == "over"
+    while table.state["next"]["step"] == "action":
+        table.play("dragon-money-refilled", {"seat": table.state["next"]["seat"]})
+    assert table.state["next"]["step"] == "over"
 
 
 # ---------------------------------------------------------------- events
@@ -359,12 +377,11 @@ def test_example_clara_pays_2_yuan_tribute_and_releases_2_persons():
         table.player(seat)["yuan"] = 10
     trigger(table, "tribute")
     assert table.player(CLARA)["yuan"] == 0 and table.player(ANNA)["yuan"] == 6
-    assert table.state["pending"] == [{"kind": "release", "seat": CLARA, "count": 2, "reason": "tribute",
-                                       "rule": dragon.R_TRIBUTE}]
-    assert table.refused("dragon-persons-released", {"seat": CLARA, "persons": [[0, 0]]}) == [dragon.R_TRIBUTE]
+    assert releases(table.state) == [{"seat": CLARA, "count": 2, "reason": "tribute", "rule": D.R_TRIBUTE}]
+    assert table.refused("dragon-persons-released", {"seat": CLARA, "persons": [[0, 0]]}) == [D.R_TRIBUTE]
     table.play("dragon-persons-released", {"seat": CLARA, "persons": [[0, 0], [0, 2]]})
     assert table.player(CLARA)["palaces"][0]["persons"] == [P("lady")]
-    assert table.state["month"] == 4 and table.state["phase"] == "deal"
+    assert table.state["month"] == 4 and table.state["next"]["step"] == "deal"
 
 
 def test_example_drought_anna_pays_3_rice_ben_releases_one_from_each_of_3_palaces():
@@ -375,9 +392,9 @@ def test_example_drought_anna_pays_3_rice_ben_releases_one_from_each_of_3_palace
         table.state["players"][seat]["rice"] = 5
     trigger(table, "drought")
     assert table.player(ANNA)["rice"] == 1
-    assert [p["seat"] for p in table.state["pending"]] == [BEN]
+    assert [p["seat"] for p in releases(table.state)] == [BEN]
     assert table.refused("dragon-persons-released", {"seat": BEN, "persons": [[0, 0], [0, 1], [1, 0]]}) \
-        == [dragon.R_DROUGHT]
+        == [D.R_DROUGHT]
     table.play("dragon-persons-released", {"seat": BEN, "persons": [[0, 1], [1, 0], [2, 0]]})
     assert [(p["floors"], len(p["persons"])) for p in table.player(BEN)["palaces"]] == [(2, 1), (1, 0), (1, 0)]
     assert len(table.player(ANNA)["palaces"]) == 4
@@ -389,7 +406,7 @@ def test_drought_with_some_rice_lets_the_player_choose_the_unsupplied_palaces():
     for seat in (ANNA, CLARA, DAVID, EMIL):
         table.state["players"][seat]["rice"] = 5
     trigger(table, "drought")
-    assert table.state["pending"][0]["count"] == 1
+    assert releases(table.state)[0]["count"] == 1
     table.play("dragon-persons-released", {"seat": BEN, "persons": [[1, 0]]})
     assert [p["floors"] for p in table.player(BEN)["palaces"]] == [2, 1, 2]  # the emptied palace decays
 
@@ -415,7 +432,7 @@ def test_example_mongol_invasion_points_for_helmets_david_and_emil_release():
     position(table, EMIL, [palace(2, young, P("lady"))], track=9)
     trigger(table, "mongols")
     assert [table.points(s, "mongols") for s in range(5)] == [3, 3, 2, 1, 1]
-    assert [(p["seat"], p["count"]) for p in table.state["pending"]] == [(EMIL, 1), (DAVID, 1)]  # track order
+    assert [(p["seat"], p["count"]) for p in releases(table.state)] == [(EMIL, 1), (DAVID, 1)]  # track order
     table.refused("dragon-persons-released", {"seat": DAVID, "persons": [[0, 0]]})
     table.play("dragon-persons-released", {"seat": EMIL, "persons": [[0, 0]]})  # the warrior just counted
     table.play("dragon-persons-released", {"seat": DAVID, "persons": [[0, 1]]})
@@ -425,22 +442,22 @@ def test_example_mongol_invasion_points_for_helmets_david_and_emil_release():
 def test_mongols_when_everyone_has_0_helmets_everyone_releases():
     table = started()
     trigger(table, "mongols")
-    assert sorted(p["seat"] for p in table.state["pending"]) == [0, 1, 2, 3, 4]
+    assert sorted(p["seat"] for p in releases(table.state)) == [0, 1, 2, 3, 4]
 
 
 def test_example_clara_contagion_two_young_healers_lose_only_1():
     table = started()
     position(table, CLARA, [palace(3, P("healer"), P("healer"), P("monk")), palace(2, P("lady"))])
     trigger(table, "contagion")
-    mine = [p for p in table.state["pending"] if p["seat"] == CLARA]
+    mine = [p for p in releases(table.state) if p["seat"] == CLARA]
     assert mine[0]["count"] == 1
-    for pending in list(table.state["pending"]):
-        if pending["seat"] == CLARA:
+    for due in list(releases(table.state)):
+        if due["seat"] == CLARA:
             table.play("dragon-persons-released", {"seat": CLARA, "persons": [[0, 0]]})  # may be a healer
             break
-        seat = pending["seat"]
+        seat = due["seat"]
         spots = [[i, j] for i, pal in enumerate(table.player(seat)["palaces"]) for j in range(len(pal["persons"]))]
-        table.play("dragon-persons-released", {"seat": seat, "persons": spots[:pending["count"]]})
+        table.play("dragon-persons-released", {"seat": seat, "persons": spots[:due["count"]]})
     assert table.player(CLARA)["palaces"][0]["persons"] == [P("healer"), P("monk")]
 
 
@@ -449,7 +466,7 @@ def test_contagion_releases_everything_without_asking_when_there_is_no_choice():
     for seat in range(5):
         position(table, seat, [palace(2, P("monk")), palace(2, P("lady"))])
     trigger(table, "contagion")
-    assert table.state["pending"] == [] and table.state["month"] == 4
+    assert releases(table.state) == [] and table.state["month"] == 4
     assert all(len(p["palaces"]) == 2 and all(not pal["persons"] for pal in p["palaces"])
                for p in table.state["players"])  # 2-floor palaces decayed to 1 floor, not gone
     assert all([pal["floors"] for pal in p["palaces"]] == [1, 1] for p in table.state["players"])
@@ -461,9 +478,9 @@ def test_releases_go_in_person_track_order_and_no_voluntary_extra():
         position(table, seat, [palace(3, P("monk"), P("lady"), P("tax")), palace(2, P("scholar"), P("farmer"))],
                  track=10 * seat)
     trigger(table, "contagion")
-    assert [p["seat"] for p in table.state["pending"]] == [EMIL, DAVID, CLARA, BEN, ANNA]
+    assert [p["seat"] for p in releases(table.state)] == [EMIL, DAVID, CLARA, BEN, ANNA]
     assert table.refused("dragon-persons-released", {"seat": EMIL, "persons": [[0, 0], [0, 1], [0, 2], [1, 0]]}) \
-        == ["seed 004 Fertőzés"]
+        == [D.R_CONTAGION]
     assert table.refused("dragon-persons-released", {"seat": ANNA, "persons": [[0, 0], [0, 1], [0, 2]]})
 
 
@@ -502,8 +519,8 @@ def test_example_ben_final_scoring_25():
     table.state["month"] = 12
     table.state["row"][11] = "peace"
     dealt(table)
-    while table.state["phase"] == "action":
-        table.play("dragon-money-refilled", {"seat": table.state["turn"]})
+    while table.state["next"]["step"] == "action":
+        table.play("dragon-money-refilled", {"seat": table.state["next"]["seat"]})
     final = sum(table.points(BEN, c) for c in ("persons", "monks", "money"))
     assert final == 25
     assert table.points(BEN) - before == 25 + 3 + 1  # + month 12: 3 palaces, 1 court lady
@@ -525,7 +542,7 @@ def test_apply_does_not_mutate_and_check_never_raises_on_every_phase():
     snapshot = clone(table.state)
     dragon.apply(table.state, Move(99, "dragon-actions-dealt", {"groups": GROUPS[5]}))
     assert table.state == snapshot
-    assert table.refused("dragon-persons-released", {"seat": 0, "persons": [[0, 0]]}) == [dragon.R_FLOW]
+    assert table.refused("dragon-persons-released", {"seat": 0, "persons": [[0, 0]]}) == [D.R_FLOW]
 
 
 # ---------------------------------------------------------------- whole games: invariants

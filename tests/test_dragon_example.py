@@ -39,7 +39,7 @@ def test_the_example_is_a_whole_year_with_every_kind_of_move():
     doc = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     events = verify(doc)  # hash chain + every move re-checked by the rules
     table = fold(events)
-    assert table.game["phase"] == "over" and table.game["month"] == 12
+    assert table.game["next"]["step"] == "over" and table.game["month"] == 12
     kinds = {e.type for e in events}
     assert {"dragon-floors-placed", "dragon-persons-released", "dragon-money-refilled"} <= kinds
     assert sum(e.type == "dragon-actions-dealt" for e in events) == 12

@@ -6,7 +6,9 @@ import json
 import pytest
 
 from events import store
-from scoring import dragon, dragon_tally
+from scoring.dragon import GAME as dragon
+from scoring.dragon.data import R_TILES
+from scoring.dragon_tally import GAME as dragon_tally
 
 
 def form_for(type_, data) -> dict:
@@ -125,7 +127,7 @@ def test_tally_refuses_more_tiles_of_a_kind_than_the_player_count_supplies():
     old_monk = {"type": "monk", "age": "old"}
     anna = {**moves[1][1], "palaces": [{"floors": 2, "persons": [old_monk]}]}
     found = dragon_tally.check(state, Move(3, "dragon-position-entered", anna))
-    assert [p.rule for p in found] == [dragon.R_SETUP] and "only 1 old monk" in found[0].en
+    assert [p.rule for p in found] == [R_TILES] and "only 1 old monk" in found[0].en
     lone = dragon_tally.setup(players, {})             # the same court alone is fine
     assert dragon_tally.check(lone, Move(2, "dragon-position-entered", anna)) == []
     crowd = {**anna, "palaces": [{"floors": 3, "persons": [{"type": "tax", "age": "young"}] * 3},

@@ -139,7 +139,7 @@ def test_a_forged_hash_is_refused_naming_the_event(doc):
 def test_a_rechained_forgery_the_rules_refuse_is_refused_naming_the_event(doc):
     doc["events"][6]["data"]["points"] = 5_000_000
     err = refusal(rechain(doc))
-    assert err.seq == 7 and "scorepad §1" in err.reason
+    assert err.seq == 7 and "docs/rules/scorepad.md §1" in err.reason
 
 
 def test_a_rechained_void_of_a_missing_event_is_refused(doc):
@@ -152,7 +152,7 @@ def test_a_move_after_the_end_is_refused_naming_it(doc):
     doc["events"].append({**copy.deepcopy(doc["events"][2]), "seq": len(doc["events"]) + 1,
                           "client_event_id": "late"})
     err = refusal(rechain(doc))
-    assert err.seq == len(doc["events"]) and "scorepad §3" in err.reason
+    assert err.seq == len(doc["events"]) and "docs/rules/scorepad.md §3" in err.reason
 
 
 @pytest.mark.parametrize("edit, forged, seq, words", [

@@ -68,7 +68,7 @@ def test_void_removes_a_move_and_flags_later_moves_the_rules_now_refuse(db, game
     table = load(db, game_id)
     assert table.voided[2]["reason"] == "wrong table"
     assert list(table.flagged) == [3]
-    assert table.flagged[3][0]["rule"] == "scorepad §2"
+    assert table.flagged[3][0]["rule"] == "docs/rules/scorepad.md §2"
     assert standings(table)[0]["score"] == 0
 
 
@@ -102,7 +102,7 @@ def test_bad_moves_are_refused_with_a_cited_rule_and_append_nothing(db, game_id,
 
 def test_a_finished_game_refuses_more_moves(db, game_id):
     _play(db, game_id, [("points-recorded", {"seat": 0, "points": 1}), ("game-ended", {})])
-    assert check_move(load(db, game_id), "points-recorded", {"seat": 0, "points": 1})[0].rule == "scorepad §3"
+    assert check_move(load(db, game_id), "points-recorded", {"seat": 0, "points": 1})[0].rule == "docs/rules/scorepad.md §3"
     row = store.game_row(db, game_id)
     assert row["finished"] == 1
 

@@ -79,7 +79,7 @@ def test_move_without_js_redirects_and_with_htmx_returns_the_fragment(client, se
 
 @pytest.mark.parametrize("fields, message", [
     ({"seat": "0", "points": "abc"}, b"whole number"),
-    ({"seat": "9", "points": "3"}, b"no such player"),
+    ({"seat": "9", "points": "3"}, b"There is no player 10"),
     ({"points": "3"}, b"Player: enter a whole number"),
 ])
 def test_bad_move_shows_the_problem_beside_the_form_and_appends_nothing(app, client, seated, fields, message):

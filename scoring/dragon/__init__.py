@@ -1,0 +1,29 @@
+"""In the Year of the Dragon (Stefan Feld, alea 2007): twelve months kept by the app.
+
+The table enters only its choices; the app computes every consequence. Rules as
+implemented, each with its source: docs/rules/dragon.md. Where things live: data.py
+(printed tables, event types), setup.py, check.py (refusals), apply.py (the fold:
+the month's flow, events, scoring), score.py, forms.py, view.py, demo.py.
+"""
+from __future__ import annotations
+
+from scoring.base import GameKind, text
+from scoring.dragon.apply import apply
+from scoring.dragon.check import check
+from scoring.dragon.data import EVENT_TYPES, OPTIONS, labels
+from scoring.dragon.demo import demo
+from scoring.dragon.forms import describe, parse_form
+from scoring.dragon.score import is_over, score, tiebreak
+from scoring.dragon.setup import setup
+from scoring.dragon.view import view
+
+GAME = GameKind(
+    kind="dragon", title=text("A sárkány éve", "In the Year of the Dragon"),
+    min_players=2, max_players=5, rules_version=1, event_types=EVENT_TYPES,
+    setup=setup, check=check, apply=apply, score=score, is_over=is_over,
+    describe=describe, parse_form=parse_form, options=OPTIONS, categories=labels(),
+    tiebreak=tiebreak,
+    tiebreak_rule=text("Döntetlennél a személysávon előrébb álló nyer.",
+                       "Ties: the player further ahead on the person track wins."),
+    has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_players.html"}),
+)

@@ -1,0 +1,197 @@
+"""In the Year of the Dragon: the phone form → event, and the move log's words.
+
+Every form posts only the choice; the seat comes from the state (whose turn it is),
+so any seated phone can record for the player whose turn it is (§23). Fields are read
+with the shared readers of scoring/forms.py, refusing with a reason beside the form.
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from scoring.base import Move, text
+from scoring.dragon.data import (ACTION_NAMES, ACTIONS, DRAWN_EVENTS, EVENT_NAMES, MAX_FLOORS,
+                                 PERSON_NAMES, PERSONS, R_FORM, TYPES, WILD, person_name)
+from scoring.forms import fail, form_choice, form_int, form_list, parse_action, player_name
+
+MAX_PALACES = 41  # the schema's bound on a palace index
+_TILES = [f"{k}:{a}" for k, ages in PERSONS.items() for a in ages]
+_CARDS = list(TYPES) + [WILD]
+_CHOICES = [f"{g}:{a}" for g in range(5) for a in ACTIONS if a != "privilege"] + \
+    [f"{g}:privilege:{size}" for g in range(5) for size in ("small", "large")]
+_PLACES = ["away"] + [f"p:{i}" for i in range(MAX_PALACES)] + \
+    [f"r:{i}:{j}" for i in range(MAX_PALACES) for j in range(MAX_FLOORS)]
+_SPOTS = [f"{i}:{j}" for i in range(MAX_PALACES) for j in range(MAX_FLOORS)]
+
+
+def _seat(state: dict) -> int:
+    seat = state["next"]["seat"]
+    return seat if seat is not None else 0
+
+
+def parse_form(state: dict, form: Mapping[str, str]) -> tuple[str, dict]:
+    return parse_action(PARSERS, state, form, R_FORM)
+
+
+def _row(state: dict, form) -> dict:
+    row = [form_choice(form, f"ev{m}", DRAWN_EVENTS, text(f"{m}. hónap", f"Month {m}"), rule=R_FORM)
+           for m in range(3, 13)]
+    return {"row": row}
+
+
+def _opening(state: dict, form) -> dict:
+    persons = []
+    for i in (1, 2):
+        kind = form_choice(form, f"type{i}", TYPES, text(f"{i}. személy", f"Person {i}"), rule=R_FORM)
+        palace = form_int(form, f"palace{i}", text(f"{i}. személy palotája", f"Person {i}'s palace"),
+                          R_FORM, low=0, high=1)
+        persons.append({"type": kind, "palace": palace})
+    return {"seat": _seat(state), "persons": persons}
+
+
+def _dealt(state: dict, form) -> dict:
+    groups = [[] for _ in range(state["n"])]
+    for name in ACTIONS:
+        label = text(f"{ACTION_NAMES[name]['hu']} csoportja", f"Group of {ACTION_NAMES[name]['en']}")
+        groups[form_int(form, f"group_{name}", label, R_FORM, low=1, high=state["n"]) - 1].append(name)
+    return {"groups": groups}
+
+
+def _action(state: dict, form) -> dict:
+    choice = form_choice(form, "choice", _CHOICES, text("Akció", "Action"), rule=R_FORM)
+    parts = choice.split(":")
+    data = {"seat": _seat(state), "group": int(parts[0]), "action": parts[1]}
+    if len(parts) == 3:
+        data["privilege"] = parts[2]
+    return data
+
+
+def _refill(state: dict, form) -> dict:
+    return {"seat": _seat(state)}
+
+
+def _floors(state: dict, form) -> dict:
+    seat = _seat(state)
+    palaces = state["players"][seat]["palaces"]
+    add = [form_int({"n": form.get(f"add{i}") or "0"}, "n", text(f"{i + 1}. palota", f"Palace {i + 1}"),
+                    R_FORM, low=0, high=MAX_FLOORS) for i in range(len(palaces))]
+    new = [form_int({"n": raw}, "n", text("Új palota", "New palace"), R_FORM, low=0, high=MAX_FLOORS)
+           for raw in form_list(form, "new")]
+    return {"seat": seat, "add": add, "new": [f for f in new if f]}
+
+
+def _recruit(state: dict, form) -> dict:
+    """``pick`` = "<card>|<type>:<age>" (or "<card>|" when no tile of it is left);
+    ``place`` = "p:<palace>", "r:<palace>:<slot>" (replace) or "away"."""
+    card, _, tile = (form.get("pick") or "").partition("|")
+    if card not in _CARDS or (tile and tile not in _TILES):
+        fail("Válaszd ki a kijátszott kártyát és a lapkát.", "Choose the card played and the tile.", R_FORM)
+    data = {"seat": _seat(state), "card": card}
+    if not tile:
+        return data
+    kind, _, age = tile.partition(":")
+    data["person"] = {"type": kind, "age": age}
+    place = form_choice(form, "place", _PLACES, text("Hová kerül", "Where it goes"), rule=R_FORM).split(":")
+    if place == ["away"]:
+        data["away"] = True
+    elif place[0] == "p":
+        data["palace"] = int(place[1])
+    else:
+        data["palace"], data["replace"] = int(place[1]), int(place[2])
+    return data
+
+
+def _release(state: dict, form) -> dict:
+    spots = [form_choice({"v": raw}, "v", _SPOTS, text("Elbocsátott", "Released"), rule=R_FORM)
+             for raw in form_list(form, "release")]
+    if not spots:
+        fail("Jelöld be, kiket bocsát el.", "Tick the persons to release.", R_FORM)
+    return {"seat": _seat(state), "persons": [[int(x) for x in s.split(":")] for s in spots]}
+
+
+PARSERS: dict[str, Callable[[dict, Mapping], dict]] = {
+    "dragon-events-laid": _row, "dragon-opening-recruited": _opening,
+    "dragon-actions-dealt": _dealt, "dragon-action-chosen": _action,
+    "dragon-money-refilled": _refill, "dragon-floors-placed": _floors,
+    "dragon-person-recruited": _recruit, "dragon-persons-released": _release,
+}
+
+# ---------------------------------------------------------------- the log's words
+
+
+def _join(items, lang: str) -> str:
+    return ", ".join(i[lang] for i in items)
+
+
+def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+    said = DESCRIBE[move.type](move.data)
+    if "seat" not in move.data:
+        return said
+    who = player_name(players, move.data["seat"])
+    return text(f"{who}: {said['hu']}", f"{who}: {said['en']}")
+
+
+def _said_row(d: dict) -> dict:
+    names = [EVENT_NAMES[e] for e in d["row"]]
+    return text("Eseménysor (3–12. hónap): " + _join(names, "hu"), "Event row (months 3–12): " + _join(names, "en"))
+
+
+def _said_opening(d: dict) -> dict:
+    items = [text(f"{PERSON_NAMES[p['type']]['hu']} ({p['palace'] + 1}. palota)",
+                  f"{PERSON_NAMES[p['type']]['en']} (palace {p['palace'] + 1})") for p in d["persons"]]
+    return text(_join(items, "hu"), _join(items, "en"))
+
+
+def _said_dealt(d: dict) -> dict:
+    hu = " | ".join(" + ".join(ACTION_NAMES[a]["hu"] for a in g) for g in d["groups"])
+    en = " | ".join(" + ".join(ACTION_NAMES[a]["en"] for a in g) for g in d["groups"])
+    return text(f"Akciócsoportok: {hu}", f"Action groups: {en}")
+
+
+def _said_action(d: dict) -> dict:
+    name = ACTION_NAMES[d["action"]]
+    extra = {"small": text(" (kicsi)", " (small)"), "large": text(" (nagy)", " (large)")}.get(
+        d.get("privilege"), text("", ""))
+    return text(f"{name['hu']}{extra['hu']} – {d['group'] + 1}. csoport",
+                f"{name['en']}{extra['en']} – group {d['group'] + 1}")
+
+
+def _said_refill(d: dict) -> dict:
+    return text("pénz feltöltése 3 yüanra", "refills money to 3 yuan")
+
+
+def _said_floors(d: dict) -> dict:
+    hu = ", ".join(f"{i + 1}. palota +{a}" for i, a in enumerate(d["add"]) if a)
+    en = ", ".join(f"palace {i + 1} +{a}" for i, a in enumerate(d["add"]) if a)
+    if d["new"]:
+        hu += (", " if hu else "") + "új palota: " + ", ".join(f"{f} szint" for f in d["new"])
+        en += (", " if en else "") + "new palace: " + ", ".join(f"{f} floor(s)" for f in d["new"])
+    return text(hu, en)
+
+
+def _said_recruit(d: dict) -> dict:
+    card = PERSON_NAMES[d["card"]]
+    if "person" not in d:
+        return text(f"{card['hu']} – nincs több lapka, nem kap semmit", f"{card['en']} – no tile left, gets nothing")
+    tile = person_name(d["person"])
+    if d.get("away"):
+        where = text("elküldve", "sent away")
+    elif "replace" in d:
+        where = text(f"{d['palace'] + 1}. palota, cserével", f"palace {d['palace'] + 1}, replacing")
+    else:
+        where = text(f"{d['palace'] + 1}. palota", f"palace {d['palace'] + 1}")
+    if d["card"] != WILD:
+        return text(f"{tile['hu']} ({where['hu']})", f"{tile['en']} ({where['en']})")
+    return text(f"{card['hu']} → {tile['hu']} ({where['hu']})", f"{card['en']} → {tile['en']} ({where['en']})")
+
+
+def _said_release(d: dict) -> dict:
+    n = len(d["persons"])
+    return text(f"{n} alattvaló elbocsátva", f"{n} person(s) released")
+
+
+DESCRIBE: dict[str, Callable[[dict], dict]] = {
+    "dragon-events-laid": _said_row, "dragon-opening-recruited": _said_opening,
+    "dragon-actions-dealt": _said_dealt, "dragon-action-chosen": _said_action,
+    "dragon-money-refilled": _said_refill, "dragon-floors-placed": _said_floors,
+    "dragon-person-recruited": _said_recruit, "dragon-persons-released": _said_release,
+}

@@ -1,0 +1,21 @@
+"""In the Year of the Dragon: the table before the event row is laid (§5)."""
+from __future__ import annotations
+
+from scoring.dragon.data import CARDS, START_PALACES, START_YUAN, supply_for
+
+
+def setup(players: list[dict], options: dict) -> dict:
+    """The facts of a fresh game. ``next`` is the rule flow: the step the rules ask for
+    now, whose decision it is (None: the table's) and who follows in this step (§7)."""
+    n = len(players)
+    return {
+        "n": n, "names": [p.get("name", f"#{i + 1}") for i, p in enumerate(players)],
+        "large_privilege": options.get("large_privilege", 6),
+        "month": 0, "next": {"step": "lay-events", "seat": None, "later": []},
+        "row": ["peace", "peace"], "supply": supply_for(n), "pairs": [],
+        "groups": [], "dragons": [], "stamp": 0,
+        "players": [{"yuan": START_YUAN, "rice": 0, "fireworks": 0, "small": 0, "large": 0,
+                     "palaces": [{"floors": f, "persons": []} for f in START_PALACES],
+                     "cards": list(CARDS), "track": 0, "stamp": 0} for _ in range(n)],
+        "points": [], "report": [], "notes": [], "final": None,
+    }

@@ -1,0 +1,86 @@
+"""In the Year of the Dragon: what the phone form and the board show, derived from the
+folded facts when a page renders. The form offers only legal choices (``check`` still
+refuses anything else), §23."""
+from __future__ import annotations
+
+from typing import Callable
+
+from scoring.dragon.data import (ACTIONS, GROUP_SIZES, MAX_FLOORS, REFILL_TO, TYPES, WILD,
+                                 action_yield, available, free_rooms, gain_text, group_fee,
+                                 privilege_price, turn_order)
+
+
+def view(state: dict, players: list[dict]) -> dict:
+    """``step``, ``seat`` (whose decision), ``track_order`` (courts in turn order) and
+    ``ask``: the choices of the decision the rules ask for now."""
+    step = state["next"]["step"]
+    ask = ASKS.get(step, lambda s: {})(state)
+    return {"step": step, "seat": state["next"]["seat"], "track_order": turn_order(state), "ask": ask}
+
+
+def _ask_opening(state: dict) -> dict:
+    return {"types": [k for k in TYPES if state["supply"][k]["young"] > 0], "pairs": state["pairs"]}
+
+
+def _ask_deal(state: dict) -> dict:
+    sizes = GROUP_SIZES[state["n"]]
+    return {"sizes": list(sizes), "actions": list(ACTIONS),
+            "defaults": [g for g, size in enumerate(sizes) for _ in range(size)]}
+
+
+def _ask_action(state: dict) -> dict:
+    player = state["players"][state["next"]["seat"]]
+    choices = []
+    for g, group in enumerate(state["groups"]):
+        fee = group_fee(state, g)
+        for action in group:
+            if action == "privilege":
+                choices += _privileges(state, player, g, fee)
+            elif player["yuan"] >= fee:
+                choices.append({"value": f"{g}:{action}", "group": g, "action": action, "fee": fee,
+                                "gain": gain_text(action, action_yield(player, action))})
+    return {"choices": choices, "refill": max(0, REFILL_TO - player["yuan"])}
+
+
+def _privileges(state: dict, player: dict, group: int, fee: int) -> list[dict]:
+    choices = []
+    for size in ("small", "large"):
+        cost = fee + privilege_price(state, size)
+        if player["yuan"] >= cost:
+            choices.append({"value": f"{group}:privilege:{size}", "group": group, "action": "privilege",
+                            "fee": fee, "size": size, "cost": cost})
+    return choices
+
+
+def _ask_build(state: dict) -> dict:
+    floors = state["next"]["floors"]
+    player = state["players"][state["next"]["seat"]]
+    return {"floors": floors, "room": [min(floors, MAX_FLOORS - pal["floors"]) for pal in player["palaces"]]}
+
+
+def _ask_person(state: dict) -> dict:
+    player = state["players"][state["next"]["seat"]]
+    cards = []
+    for card in dict.fromkeys(player["cards"]):
+        kinds = TYPES if card == WILD else (card,)
+        cards.append({"card": card, "tiles": [f"{k}:{a}" for k in kinds for a in available(state, k)]})
+    rooms = free_rooms(player)
+    places = [{"value": f"p:{i}", "palace": i} for i in rooms]
+    if not rooms:
+        places = [{"value": f"r:{i}:{j}", "palace": i, "tile": f"{p['type']}:{p['age']}"}
+                  for i, pal in enumerate(player["palaces"]) for j, p in enumerate(pal["persons"])]
+        places.append({"value": "away"})
+    return {"cards": cards, "places": places}
+
+
+def _ask_release(state: dict) -> dict:
+    due = state["next"]
+    player = state["players"][due["seat"]]
+    return {"count": due["count"], "reason": due["reason"], "rule": due["rule"],
+            "persons": [{"value": f"{i}:{j}", "palace": i, "tile": f"{p['type']}:{p['age']}"}
+                        for i, pal in enumerate(player["palaces"]) for j, p in enumerate(pal["persons"])]}
+
+
+ASKS: dict[str, Callable[[dict], dict]] = {
+    "opening": _ask_opening, "deal": _ask_deal, "action": _ask_action, "build": _ask_build,
+    "person": _ask_person, "release": _ask_release}

@@ -1,0 +1,19 @@
+"""Generic score pad: points per player per round, for any game without a module.
+Rules as implemented: docs/rules/scorepad.md."""
+from __future__ import annotations
+
+from scoring.base import GameKind, text
+from scoring.scorepad.apply import apply
+from scoring.scorepad.check import check
+from scoring.scorepad.data import EVENT_TYPES
+from scoring.scorepad.demo import demo
+from scoring.scorepad.forms import describe, parse_form
+from scoring.scorepad.score import is_over, score
+from scoring.scorepad.setup import setup
+
+GAME = GameKind(
+    kind="scorepad", title=text("Általános pontozólap", "Generic score pad"),
+    min_players=1, max_players=12, rules_version=1, event_types=EVENT_TYPES,
+    setup=setup, check=check, apply=apply, score=score, is_over=is_over,
+    describe=describe, parse_form=parse_form, demo=demo, templates=frozenset({"_live_oob.html"}),
+)

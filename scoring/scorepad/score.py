@@ -1,0 +1,18 @@
+"""Generic score pad: one part per round, naming the events behind it (§2)."""
+from __future__ import annotations
+
+from scoring.base import ScorePart, text
+
+
+def score(state: dict) -> dict[int, list[ScorePart]]:
+    parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["seats"])}
+    for round_no, row in enumerate(state["rounds"], start=1):
+        label = text(f"{round_no}. kör", f"Round {round_no}")
+        for seat, total in enumerate(row):
+            if total:
+                parts[seat].append(ScorePart(f"round-{round_no}", total[0], tuple(total[1]), label))
+    return parts
+
+
+def is_over(state: dict) -> bool:
+    return state["over"]

@@ -1,0 +1,9 @@
+"""Generic score pad: an empty pad."""
+from __future__ import annotations
+
+
+def setup(players: list[dict], options: dict) -> dict:
+    # rounds[r - 1][seat]: that player's [points, [event seqs]] in round r, or None. Kept as
+    # the moves come instead of regrouping every entry on every tap (docs/performance.md,
+    # change 14): a long game has thousands of rounds.
+    return {"seats": len(players), "round": 1, "rounds": [], "over": False}
