@@ -12,7 +12,11 @@ OUTSIDE = re.compile(r"GAMES\.md|\bseed 0\d\d\b|seeds/|/work/|/home/|shared/rese
 CORE = ["app.py", "Makefile", "events", "web", "templates/_macros.html", "templates/base.html",
         "docs/architecture.md", "docs/api.md", "docs/events.md", "docs/reliability.md",
         "docs/export-format.md", "README.md",
-        "scoring/maharaja", "templates/games/maharaja", "docs/rules/maharaja.md", "scripts/make_maharaja_examples.py"]
+        "scoring/maharaja", "templates/games/maharaja", "docs/rules/maharaja.md", "scripts/make_maharaja_examples.py",
+        "scoring/dragon", "scoring/dragon_tally", "scoring/scorepad", "templates/games/dragon",
+        "templates/games/dragon-tally", "templates/games/scorepad", "docs/rules/dragon.md",
+        "docs/rules/scorepad.md", "scripts/make_dragon_examples.py", "tests/test_dragon.py",
+        "tests/test_dragon_web.py", "tests/test_browser_dragon.py", "tests/test_scorepad.py"]
 
 
 def _dry_run(target: str) -> list[str]:
