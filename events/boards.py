@@ -10,7 +10,7 @@ import json
 import re
 
 from events.store import now, write_lock
-from scoring.base import GameKind, Problem
+from scoring.base import FormError, GameKind, Problem
 
 FORMAT = "tablescribe-board"
 FORMAT_VERSION = 1
@@ -88,6 +88,35 @@ def save(db, game: GameKind, profile_id: str, data) -> dict:
                         " VALUES (?,?,?,?,?)", [game.kind, profile_id, version,
                                                 json.dumps(data, ensure_ascii=False), now()])
     return load(db, game, profile_id, version)
+
+
+def asks_completion(game: GameKind, board) -> bool:
+    """A game's board given by its profile id and the table's answers, not pinned data:
+    {"id": "han-side1", "colours": {...}} (Boards.complete)."""
+    return game.boards is not None and game.boards.complete is not None and isinstance(board, dict) \
+        and "data" not in board and isinstance(board.get("id"), str)
+
+
+def completed(db, game: GameKind, board: dict) -> dict:
+    """The profile's latest version completed with the answers in ``board``, pinned as that
+    version; ``save_completed`` stores it as a new version once the game can start."""
+    profile = load(db, game, board["id"]) if PROFILE_ID.match(board["id"]) else None
+    if profile is None:
+        raise BadProfile([_problem(f"Nincs ilyen tábla-profil: {board['id'][:40]}.",
+                                   f"No such board profile: {board['id'][:40]}.")])
+    try:
+        data = game.boards.complete(profile["data"], board)
+    except FormError as err:
+        raise BadProfile(err.problems) from None
+    return {"id": profile["id"], "version": profile["version"], "data": data}
+
+
+def save_completed(db, game: GameKind, pinned: dict) -> dict:
+    """``pinned`` as a new version of its profile when the answers added facts to it."""
+    latest = load(db, game, pinned["id"], pinned["version"])
+    if latest is not None and latest["data"] == pinned["data"]:
+        return pinned
+    return pin(save(db, game, pinned["id"], pinned["data"]))
 
 
 def pin(profile: dict) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 
-from events import live, store
+from events import boards, live, store
 from events.cache import UnknownGame, load, remember
 from events.core_types import CORE_EVENTS, CORE_VERSION
 from events.projection import TableState, advance, fold, upcast
@@ -40,9 +40,14 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
     players = [{"name": str(p.get("name", "")).strip(), "colour": str(p.get("colour") or "")}
                for p in players]
     options = {**game.default_options(), **(options or {})}
+    completing = boards.asks_completion(game, options.get("board"))
+    if completing:  # the table answered what the board profile lacks (Boards.complete)
+        options["board"] = _refused_if_bad(boards.completed, db, game, options["board"])
     problems = check_setup(game, players, options)
     if problems:
         raise Refused(problems)
+    if completing:
+        options["board"] = _refused_if_bad(boards.save_completed, db, game, options["board"])
     game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
     tokens = [secrets.token_urlsafe(24) for _ in players]
     store.insert_game(db, game_id, kind, players, join_code, [hash_token(t) for t in tokens])
@@ -53,6 +58,13 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
     return {"id": game_id, "seq": 1, "join_code": join_code,
             "seats": [{"seat": i, "player": p["name"], "token": t}
                       for i, (p, t) in enumerate(zip(players, tokens))]}
+
+
+def _refused_if_bad(step, *args):
+    try:
+        return step(*args)
+    except boards.BadProfile as bad:
+        raise Refused(bad.problems) from None
 
 
 def check_setup(game, players: list[dict], options: dict) -> list[Problem]:

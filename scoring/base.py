@@ -95,6 +95,10 @@ class Boards:
     from_form: Callable[[dict, Mapping[str, str]], dict]  # editor form -> data, or FormError
     missing: Callable[[dict], list[Text]] = lambda data: []  # facts the profile leaves unknown
     builtin: tuple[dict, ...] = ()                        # shipped profiles: {"id", "data"}
+    # The facts a game needs before move 1, given when the game is created: options.board =
+    # {"id": profile, ...answers} -> (the latest version's data, that request) -> the data
+    # completed, or FormError naming what is still missing (events/boards.py saves it).
+    complete: Callable[[dict, Mapping[str, Any]], dict] | None = None
 
 
 # Templates the core includes from templates/games/<kind>/ when a game provides them (and

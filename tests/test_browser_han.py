@@ -96,3 +96,36 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
     expect(host.get_by_text("A játék véget ért.")).to_be_visible()
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(host, "han-host-hu")
+
+
+def test_a_shipped_board_starts_at_once_and_the_last_move_keeps_its_colour(live_server, new_phone):
+    """Issue 15 item 3 (the missing colours asked on the new-game form, the names kept after a
+    refusal) and issue 17 items 7 (the highlight outlines, the province keeps its colour) and
+    12 (the "–" card chip is a 44 px target)."""
+    host = new_phone()
+    host.goto(f"{live_server}/lang/en?next=/")
+    host.goto(f"{live_server}/games/new?kind=han")
+    expect(host.get_by_test_id("profile-han-side1")).to_be_checked()
+    for i, name in enumerate(("Anna", "Béla", "Cili"), start=1):
+        host.get_by_label(f"Player {i}", exact=True).fill(name)
+    host.get_by_test_id("colour_han-side1_su").select_option("green")
+    host.get_by_test_id("colour_han-side1_a8").select_option("green")
+    host.get_by_role("button", name="Start the game").click()            # #9 has no colour yet
+    expect(host.locator(".problems")).to_contain_text("#9")
+    expect(host.get_by_label("Player 1", exact=True)).to_have_value("Anna")
+    expect(host.get_by_test_id("colour_han-side1_su")).to_have_value("green")
+    host.get_by_test_id("colour_han-side1_a9").select_option("red")
+    screenshot(host, "han-setup-colours")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_test_id("han-turn")).to_contain_text("Anna")
+
+    blank = host.locator(".han-card-row").nth(0).locator("label.han-none")
+    box = blank.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, box
+
+    _turn(host, "Csin", ["yellow"])
+    csin = host.locator('[data-area="csin"]')
+    expect(csin).to_have_class("han-area han-yellow changed")
+    top, outline = csin.evaluate("e => [getComputedStyle(e).borderTopColor, getComputedStyle(e).outlineStyle]")
+    assert top == "rgb(242, 194, 0)" and outline == "solid", (top, outline)
+    screenshot(host, "han-last-move")

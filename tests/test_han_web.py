@@ -108,17 +108,83 @@ def test_a_new_game_pins_the_profile_in_its_first_event(client, db, example):
     assert first.data["options"]["fortress"] is True
 
 
-def test_the_shipped_profile_cannot_start_a_game_until_its_colours_are_known(client, db):
-    page = client.get("/games/new?kind=han").data.decode()
-    assert "han-side1" in page and "disabled" in page
-    shipped = boards.pin(boards.load(db, HAN, "han-side1"))
+def test_a_broken_or_missing_profile_is_refused_with_its_rule(client, db):
     bodies = []
-    for board in (json.dumps(shipped), json.dumps({"id": "x", "version": 1, "data": {"side": 1}}), "nonsense"):
+    for board in (json.dumps({"id": "x", "version": 1, "data": {"side": 1}}), "nonsense"):
         refused = client.post("/games/new", data={"kind": "han", "name": ["A", "B", "C"],
                                                   "opt_start_player": "0", "opt_board": board})
         assert refused.status_code == 422
         bodies.append(refused.data.decode())
-    assert "docs/rules/han.md §1.5" in bodies[0] and "docs/rules/han.md §6" in bodies[1] and "tábla-profilt" in bodies[2]
+    assert "docs/rules/han.md §6" in bodies[0] and "tábla-profilt" in bodies[1]
+
+
+SIDE1_COLOURS = {"su": "green", "a8": "green", "a9": "red"}
+
+
+def _shipped_form(db, names=("Anna", "Béla", "Cili"), **colours):
+    shipped = boards.pin(boards.load(db, HAN, "han-side1"))
+    return {"kind": "han", "name": list(names), "colour": ["red", "blue", "green"][:len(names)],
+            "opt_board": json.dumps(shipped), "opt_start_player": "0",
+            **{f"colour_han-side1_{area}": colour for area, colour in colours.items()}}
+
+
+def test_the_new_game_form_asks_the_missing_colours_of_the_shipped_profiles(client):
+    page = client.get("/games/new?kind=han").data.decode()
+    assert "disabled" not in page.split('class="han-profiles"')[1].split("</fieldset>")[-1]
+    for area in ("su", "a8", "a9"):  # side 1 lacks three colours
+        assert f'name="colour_han-side1_{area}"' in page
+    assert page.count('name="colour_han-side2_') == 9  # side 2 lacks all nine
+    assert re.search(r'name="opt_board" value="[^"]*han-side1[^"]*"[^>]*checked', page)
+
+
+def test_the_shipped_profile_starts_a_game_in_one_step_saving_its_colours(client, db):
+    created = client.post("/games/new", data=_shipped_form(db, **SIDE1_COLOURS))
+    assert created.status_code == 302
+    saved = boards.load(db, HAN, "han-side1")
+    assert saved["version"] == 2
+    assert {a["id"]: a["colour"] for a in saved["data"]["areas"]}["a9"] == "red"
+    game_id = created.headers["Location"].rsplit("/", 1)[1]
+    assert store.read_events(db, game_id)[0].data["options"]["board"] == boards.pin(saved)
+    again = client.post("/games/new", data=_shipped_form(db, **SIDE1_COLOURS))
+    assert again.status_code == 302 and boards.load(db, HAN, "han-side1")["version"] == 2  # nothing new to save
+
+
+@pytest.mark.parametrize("colours, words", [
+    ({"su": "green", "a8": "green"}, "#9"),                            # one missing: named
+    ({"su": "green", "a8": "green", "a9": "green"}, "green: 3 areas"),  # four colours twice, violet once
+    ({"su": "green", "a8": "green", "a9": "violet"}, "violet: 2 areas"),
+])
+def test_a_missing_or_impossible_colour_keeps_what_was_typed(client, db, colours, words):
+    refused = client.post("/games/new", data=_shipped_form(db, names=("Zsófi", "Béla", "Cili"), **colours),
+                          headers={"Accept-Language": "en"})
+    body = html.unescape(refused.data.decode())
+    assert refused.status_code == 422 and words in body and "docs/rules/han.md" in body
+    assert 'value="Zsófi"' in body                                      # the names typed stay
+    assert re.search(r'name="colour_han-side1_su"[^>]*>.*?<option value="green" selected', body, re.S)
+    assert boards.load(db, HAN, "han-side1")["version"] == 1            # nothing saved
+
+
+def test_a_bad_player_count_saves_no_profile_version(client, db):
+    refused = client.post("/games/new", data=_shipped_form(db, names=("A", "B"), **SIDE1_COLOURS))
+    assert refused.status_code == 422 and boards.load(db, HAN, "han-side1")["version"] == 1
+
+
+def test_the_api_completes_the_shipped_profile_in_one_step(client, db):
+    players = [{"name": n} for n in ("Anna", "Béla", "Cili")]
+    missing = client.post("/api/games", json={"kind": "han", "players": players,
+                                              "options": {"board": {"id": "han-side1", "colours": {"su": "green"}}}})
+    assert missing.status_code == 422
+    problems = " ".join(p["en"] for p in missing.get_json()["problems"])
+    assert "#8" in problems and "#9" in problems and "Su" not in problems
+    created = client.post("/api/games", json={"kind": "han", "players": players,
+                                              "options": {"board": {"id": "han-side1", "colours": SIDE1_COLOURS}}})
+    assert created.status_code == 201
+    first = store.read_events(db, created.get_json()["id"])[0]
+    assert first.data["options"]["board"]["version"] == 2
+    assert all(a["colour"] for a in first.data["options"]["board"]["data"]["areas"])
+    for board in ({"id": "no-such"}, {"id": "han-side1", "colours": ["green"]}, {"id": "../x", "colours": {}}):
+        refused = client.post("/api/games", json={"kind": "han", "players": players, "options": {"board": board}})
+        assert refused.status_code == 422, board
 
 
 def test_table_page_move_form_board_view_and_a_refused_move(client, example):

@@ -23,5 +23,5 @@ GAME = GameKind(
     has_board=True, parse_options=parse_options, demo=demo, view=view,
     templates=frozenset({"_board.html", "_setup.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
-                  builtin=boards.BUILTIN),
+                  builtin=boards.BUILTIN, complete=boards.complete),
 )

@@ -59,7 +59,8 @@ def _drew(state: dict, cards: int) -> None:
 def _pile_out(state: dict, move: Move) -> None:
     state["deck_outs"] += 1
     if state["deck_outs"] == 1:
-        state["deck"]["reshuffle"] = {"drawn": state["deck"]["drawn"], "pile": state["deck"]["discarded"]}
+        state["deck"]["reshuffle"] = {"drawn": state["deck"]["drawn"], "pile": state["deck"]["discarded"],
+                                      "seq": move.seq}
     else:
         _start_last_round(state)
 

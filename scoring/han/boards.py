@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from functools import partial
+from typing import Any, Mapping
 
 from scoring.base import FormError, Problem, text
-from scoring.han.data import ALLIANCES, AREAS, COLOUR_TEXT, COLOURS, MAX_SITES, SIDES
+from scoring.han.data import ALLIANCES, AREAS, COLOUR_AREAS, COLOUR_TEXT, COLOURS, MAX_SITES, SIDES
 from scoring.schema import schema_problems
 
 ID = re.compile(r"^[a-z0-9-]{1,24}$")
@@ -113,6 +114,22 @@ def road_sites(data: dict) -> dict[str, dict] | None:
 _p = partial(Problem, RULE)  # a problem of the profile: (hu, en)
 
 
+def _colour_counts(data: dict) -> list[Problem]:
+    """Four colours twice and violet once (docs/rules/han.md §6)."""
+    problems = []
+    for colour in COLOURS:
+        most = COLOUR_AREAS[colour]
+        named = [area_name(data, a["id"]) for a in data["areas"] if a["colour"] == colour]
+        if len(named) > most:
+            c = COLOUR_TEXT[colour]
+            problems.append(_p(
+                f"{c['hu']}: {len(named)} terület ({', '.join(named)}), de legfeljebb {most} lehet ilyen színű "
+                "(négy szín kétszer, a lila egyszer).",
+                f"{c['en']}: {len(named)} areas ({', '.join(named)}), but at most {most} can have this colour "
+                "(four colours twice, violet once)."))
+    return problems
+
+
 def validate(data) -> list[Problem]:
     """Contradictions in a profile; unknown (null) facts are allowed."""
     shape = schema_problems(SCHEMA, data, RULE, text("profil", "profile"))
@@ -122,12 +139,7 @@ def validate(data) -> list[Problem]:
     ids = [a["id"] for a in data["areas"]]
     if len(set(ids)) != AREAS:
         problems.append(_p("A 9 terület azonosítója legyen különböző.", "The 9 area ids must differ."))
-    for colour in COLOURS:
-        most = 1 if colour == "violet" else 2
-        if sum(a["colour"] == colour for a in data["areas"]) > most:
-            c = COLOUR_TEXT[colour]
-            problems.append(_p(f"{c['hu']}: legfeljebb {most} terület lehet ilyen színű (4 szín kétszer, a lila egyszer).",
-                               f"{c['en']}: at most {most} area(s) of this colour (four colours twice, violet once)."))
+    problems += _colour_counts(data)
     spec = SIDES[data["side"]]
     if len(data["border_sites"]) != spec["border_sites"] or len(data["harbours"]) != spec["harbours"]:
         problems.append(_p(f"Ezen az oldalon {spec['border_sites']} határhely és {spec['harbours']} kikötő van.",
@@ -179,6 +191,33 @@ def playable(data) -> list[Problem]:
         problems.append(Problem("docs/rules/han.md §1.5", "A profilban mind a 9 terület színét meg kell adni (tábla-szerkesztő).",
                                 "The profile needs the colour of all 9 areas (board editor)."))
     return problems
+
+
+def complete(data: dict, board: Mapping[str, Any]) -> dict:
+    """The profile with the colours the table gave, at the start of a game, to the provinces
+    of unknown colour: ``board = {"id": ..., "colours": {area id: colour}}``; refused while
+    one is missing or the colours break "four colours twice, violet once" (§1.5, §6)."""
+    answers = board.get("colours") or {}
+    if not isinstance(answers, Mapping):
+        raise FormError([Problem("docs/rules/han.md §1.5", "A színek: {terület: szín}.",
+                                 'The colours: {"<area id>": "<colour>"}.')])
+    unknown = [a for a in data["areas"] if a["colour"] is None]
+    lacking = [area_name(data, a["id"]) for a in unknown if answers.get(a["id"]) not in COLOURS]
+    if lacking:
+        raise FormError([Problem(
+            "docs/rules/han.md §1.5",
+            f"Add meg a színét: {', '.join(lacking)} (a lapok ára a tartomány színétől függ).",
+            f"Give the colour of: {', '.join(lacking)} (what a piece costs depends on its province's colour).")])
+    filled = {**data, "areas": [{**a, "colour": a["colour"] or answers[a["id"]]} for a in data["areas"]]}
+    problems = _colour_counts(filled)
+    if problems:
+        raise FormError(problems)
+    return filled
+
+
+def colours_left(data: dict) -> dict[str, int]:
+    """How many provinces of each colour the profile has not named yet."""
+    return {c: COLOUR_AREAS[c] - sum(a["colour"] == c for a in data["areas"]) for c in COLOURS}
 
 
 def missing(data) -> list[dict]:

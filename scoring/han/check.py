@@ -5,28 +5,40 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from scoring.base import Move, Problem
+from scoring.base import Move, Problem, text
 from scoring.han.boards import area_name
-from scoring.han.data import ALLIANCES, COLOUR_TEXT, COLOURS, MAX_CARDS, MAX_PIECES, PIECE_TEXT
-from scoring.han.score import (alliance_pair, area_of, capacity, envoys, fortified, missing_alliances,
+from scoring.han.data import ALLIANCES, CARDS, COLOUR_TEXT, COLOURS, MAX_CARDS, MAX_PIECES, PIECE_TEXT, PILE_SLACK, SIDES
+from scoring.han.score import (alliance_pair, area_of, can_place, capacity, envoys, expected_pile, fortified, missing_alliances,
                                open_fortresses, pagodas, placed, supply, taken_sites, takes_site, touches,
                                used_sites)
 
 # ---- checks ----------------------------------------------------------------------
 
+NO_BORDER_SITES = Problem("docs/rules/han.md §2.7", "Ezen az oldalon nincs határhely (csak az 1. oldalon van 6).",
+                          "This side has no border sites (side 1 has 6).")
+NO_HARBOURS = Problem("docs/rules/han.md §2.8", "Ezen az oldalon nincs kikötő (csak az 1. oldalon van 7).",
+                      "This side has no harbours (side 1 has 7).")
 OVER = Problem("docs/rules/han.md §4", "A játék már véget ért.", "The game has already ended.")
 NOT_NOW = Problem("docs/rules/han.md §4", "A játék véget ért, a végső értékelés zajlik: több kör nincs.",
                   "The game has ended and the final scoring is on: no more turns.")
 PILE_DONE = Problem("docs/rules/han.md §4.1", "A húzópakli már kétszer kifogyott.", "The draw pile has already run out twice.")
 
 
+def _name(state: dict, seat: int) -> str:
+    return state["names"][seat]
+
+
 def _turn_problem(state: dict, seat: int) -> list[Problem]:
     if not 0 <= seat < state["n"]:
-        return [Problem("docs/rules/han.md §2.1", "Nincs ilyen játékos.", "There is no such player.")]
-    if seat != state["next"]["seat"]:
+        return [Problem("docs/rules/han.md §2.1", f"Nincs {seat + 1}. játékos: {state['n']} játékos játszik.",
+                        f"There is no player {seat + 1}: {state['n']} players play.")]
+    turn = state["next"]["seat"]
+    if seat != turn:
         return [Problem("docs/rules/han.md §2.1",
-                        f"Nem ő következik: a {state['next']['seat'] + 1}. játékos van soron (óramutató járása szerint).",
-                        f"Not their turn: player {state['next']['seat'] + 1} is next (clockwise from the start player).")]
+                        f"Nem {_name(state, seat)} következik: {_name(state, turn)} van soron "
+                        "(óramutató járása szerint a kezdőjátékostól).",
+                        f"It is not {_name(state, seat)}'s turn: it is {_name(state, turn)}'s "
+                        "(clockwise from the start player).")]
     return []
 
 
@@ -43,11 +55,61 @@ def _check_exchanged(state: dict, move: Move) -> list[Problem]:
 
 
 def _check_pile_out(state: dict, move: Move) -> list[Problem]:
-    return _in_play(state) or ([PILE_DONE] if state["deck_outs"] >= 2 else [])
+    """§4.1: a pile runs out twice at most, never twice without a card drawn between, and
+    far from the count the app expects only when the table confirms it."""
+    if _in_play(state):
+        return _in_play(state)
+    if state["deck_outs"] >= 2:
+        return [PILE_DONE]
+    reshuffle = state["deck"]["reshuffle"]
+    if reshuffle and state["deck"]["drawn"] == reshuffle["drawn"]:
+        return [Problem("docs/rules/han.md §4.1",
+                        f"A húzópakli már kifogyott (#{reshuffle['seq']}), és azóta senki sem húzott: "
+                        "újra nem fogyhatott ki.",
+                        f"The draw pile already ran out at #{reshuffle['seq']} and no card has been drawn "
+                        "since: it cannot have run out again.")]
+    expected = expected_pile(state)
+    if abs(expected) <= PILE_SLACK or move.data.get("confirmed"):
+        return []
+    hu, en = _pile_counts(state)
+    return [Problem("docs/rules/han.md §4.1",
+                    f"Az app szerint még {expected} lap van a húzópakliban ({hu}). Ha tényleg kifogyott, "
+                    "erősítsd meg (a megerősítés az eseménnyel együtt rögzül)." if expected > 0 else
+                    f"Az app szerint a húzópakli már {-expected} lappal korábban kifogyott ({hu}). Ha most "
+                    "fogyott ki, erősítsd meg.",
+                    f"The app expects {expected} cards still in the draw pile ({en}). If it really ran out, "
+                    "confirm it (the confirmation is recorded with the event)." if expected > 0 else
+                    f"The app expected the draw pile to run out {-expected} cards ago ({en}). If it ran out "
+                    "only now, confirm it.")]
+
+
+def _pile_counts(state: dict) -> tuple[str, str]:
+    """How the expected pile is counted, in words (§1.3)."""
+    deck, n = state["deck"], state["n"]
+    reshuffle = deck["reshuffle"]
+    if reshuffle:
+        since = deck["drawn"] - reshuffle["drawn"]
+        return (f"{reshuffle['pile']} újrakevert − {since} húzott", f"{reshuffle['pile']} reshuffled − {since} drawn")
+    parts = (sum(CARDS.values()), deck["removed"], 3 * n, SIDES[state["side"]]["face_up"], deck["drawn"])
+    return ("{} − {} kidobott − {} kézben − {} felcsapott − {} húzott".format(*parts),
+            "{} − {} removed − {} in hands − {} face up − {} drawn".format(*parts))
 
 
 def _check_ended(state: dict, move: Move) -> list[Problem]:
-    return _in_play(state)
+    """§4.2: the game ends early when nobody can place a pagoda or an envoy; otherwise only
+    with a confirmation and a reason recorded in the event."""
+    if _in_play(state):
+        return _in_play(state)
+    able = {seat: kinds for seat in range(state["n"]) if (kinds := can_place(state, seat))}
+    if not able or (move.data.get("confirmed") and (move.data.get("reason") or "").strip()):
+        return []
+    hu = ", ".join(f"{_name(state, s)} ({' / '.join(PIECE_TEXT[k]['hu'] for k in kinds)})" for s, kinds in able.items())
+    en = ", ".join(f"{_name(state, s)} ({' / '.join(PIECE_TEXT[k]['en'] for k in kinds)})" for s, kinds in able.items())
+    return [Problem("docs/rules/han.md §4.2",
+                    f"Még tud lerakni: {hu}. A játék a húzópakli második kifogyásával ér véget, vagy ha senki sem "
+                    "tud pagodát vagy követet lerakni; másképp csak megerősítéssel és indokkal zárható le.",
+                    f"Still able to place: {en}. The game ends when the draw pile runs out a second time or when "
+                    "nobody can place a pagoda or an envoy; otherwise only with a confirmation and a reason.")]
 
 
 def _check_province_scored(state: dict, move: Move) -> list[Problem]:
@@ -168,9 +230,10 @@ def _check_pieces(state: dict, pieces: list[dict], area: str) -> list[Problem]:
         if (p.get("site") == "border") != (p.get("with") is not None) or p.get("with") == area:
             problems.append(Problem("docs/rules/han.md §2.7", "Határhelynél add meg a másik tartományt is.",
                                   "A border site names its second province."))
-        if p.get("site") in ("border", "harbour") and state["side"] != 1:
-            problems.append(Problem("docs/rules/han.md §2.7", "Ezen az oldalon nincs határhely és kikötő.",
-                                  "This side has no border sites or harbours."))
+        if p.get("site") == "border" and state["side"] != 1:
+            problems.append(NO_BORDER_SITES)
+        if p.get("site") == "harbour" and state["side"] != 1:
+            problems.append(NO_HARBOURS)
     return problems
 
 
@@ -205,14 +268,22 @@ def _check_supply(state: dict, seat: int, pieces: list[dict]) -> list[Problem]:
 
 
 def _check_empty(state: dict, pieces: list[dict]) -> list[Problem]:
+    """§2.5: a province with neither pagoda nor envoy (a fortress alone leaves it so) takes
+    one pagoda (or fortress) this turn."""
     for area in {p["area"] for p in pieces} | {p["with"] for p in pieces if p.get("with")}:
-        empty = not any(touches(p, area) for p in state["pieces"])
+        empty = not any(p["type"] != "fortress" and touches(p, area) for p in state["pieces"])
         here = [p for p in pieces if touches(p, area)]
         if empty and (len(here) > 1 or here[0]["type"] == "envoy"):
             name = area_name(state, area)
+            fort = open_fortresses(state, area)
+            lone = (text(" (egy magában álló erőd nem számít)", " (a fortress alone does not count)")
+                    if fort else text("", ""))
+            wanted = text(f"{len(here)} bábu", f"{len(here)} pieces") if len(here) > 1 else text("követ", "an envoy")
             return [Problem("docs/rules/han.md §2.5",
-                          f"{name} üres: ide egyetlen pagoda (erőd) rakható.",
-                          f"{name} is empty: it takes exactly one pagoda (or fortress).")]
+                            f"{name}: még nincs itt pagoda vagy követ{lone['hu']}: ebben a körben egyetlen pagoda "
+                            f"(vagy erőd) kerülhet ide, nem {wanted['hu']}.",
+                            f"{name} has no pagoda or envoy yet{lone['en']}: it takes one pagoda (or fortress) "
+                            f"this turn, not {wanted['en']}.")]
     return []
 
 
@@ -274,14 +345,25 @@ def _check_cards(state: dict, pieces: list[dict], cards: list[str]) -> list[Prob
                                     "Fortress: two cards of the province's colour, the fortress and your pagoda on it.")]
     if pays([costs(state, p) for p in pieces], Counter(cards)):
         return []
-    colour = COLOUR_TEXT[area_of(state, pieces[0]["area"])["colour"]]
-    return [Problem("docs/rules/han.md §2.3–2.4",
-                  f"A kártyák nem fizetik ki a bábukat: bábunként egy {colour['hu']} kártya, vagy két egyforma "
-                  "más színű (dzsóker); határhely: a két tartomány 1-1 kártyája vagy 2 az egyikéből. Minden "
-                  "kijátszott kártya egy bábut fizet.",
-                  f"The cards do not pay for the pieces: one {colour['en']} card per piece, or a pair of one "
-                  "other colour (joker); a border site: one card of each of its provinces or two of one. "
-                  "Every card played pays for a piece.")]
+    return [_not_paid(state, pieces, cards)]
+
+
+def _not_paid(state: dict, pieces: list[dict], cards: list[str]) -> Problem:
+    area = area_of(state, pieces[0]["area"])
+    colour, name = COLOUR_TEXT[area["colour"]], area_name(state, area["id"])
+    played = Counter(cards)
+    hu = ", ".join(f"{k}× {COLOUR_TEXT[c]['hu']}" for c, k in played.items())
+    en = ", ".join(f"{k}× {COLOUR_TEXT[c]['en']}" for c, k in played.items())
+    return Problem(
+        "docs/rules/han.md §2.3–2.4",
+        f"A kártyák nem fizetik ki a bábukat: {hu} kártya {len(pieces)} bábura. {name} {colour['hu']}: bábunként "
+        f"egy {colour['hu']} kártya, vagy dzsóker: két egyforma kártya, amely egy, a tartományétól más színű "
+        f"kártyát helyettesít (két {colour['hu']} itt nem dzsóker); határhelyen a két tartomány 1-1 kártyája "
+        "vagy 2 az egyikéből. Minden kijátszott kártya egy bábut fizet.",
+        f"The cards do not pay for the pieces: {en} for {len(pieces)} piece(s). {name} is {colour['en']}: one "
+        f"{colour['en']} card per piece, or a joker: a pair of one colour different from the province's "
+        f"stands for one card (two {colour['en']} are no joker here); a border site: one card of each of its "
+        "provinces or two of one. Every card played pays for a piece.")
 
 
 # ---- end-of-game entries ------ --------------------------------------------------
@@ -368,8 +450,11 @@ def _check_tally(state: dict, move: Move) -> list[Problem]:
             problems.append(Problem("docs/rules/han.md §5", f"{area['name']}: kevesebb bábu, mint ami már rögzítve van.",
                                     f"{area['name']}: fewer pieces than already recorded."))
     problems += _check_tally_sites(state, d)
-    if state["side"] != 1 and (any(d["harbours"]) or any(d["border_pagodas"])):
-        problems.append(Problem("docs/rules/han.md §2.7", "Ezen az oldalon nincs kikötő és határhely.", "This side has no harbours or border sites."))
+    if state["side"] != 1 and any(d["border_pagodas"]):
+        problems.append(_none_on_this_side(NO_BORDER_SITES, sum(d["border_pagodas"]),
+                                           text("határpagodát", "border pagodas")))
+    if state["side"] != 1 and any(d["harbours"]):
+        problems.append(_none_on_this_side(NO_HARBOURS, sum(d["harbours"]), text("kikötői pagodát", "harbour pagodas")))
     for f in d["fortresses"]:
         if not state["fortress"] or f["area"] not in ids or not 0 <= f["seat"] < n \
                 or d["areas"][f["area"]]["pagodas"][f["seat"]] < 1:
@@ -378,6 +463,11 @@ def _check_tally(state: dict, move: Move) -> list[Problem]:
     if len({f["seat"] for f in d["fortresses"]}) != len(d["fortresses"]):
         problems.append(Problem("docs/rules/han.md §2.10", "Játékosonként egy erőd van.", "Each player has one fortress."))
     return problems
+
+
+def _none_on_this_side(problem: Problem, given: int, what: dict) -> Problem:
+    return Problem(problem.rule, f"{problem.hu} A végállás mégis {given} {what['hu']} ad meg.",
+                   f"{problem.en} The end position gives {given} {what['en']}.")
 
 
 def _check_tally_sites(state: dict, d: dict) -> list[Problem]:

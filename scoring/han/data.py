@@ -10,6 +10,7 @@ COLOURS = ("violet", "yellow", "orange", "green", "red")
 COLOUR_TEXT = {"violet": text("lila", "violet"), "yellow": text("sárga", "yellow"),
                "orange": text("narancs", "orange"), "green": text("zöld", "green"),
                "red": text("vörös", "red")}
+COLOUR_AREAS = {"violet": 1, "yellow": 2, "orange": 2, "green": 2, "red": 2}  # provinces per colour
 # The 57 cards by colour (docs/rules/han.md §1.3).
 CARDS = {"violet": 10, "yellow": 11, "orange": 11, "green": 12, "red": 13}
 # Cards removed at set-up, by (side, players) (docs/rules/han.md §1.3): side 2 and side 1 with
@@ -19,6 +20,9 @@ UNCONFIRMED_REMOVAL = {(1, 4), (1, 3)}
 POINT_CARDS = (50, 100)  # docs/rules/han.md §3.8
 SUPPLY = {"pagoda": 20, "envoy": 8, "fortress": 1}  # per player, docs/rules/han.md §2.10
 MAX_CARDS, MAX_PIECES = 3, 2  # the 3-2-1 rule, docs/rules/han.md §2.3
+# A run-out this many cards from the expected pile passes unconfirmed: two turns' draws, as
+# the table records it after the move of the player drawing (docs/rules/han.md §4.1).
+PILE_SLACK = 2 * MAX_CARDS
 PIECE_TEXT = {"pagoda": text("pagoda", "pagoda"), "envoy": text("követ", "envoy"),
               "fortress": text("erőd", "fortress")}
 AREAS = 9
@@ -50,6 +54,8 @@ _id = {"type": "string", "maxLength": 24}
 _seat = seat(PLAYERS_MAX)
 _counts = {"type": "array", "maxItems": PLAYERS_MAX, "items": count(40)}
 
+V1_END_REASON = "recorded before the app checked the end (payload version 1)"
+
 EVENT_TYPES = {
     "pieces-placed": EventSpec(
         schema=obj(["seat", "cards", "pieces"], seat=_seat,
@@ -61,11 +67,18 @@ EVENT_TYPES = {
         label=text("Lerakás", "Pieces placed")),
     "card-exchanged": EventSpec(schema=obj(["seat"], seat=_seat),
                                 label=text("Kártyacsere", "Card exchanged")),
-    "draw-pile-ran-out": EventSpec(schema=obj([]), label=text("Kifogyott a húzópakli", "Draw pile ran out")),
+    # v2: "confirmed" when the pile ran out far from the count the app expected (docs/rules/han.md
+    # §4.1); a v1 run-out was the table's word before the app checked, so it reads as confirmed.
+    "draw-pile-ran-out": EventSpec(schema=obj([], confirmed={"type": "boolean"}),
+                                   label=text("Kifogyott a húzópakli", "Draw pile ran out"), version=2,
+                                   upcasters={1: lambda d: {**d, "confirmed": True}}),
     "province-scored": EventSpec(schema=obj(["area"], area=_id),
                                  label=text("Tartomány megtelt, kiértékelve", "Province full, scored")),
-    "game-ended": EventSpec(schema=obj([]),
-                            label=text("Senki sem tud lerakni: vége", "Nobody can place: game over")),
+    # v2: "confirmed" and "reason" when a player could still place (docs/rules/han.md §4.2); a v1
+    # end was the table's word before the app checked, so it reads as confirmed.
+    "game-ended": EventSpec(schema=obj([], confirmed={"type": "boolean"}, reason={"type": "string", "maxLength": 200}),
+                            label=text("Senki sem tud lerakni: vége", "Nobody can place: game over"), version=2,
+                            upcasters={1: lambda d: {**d, "confirmed": True, "reason": V1_END_REASON}}),
     "alliances-entered": EventSpec(
         schema=obj(["alliances"], alliances={"type": "array", "minItems": 1, "maxItems": ALLIANCES, "items": obj(
             ["n", "areas"], n=count(ALLIANCES, low=1),

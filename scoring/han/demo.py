@@ -57,15 +57,16 @@ def demo():
             {"type": "pagoda", "area": "vej", "site": "ordinary"}, {"type": "envoy", "area": "vej"}]}),
         ("card-exchanged", {"seat": 2}),
         ("pieces-placed", {"seat": 0, "cards": ["yellow"], "pieces": [{"type": "fortress", "area": "csi", "site": "ordinary"}]}),
-        ("pieces-placed", {"seat": 1, "cards": ["yellow", "yellow"], "pieces": [
-            {"type": "pagoda", "area": "csi", "site": "fortress"}, {"type": "pagoda", "area": "csi", "site": "ordinary"}]}),
+        # a fortress alone leaves Csi empty: one piece there (docs/rules/han.md §2.5)
+        ("pieces-placed", {"seat": 1, "cards": ["yellow"], "pieces": [
+            {"type": "pagoda", "area": "csi", "site": "fortress"}]}),
         ("pieces-placed", {"seat": 2, "cards": ["violet"], "pieces": [{"type": "pagoda", "area": "csou", "site": "ordinary"}]}),
         ("province-scored", {"area": "csou"}),
-        ("draw-pile-ran-out", {}),
+        ("draw-pile-ran-out", {"confirmed": True}),  # far from the 30 cards the app expects
         ("pieces-placed", {"seat": 0, "cards": ["orange"], "pieces": [{"type": "pagoda", "area": "lu", "site": "harbour"}]}),
         ("pieces-placed", {"seat": 1, "cards": ["red", "green"], "pieces": [
             {"type": "pagoda", "area": "vej", "site": "border", "with": "su"}]}),
-        ("game-ended", {}),
+        ("game-ended", {"confirmed": True, "reason": "demo: the table stops here"}),
         ("final-position-entered", _demo_tally()),
         ("alliances-entered", {"alliances": [{"n": 15, "areas": ["csao", "x9"]}]}),
         ("road-chains-entered", {"chains": [{"seat": 1, "length": 4, "fortified": True}]}),
@@ -78,7 +79,7 @@ def _demo_tally() -> dict:
     ids = [a[0] for a in _SIDE1]
     areas = {i: {"pagodas": [0, 0, 0], "envoys": [0, 0, 0]} for i in ids}
     areas["vej"] = {"pagodas": [1, 3, 0], "envoys": [0, 1, 1]}
-    areas["csi"] = {"pagodas": [0, 2, 0], "envoys": [0, 0, 0]}
+    areas["csi"] = {"pagodas": [0, 1, 0], "envoys": [0, 0, 0]}
     areas["csou"] = {"pagodas": [0, 0, 1], "envoys": [0, 0, 0]}
     areas["lu"] = {"pagodas": [1, 0, 0], "envoys": [1, 0, 0]}
     areas["su"] = {"pagodas": [0, 1, 2], "envoys": [0, 0, 1]}

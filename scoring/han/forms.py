@@ -9,7 +9,7 @@ from typing import Callable, Mapping
 from scoring.base import Move, text
 from scoring.forms import fail as _fail
 from scoring.forms import form_int, player_name
-from scoring.han.data import COLOUR_TEXT, COLOURS, EVENT_TYPES, PIECE_TEXT
+from scoring.han.data import COLOUR_TEXT, COLOURS, EVENT_TYPES, PIECE_TEXT, V1_END_REASON
 from scoring.han.score import missing_alliances
 
 MAX_CHAIN_ROWS = 12
@@ -25,13 +25,27 @@ def parse_options(form) -> dict:
     if not isinstance(pinned, dict):
         _fail("Válassz tábla-profilt.", "Choose a board profile.")
     removed = (form.get("opt_removed_cards") or "").strip()
-    return {"board": pinned,
+    return {"board": _board_or_answers(pinned, form),
             "start_player": form_int(form, "opt_start_player", text("Kezdőjátékos", "Start player")),
             "fortress": form.get("opt_fortress") in ("1", "on"),
             "fortress_rule": "together" if form.get("opt_fortress_rule") == "together" else "hu",
             "removed_cards": form_int(form, "opt_removed_cards", text("Kidobott kártyák", "Cards removed"))
             if removed else -1,
             "end_all_placed": form.get("opt_end_all_placed") in ("1", "on")}
+
+
+def _board_or_answers(pinned: dict, form) -> dict:
+    """The chosen profile; one whose provinces lack colours becomes the request to complete
+    it with the colours chosen beside it (``colour_<profile>_<area>``), which the core
+    saves as the profile's next version (docs/rules/han.md §1.5)."""
+    data = pinned.get("data")
+    areas = data.get("areas") if isinstance(data, dict) else None
+    if not isinstance(areas, list) or not isinstance(pinned.get("id"), str) \
+            or all(not isinstance(a, dict) or a.get("colour") is not None for a in areas):
+        return pinned
+    unknown = [a["id"] for a in areas if isinstance(a, dict) and a.get("colour") is None and isinstance(a.get("id"), str)]
+    colours = {aid: form.get(f"colour_{pinned['id']}_{aid}") or "" for aid in unknown}
+    return {"id": pinned["id"], "colours": colours}
 
 
 # ---- moves -----------------------------------------------------------------------
@@ -166,8 +180,14 @@ def describe_placement(d: dict, who: str, area_name) -> dict:
                 f"{who}: {' + '.join(p['en'] for p in pieces)} → {area} ({cards['en']})")
 
 
-def _no_data(state: dict, form) -> dict:
-    return {}
+def _pile_out(state: dict, form) -> dict:
+    """The confirmation the app asks for when the pile ran out far from the expected count."""
+    return {"confirmed": form.get("confirm_pile") in ("1", "on")}
+
+
+def _ended(state: dict, form) -> dict:
+    """The confirmation and reason the app asks for while a player could still place."""
+    return {"confirmed": form.get("confirm_end") in ("1", "on"), "reason": (form.get("end_reason") or "").strip()[:200]}
 
 
 def _score_area(state: dict, form) -> dict:
@@ -177,8 +197,8 @@ def _score_area(state: dict, form) -> dict:
 _FIELDS: dict[str, Callable[[dict, Mapping], dict]] = {
     "pieces-placed": _placement,
     "card-exchanged": lambda state, form: {"seat": _seat(state, form)},
-    "draw-pile-ran-out": _no_data,
-    "game-ended": _no_data,
+    "draw-pile-ran-out": _pile_out,
+    "game-ended": _ended,
     "province-scored": _score_area,
     "alliances-entered": _alliances,
     "road-chains-entered": lambda state, form: _chains(form),
@@ -229,7 +249,21 @@ def _describe_alliances(move: Move, players: list[dict], area) -> dict:
     return text(f"Szövetségek: {pairs}", f"Alliances: {pairs}")
 
 
-DESCRIBE = {"pieces-placed": _describe_placed, "card-exchanged": _describe_exchanged,
+def _describe_pile_out(move: Move, players: list[dict], area) -> dict:
+    label = EVENT_TYPES[move.type].label
+    if not move.data.get("confirmed"):
+        return dict(label)
+    return text(f"{label['hu']} (megerősítve)", f"{label['en']} (confirmed)")
+
+
+def _describe_ended(move: Move, players: list[dict], area) -> dict:
+    label, reason = EVENT_TYPES[move.type].label, move.data.get("reason") or ""
+    if not move.data.get("confirmed") or reason == V1_END_REASON:
+        return dict(label)
+    return text(f"Játék vége (megerősítve): {reason}", f"Game ended (confirmed): {reason}")
+
+
+DESCRIBE = {"pieces-placed": _describe_placed, "draw-pile-ran-out": _describe_pile_out, "game-ended": _describe_ended, "card-exchanged": _describe_exchanged,
             "province-scored": _describe_scored, "road-chains-entered": _describe_chains,
             "alliances-entered": _describe_alliances}
 

@@ -113,6 +113,34 @@ def is_full(state: dict, area_id: str) -> bool:
     return cap is not None and used_sites(state, area_id) >= cap and open_fortresses(state, area_id) == 0
 
 
+def expected_pile(state: dict) -> int:
+    """The cards the app expects in the draw pile (§1.3, §4.1): the first pile less every card
+    drawn; after the reshuffle, the discards reshuffled less the cards drawn since."""
+    deck = state["deck"]
+    if deck["reshuffle"] is None:
+        return deck["size"] - deck["drawn"]
+    return deck["reshuffle"]["pile"] - (deck["drawn"] - deck["reshuffle"]["drawn"])
+
+
+def has_pagoda_room(state: dict, area: str) -> bool:
+    """A pagoda could still go here: not scored, and a site free, unknown, or an open fortress."""
+    cap = capacity(state, area)
+    return area not in state["scored"] and (
+        cap is None or used_sites(state, area) < cap or open_fortresses(state, area) > 0)
+
+
+def can_place(state: dict, seat: int) -> list[str]:
+    """The kinds of piece ``seat`` could still place somewhere, whatever the cards (§4.2): a
+    pagoda where there is room, an envoy where the envoys are fewer than the most pagodas."""
+    left, kinds = supply(state, seat), []
+    ids = [a["id"] for a in state["areas"]]
+    if left["pagoda"] > 0 and any(has_pagoda_room(state, a) for a in ids):
+        kinds.append("pagoda")
+    if left["envoy"] > 0 and any(max(pagodas(state, a)) > sum(envoys(state, a)) for a in ids):
+        kinds.append("envoy")
+    return kinds
+
+
 # ---- scoring ---------------------------------------------------------------------
 
 def rank_points(counts: list[int]) -> list[int]:
@@ -283,8 +311,9 @@ def is_over(state: dict) -> bool:
 
 
 def tiebreak(state: dict, seat: int) -> tuple:
-    """§3.9: most unplaced pagodas + envoys + fortresses."""
-    return (sum(supply(state, seat).values()),)
+    """§3.9: most unplaced pagodas + envoys + fortresses, once the game is over; during play
+    equal scores share a rank."""
+    return (sum(supply(state, seat).values()),) if is_over(state) else ()
 
 
 TIEBREAK_RULE = text("Döntetlennél a több le nem rakott pagoda + követ + erőd nyer.",

@@ -36,7 +36,7 @@ def setup(players: list[dict], options: dict) -> dict:
     n, side = len(players), data["side"]
     removed = options["removed_cards"] if options["removed_cards"] >= 0 else removed_default(side, n)
     return {
-        "n": n, "side": side, "start": options["start_player"],
+        "n": n, "names": [p["name"] for p in players], "side": side, "start": options["start_player"],
         # Rule flow: whose turn it is and what the game waits for ("play", "final", "over").
         "next": {"seat": options["start_player"], "step": "play"},
         "areas": [dict(a) for a in data["areas"]],

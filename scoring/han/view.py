@@ -3,17 +3,9 @@ page renders (``GameKind.view``); templates read it as ``view``."""
 from __future__ import annotations
 
 from scoring.han.apply import waiting_for
-from scoring.han.data import ALLIANCES
-from scoring.han.score import (alliance_result, capacity, envoys, fortified, free_road_sites, harbour_pagodas,
+from scoring.han.data import ALLIANCES, PILE_SLACK
+from scoring.han.score import (alliance_result, can_place, expected_pile, capacity, envoys, fortified, free_road_sites, harbour_pagodas,
                                missing_alliances, open_fortresses, pagodas, supply, used_sites)
-
-
-def expected_deck(state: dict) -> int:
-    """The cards the app expects in the draw pile (docs/rules/han.md §1.3, §4.1)."""
-    deck = state["deck"]
-    if deck["reshuffle"] is None:
-        return deck["size"] - deck["drawn"]
-    return deck["reshuffle"]["pile"] - (deck["drawn"] - deck["reshuffle"]["drawn"])
 
 
 def _area(state: dict, a: dict) -> dict:
@@ -40,9 +32,12 @@ def view(state: dict, players: list[dict] | None = None) -> dict:
     missing = missing_alliances(state)
     return {"areas": [_area(state, a) for a in state["areas"]],
             "harbours": harbour_pagodas(state) if state["side"] == 1 else None,
-            "supply": [supply(state, s) for s in range(state["n"])], "deck": expected_deck(state),
+            "supply": [supply(state, s) for s in range(state["n"])], "deck": expected_pile(state),
             "border": _border_pagodas(state),
             "alliances": [alliance_result(state, n) for n in range(1, ALLIANCES + 1)] if final else [],
             "emperor": (missing[0] if missing else None) if final else None,
             "missing_alliances": missing, "waiting": waiting_for(state) if final else [],
-            "free_sites": free_road_sites(state)}
+            "free_sites": free_road_sites(state),
+            "pile_far": abs(expected_pile(state)) > PILE_SLACK,
+            "able": {seat: kinds for seat in range(state["n"]) if (kinds := can_place(state, seat))}
+            if state["next"]["step"] == "play" else {}}

@@ -1,0 +1,114 @@
+"""Han: ends the table can trust (the expected draw pile, a confirmed end), refusals
+that cite the right rule and say what they mean, and the lone-fortress decision
+(issue 15, items 4-6, 10, 11; docs/rules/han.md §2.5, §4.1, §4.2)."""
+from events.projection import fold, standings
+from events.store import Event
+from scoring.base import Move
+from scoring.han import GAME
+from scoring.han.demo import example_profile, pinned
+from tests.test_han import ANITA, EVA, JENO, E, F, P, new, problems, put, rules_of
+
+
+def _out(confirmed=None, seq=50):
+    return Move(seq, "draw-pile-ran-out", {} if confirmed is None else {"confirmed": confirmed})
+
+
+def _ended(seq=60, **data):
+    return Move(seq, "game-ended", data)
+
+
+def _drawn(state, cards):
+    """The state after ``cards`` more cards were drawn (apply never validates)."""
+    for i in range(cards):
+        state = GAME.apply(state, Move(100 + i, "card-exchanged", {"seat": state["next"]["seat"]}))
+    return state
+
+
+def test_a_run_out_far_from_the_expected_pile_needs_a_confirmation():
+    s = new(players=3)                       # side 1, 3 players: 57 - 10 - 9 - 4 = 34 cards expected
+    refused = GAME.check(s, _out())
+    assert rules_of(refused) == ["docs/rules/han.md §4.1"]
+    assert "34" in refused[0].en and "34" in refused[0].hu and "confirm" in refused[0].en
+    assert GAME.check(s, _out(confirmed=True)) == []
+    near = _drawn(s, 31)                     # 3 cards expected: one turn's draw away
+    assert GAME.check(near, _out()) == []
+
+
+def test_a_second_run_out_with_no_card_drawn_between_is_refused_even_confirmed():
+    s = GAME.apply(_drawn(new(players=3), 34), _out())
+    again = GAME.check(s, _out(confirmed=True, seq=51))
+    assert rules_of(again) == ["docs/rules/han.md §4.1"] and "#50" in again[0].en
+    later = _drawn(s, 1)                     # a card drawn: the reshuffled pile of 34 discards, 33 left
+    assert GAME.check(later, _out(confirmed=True, seq=52)) == []
+    assert "33" in GAME.check(later, _out(seq=52))[0].en
+
+
+def test_game_ended_needs_nobody_able_to_place_or_a_confirmed_reason():
+    s = put(new(players=3), JENO, ["red"], P("vej"))
+    refused = GAME.check(s, _ended())
+    assert rules_of(refused) == ["docs/rules/han.md §4.2"]
+    assert "Jenő" in refused[0].en and "Anita" in refused[0].en
+    assert rules_of(GAME.check(s, _ended(confirmed=True, reason=" "))) == ["docs/rules/han.md §4.2"]
+    assert GAME.check(s, _ended(confirmed=True, reason="the box must go home")) == []
+    full = {**s, "scored": {a["id"]: 2 for a in s["areas"]}}   # every province full and scored
+    assert "(envoy)" in GAME.check(full, _ended())[0].en        # Jenő's pagoda in Vej still has envoy room
+    full["pieces"] = full["pieces"] + [{**full["pieces"][0], "type": "envoy", "site": None, "seq": 3}]
+    assert GAME.check(full, _ended()) == []                      # nobody can place: no confirmation needed
+
+
+def test_old_run_outs_and_ends_upcast_as_confirmed_so_recorded_games_replay():
+    out, end = GAME.event_types["draw-pile-ran-out"], GAME.event_types["game-ended"]
+    assert out.version == 2 and end.version == 2
+    assert out.upcasters[1]({}) == {"confirmed": True}
+    upcast = end.upcasters[1]({})
+    assert upcast["confirmed"] is True and upcast["reason"].strip()
+    s = new(players=3)
+    assert GAME.check(s, Move(5, "draw-pile-ran-out", out.upcasters[1]({}))) == []
+    assert GAME.check(s, Move(5, "game-ended", upcast)) == []
+
+
+def test_side_2_harbours_cite_the_harbour_rule_in_the_move_and_the_end_position():
+    s = new(players=3, side=2)
+    assert rules_of(problems(s, JENO, ["violet"], P("d1", "harbour"))) == ["docs/rules/han.md §2.8"]
+    assert rules_of(problems(s, JENO, ["violet", "yellow"], P("d1", "border", **{"with": "d2"})))[0] == \
+        "docs/rules/han.md §2.7"
+    tally = {"areas": {a["id"]: {"pagodas": [0, 0, 0], "envoys": [0, 0, 0]} for a in s["areas"]},
+             "harbours": [1, 0, 0], "border_pagodas": [0, 0, 0], "fortresses": []}
+    tally["areas"]["d1"]["pagodas"] = [1, 0, 0]
+    found = GAME.check(s, Move(9, "final-position-entered", tally))
+    assert rules_of(found) == ["docs/rules/han.md §2.8"] and "harbour" in found[0].en
+
+
+def test_the_joker_refusal_says_a_pair_stands_for_a_card_of_a_different_colour():
+    s = put(new(), ANITA, ["red"], P("vej"))
+    found = problems(s, JENO, ["red", "red"], P("vej"))   # a pair of the province's own colour
+    assert rules_of(found) == ["docs/rules/han.md §2.3–2.4"]
+    assert "different" in found[0].en and "red" in found[0].en and "Vej" in found[0].en
+    assert "más" in found[0].hu and "vörös" in found[0].hu
+
+
+def test_a_lone_fortress_leaves_a_province_empty_one_piece_there():
+    s = put(new(fortress=True), JENO, ["yellow"], F("csi"))
+    found = problems(s, ANITA, ["yellow", "yellow"], P("csi", "fortress"), P("csi"))
+    assert rules_of(found) == ["docs/rules/han.md §2.5"] and "fortress" in found[0].en
+    assert problems(s, ANITA, ["yellow"], P("csi", "fortress")) == []
+    assert rules_of(problems(s, ANITA, ["yellow"], E("csi")))[0] == "docs/rules/han.md §2.5"
+
+
+def test_a_turn_refusal_names_who_is_asked_and_whose_turn_it_is():
+    s = new(start_player=EVA)
+    found = GAME.check(s, Move(2, "card-exchanged", {"seat": JENO}))
+    assert rules_of(found) == ["docs/rules/han.md §2.1"]
+    assert "Jenő" in found[0].en and "Éva" in found[0].en and "Éva" in found[0].hu
+
+
+def test_during_play_equal_scores_share_a_rank_the_tiebreak_waits_for_the_end():
+    profile = pinned(example_profile(1))
+    players = [{"name": n, "colour": ""} for n in ("A", "B", "C")]
+    created = Event(1, "game-created", 1, {"kind": "han", "rules_version": 1, "players": players,
+                                           "options": {**GAME.default_options(), "board": profile}},
+                    None, "dev", "t", "c1", "h")
+    placed = Event(2, "pieces-placed", 1, {"seat": 0, "cards": ["yellow"], "pieces": [P("csi")]},
+                   0, "dev", "t", "c2", "h")       # A has one piece fewer in supply than B and C
+    rows = standings(fold([created, placed]))
+    assert [r["rank"] for r in rows] == [1, 1, 1]
