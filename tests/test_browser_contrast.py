@@ -1,5 +1,6 @@
-"""Readable in sunlight: every text of the score pad's pages, at 390 × 844 in real
-Chromium, has a WCAG contrast ratio of at least 4.5:1 against what is behind it."""
+"""Readable in sunlight and at night: every text of the score pad's pages, at 390 × 844 in
+real Chromium, has a WCAG contrast ratio of at least 4.5:1 against what is behind it, in
+the phone's light and dark colour scheme (prefers-color-scheme) alike."""
 import json
 import urllib.request
 
@@ -34,7 +35,8 @@ def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
     return json.loads(urllib.request.urlopen(request, timeout=10).read())
 
 
-def test_every_text_of_the_score_pad_pages_has_sunlight_contrast(live_server, new_phone):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_text_of_the_score_pad_pages_has_sunlight_contrast(live_server, new_phone, scheme):
     created = _api(live_server, "/api/games", {"kind": "scorepad", "players": [
         {"name": "Anna", "colour": "red"}, {"name": "Béla", "colour": "yellow"}, {"name": "Cili", "colour": "white"}]})
     game_id, token = created["id"], created["seats"][0]["token"]
@@ -48,6 +50,7 @@ def test_every_text_of_the_score_pad_pages_has_sunlight_contrast(live_server, ne
         _api(live_server, f"/api/games/{game_id}/events",
              {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"m{seq}"}, token)
     phone = new_phone("en-GB")
+    phone.emulate_media(color_scheme=scheme)
     phone.goto(created["join_url"])
     low = {}
     pages = ["/", "/games/new", "/import", f"/games/{game_id}/join/{created['join_url'].rsplit('/', 1)[1]}"]
@@ -59,4 +62,33 @@ def test_every_text_of_the_score_pad_pages_has_sunlight_contrast(live_server, ne
             found = phone.evaluate(CONTRAST)
             if found:
                 low[f"{lang} {page}"] = found
+    assert phone.evaluate("getComputedStyle(document.body).backgroundColor") == \
+        ("rgb(18, 20, 23)" if scheme == "dark" else "rgb(255, 255, 255)")  # the scheme is followed
     assert low == {}
+
+
+def test_every_games_pages_are_no_harder_to_read_at_night(live_server, new_phone):
+    """Each game's table, timeline, final sheet and replay, half-way through its demo: no
+    text falls below 4.5:1 in the dark scheme that was readable in the light one (a board
+    keeps its printed colours as a lit card; everything else follows the night palette)."""
+    from scoring import GAMES
+    phone = new_phone("en-GB")
+    worse = {}
+    for kind in sorted(GAMES):
+        players, options, moves = GAMES[kind].demo()
+        created = _api(live_server, "/api/games", {"kind": kind, "players": players, "options": options})
+        token = created["seats"][0]["token"]
+        for seq, (type_, data) in enumerate(moves[:len(moves) // 2], start=1):
+            _api(live_server, f"/api/games/{created['id']}/events",
+                 {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"m{seq}"}, token)
+        phone.context.add_cookies([{"name": f"seat_{created['id']}", "value": token,
+                                    "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+        for page in ("", "/timeline", "/final", "/replay?at=3"):
+            low = {}
+            for scheme in ("light", "dark"):
+                phone.emulate_media(color_scheme=scheme)
+                phone.goto(f"{live_server}/games/{created['id']}{page}")
+                low[scheme] = {(tag, text) for tag, _, text, _ in phone.evaluate(CONTRAST)}
+            if low["dark"] - low["light"]:
+                worse[f"{kind} {page}"] = sorted(low["dark"] - low["light"])
+    assert worse == {}

@@ -1,0 +1,53 @@
+"""Touch targets of at least 44 × 44 px (issue 17, item 12) on the shared pages, in real
+Chromium at 390 × 844, in Hungarian and English: the HU/EN links (41–42 px wide before),
+the timeline's "#13" links (30 × 16 px before), every link, button, summary and field."""
+import json
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.browser
+MINIMUM = 44
+
+# What a finger taps: links, buttons, summaries, fields; a radio or checkbox is tapped
+# through its label. Anything inside a closed <details> is not on screen.
+SMALL = """min => [...document.querySelectorAll('a, button, summary, select, textarea, input:not([type=hidden])')]
+  .map(e => (e.type === 'radio' || e.type === 'checkbox') && e.closest('label') ? e.closest('label') : e)
+  .filter(e => e.getClientRects().length && !e.closest('details:not([open]) > :not(summary)'))
+  .map(e => { const r = e.getBoundingClientRect();
+              return [e.tagName, (e.textContent || e.name || '').trim().slice(0, 30), Math.round(r.width), Math.round(r.height)]; })
+  .filter(([tag, text, w, h]) => w < min || h < min)"""
+
+
+def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())
+
+
+@pytest.mark.parametrize("lang", ["hu", "en"])
+def test_every_tap_target_of_the_shared_pages_is_at_least_44_px(live_server, new_phone, lang):
+    created = _api(live_server, "/api/games", {"kind": "scorepad", "players": [
+        {"name": "Anna", "colour": "red"}, {"name": "Béla", "colour": "blue"}, {"name": "Cili", "colour": "green"},
+        {"name": "Dóra", "colour": "black"}]})
+    game_id, token = created["id"], created["seats"][0]["token"]
+    moves = [("points-recorded", {"seat": 0, "points": 5}), ("points-recorded", {"seat": 1, "points": 7}),
+             ("event-voided", {"target": 3, "reason": "typo"}), ("round-closed", {}),
+             ("points-recorded", {"seat": 2, "points": 9}), ("dispute-opened", {"target": 6, "comment": "nine?"})]
+    for seq, (type_, data) in enumerate(moves, start=1):
+        _api(live_server, f"/api/games/{game_id}/events",
+             {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"m{seq}"}, token)
+    phone = new_phone()
+    phone.context.add_cookies([{"name": f"seat_{game_id}", "value": token, "domain": "127.0.0.1",
+                                "path": f"/games/{game_id}"}])
+    phone.goto(f"{live_server}/lang/{lang}?next=/")
+    pages = ["/", "/games/new", "/import"] + [f"/games/{game_id}{p}" for p in (
+        "", "/timeline", "/final", "/replay?at=3", "/disputes/7", "/seats")]
+    small = {}
+    for page in pages:
+        phone.goto(live_server + page)
+        phone.evaluate("document.querySelectorAll('main details').forEach(d => d.open = true)")  # what opens is tapped too
+        found = phone.evaluate(SMALL, MINIMUM)
+        if found:
+            small[page] = found
+    assert small == {}
