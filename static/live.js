@@ -37,6 +37,15 @@
     if (elt && elt.id === "live" && streaming) evt.preventDefault();
   });
 
+  // 2b. A push of what this phone already shows (its own write's answer had it) is dropped:
+  //     morphing it again would only wipe what that answer said beside the button
+  //     (the "✓ #18: Round closed" or a refusal, templates/_outcome.html).
+  document.addEventListener("htmx:sseBeforeMessage", function (evt) {
+    var live = document.getElementById("live");
+    var pushed = /data-seq="(\d+)"/.exec(evt.detail.data || "");
+    if (live && pushed && Number(pushed[1]) <= Number(live.dataset.seq)) evt.preventDefault();
+  });
+
   // 3. Offline: say so, keep each tapped move (its client_event_id fixed when tapped)
   //    and send it once the connection is back.
   var status = document.getElementById("connection");

@@ -31,6 +31,7 @@ def csrf_of(html: str) -> str:
 
 # ---- a real server and real Chromium at a phone viewport ------------------------
 
+import json
 import os
 import shutil
 import socket
@@ -118,3 +119,10 @@ def screenshot(page, name: str) -> str:
     path = os.path.join(ARTIFACTS, f"{name}.png")
     page.screenshot(path=path, full_page=True)
     return path
+
+
+def api(base: str, path: str, body: dict, token: str | None = None) -> dict:
+    """POST JSON to the live server's API (docs/api.md), with a seat token when given."""
+    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())

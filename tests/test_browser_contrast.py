@@ -1,10 +1,9 @@
 """Readable in sunlight and at night: every text of the score pad's pages, at 390 × 844 in
 real Chromium, has a WCAG contrast ratio of at least 4.5:1 against what is behind it, in
 the phone's light and dark colour scheme (prefers-color-scheme) alike."""
-import json
-import urllib.request
-
 import pytest
+
+from tests.conftest import api as _api
 
 pytestmark = pytest.mark.browser
 MINIMUM = 4.5  # WCAG 2 AA for body text
@@ -28,11 +27,6 @@ CONTRAST = """() => {
   return low;
 }""" % MINIMUM
 
-
-def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
-    return json.loads(urllib.request.urlopen(request, timeout=10).read())
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -2,15 +2,13 @@
 390 × 844 with several phones: a refused move's message beside the button, focused and
 announced; the Undo button names its move; each action is acknowledged; ending the game
 asks once more and says how to take it back."""
-import json
 import os
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from scoring import GAMES
-from tests.conftest import ARTIFACTS, screenshot
+from tests.conftest import ARTIFACTS, screenshot, api as _api
 
 pytestmark = pytest.mark.browser
 NOT_RECORDED = {"en": "Not recorded:", "hu": "Nem került rögzítésre:"}
@@ -38,11 +36,6 @@ def _what_the_phone_shows(page, name: str) -> None:
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, f"{name}.png"))
 
-
-def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
-    return json.loads(urllib.request.urlopen(request, timeout=10).read())
 
 
 def _game(base: str, kind: str, moves=0) -> dict:
@@ -102,8 +95,9 @@ def test_a_refused_move_is_seen_beside_the_button_in_every_game(live_server, new
 def test_the_someone_recorded_meanwhile_undo_refusal_is_seen_at_the_undo_button(live_server, new_phone, lang):
     created = _game(live_server, "scorepad", moves=2)
     phone = new_phone()
+    for live in ("**/live?*", "**/stream*"):  # this phone will not see the next move in time
+        phone.route(live, lambda route: route.abort())
     _sit(phone, live_server, created, lang)
-    phone.route("**/live?*", lambda route: route.abort())  # this phone has not seen the next move yet
     _append(live_server, created, 3, "points-recorded", {"seat": 1, "points": 4})
     undo = phone.get_by_test_id("undo")
     undo.evaluate("b => b.scrollIntoView({block: 'end'})")

@@ -1,10 +1,9 @@
 """Touch targets of at least 44 × 44 px (issue 17, item 12) on the shared pages, in real
 Chromium at 390 × 844, in Hungarian and English: the HU/EN links (41–42 px wide before),
 the timeline's "#13" links (30 × 16 px before), every link, button, summary and field."""
-import json
-import urllib.request
-
 import pytest
+
+from tests.conftest import api as _api
 
 pytestmark = pytest.mark.browser
 MINIMUM = 44
@@ -18,11 +17,6 @@ SMALL = """min => [...document.querySelectorAll('a, button, summary, select, tex
               return [e.tagName, (e.textContent || e.name || '').trim().slice(0, 30), Math.round(r.width), Math.round(r.height)]; })
   .filter(([tag, text, w, h]) => w < min || h < min)"""
 
-
-def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
-    return json.loads(urllib.request.urlopen(request, timeout=10).read())
 
 
 @pytest.mark.parametrize("lang", ["hu", "en"])
