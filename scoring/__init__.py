@@ -14,7 +14,9 @@ GAMES: dict[str, GameKind] = {g.kind: g for g in (
 
 # Rule versions a game has since replaced, kept so old games still score as they
 # did: (kind, rules_version) -> the GameKind of that version.
-RETIRED: dict[tuple[str, int], GameKind] = {}
+RETIRED: dict[tuple[str, int], GameKind] = {
+    ("maharaja", 1): maharaja.GAME_V1,
+}
 
 
 def get_game(kind: str) -> GameKind | None:

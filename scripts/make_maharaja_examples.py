@@ -63,10 +63,11 @@ def _travel(t: Table, seat: int, city: str) -> None:
     g = t.state
     if g["architects"][seat] == city:
         return
-    others = [i + 1 for i, v in enumerate(g["villages"]) if v and seat not in v]
-    via = [others[(g["round"] + seat) % len(others)]] if others else []
-    if via and not t.ok("architect-travelled", {"city": city, "via": via}):
-        via = []
+    others = [f"v{i + 1}" for i, v in enumerate(g["villages"]) if v and seat not in v]
+    own = [f"v{i + 1}" for i, v in enumerate(g["villages"]) if seat in v]
+    via = [others[(g["round"] + seat) % len(others)]] if others else own[:1]
+    if not t.ok("architect-travelled", {"city": city, "via": via}):
+        via = own[:1]  # a village of his own: no fee (docs/rules/maharaja.md §8)
     t.play("architect-travelled", {"city": city, "via": via}, seat)
 
 

@@ -32,11 +32,14 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     expect(host.get_by_role("heading", name="Maharaja")).to_be_visible()
     screenshot(host, "maharaja-setup")
 
-    _click(host, "Record the governor track")               # A..G from the bottom, as offered
+    for i, city in enumerate("ABCDEFG", start=1):           # A..G from the bottom; nothing preselected
+        host.locator(f'select[name="gov{i}"]').select_option(city)
+    _click(host, "Record the governor track")
     for character in ("Sadhu", "Mogul", "Trader"):           # Anna 3, Béla 1, Csaba 2
         host.get_by_label(character).check()
         _click(host, "Choose")
-    for _ in range(12):                                       # 4 starting houses each
+    for _ in range(12):                                       # 4 starting houses each, first village with room
+        host.get_by_test_id("mh-place").select_option(index=1)
         _click(host, "Place the house")
     expect(host.get_by_test_id("mh-maharaja")).to_have_text("A")
     expect(host.get_by_test_id("mh-next")).to_have_text("B")
@@ -53,6 +56,8 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     _reveal(host, "gold", "palace")
     _click(host, "+2 gold")
     host.get_by_test_id("mh-travel-city").select_option("A")
+    host.get_by_text("Villages passed").click()              # through village 1, where he has a house
+    host.locator('input[name="via"][value="v1"]').check()
     _click(host, "Travel")
     host.get_by_test_id("mh-palace-site").select_option("inner")
     _click(host, "Build the palace")

@@ -63,15 +63,15 @@ def test_example_8_city_a_jeno_12_peter_9_krisztina_6_anita_3_and_d_next():
     assert s["maharaja"] == "A"
     gold_before = list(s["gold"])
     s = turn(s, 0, ["palace-house", "gold"], ("gold-taken", {}), ("house-built", {"place": "v17"}),
-             ("architect-travelled", {"city": "A", "via": []}), ("palace-built", {"city": "A", "site": "inner"}))
-    s = turn(s, 1, ["palace-house", "move-house"], ("architect-travelled", {"city": "A", "via": []}),
+             ("architect-travelled", {"city": "A", "via": ["v1"]}), ("palace-built", {"city": "A", "site": "inner"}))
+    s = turn(s, 1, ["palace-house", "move-house"], ("architect-travelled", {"city": "A", "via": ["v5"]}),
              ("palace-built", {"city": "A", "site": "outer"}), ("house-built", {"place": "A"}),
              ("house-moved", {"source": "v5", "place": "A"}))
-    s = turn(s, 2, ["two-houses", "two-houses"], ("architect-travelled", {"city": "A", "via": []}),
+    s = turn(s, 2, ["two-houses", "two-houses"], ("architect-travelled", {"city": "A", "via": ["v9"]}),
              *[("house-built", {"place": "A"})] * 4, ("house-built", {"place": "A", "free": True}))
-    s = turn(s, 3, ["palace-house", "governor"], ("architect-travelled", {"city": "D", "via": []}),
+    s = turn(s, 3, ["palace-house", "governor"], ("architect-travelled", {"city": "D", "via": ["v13"]}),
              ("palace-built", {"city": "D", "site": "inner"}), ("house-built", {"place": "D"}),
-             ("governor-moved", {"city": "D"}), ("architect-travelled", {"city": "A", "via": []}))
+             ("governor-moved", {"city": "D"}), ("architect-travelled", {"city": "A", "via": ["v13"]}))
     evaluation = s["evaluations"][-1]
     assert evaluation["city"] == "A"
     assert evaluation["points"] == [4, 5, 6, 1]
@@ -106,7 +106,7 @@ def test_travel_fees_are_paid_at_the_table_and_own_house_passes_free():
     gold = list(s["gold"])
     # seat 0 passes v5 (seat 1's house), v9 (seat 2's) and v1 (its own house: free).
     s = step(step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]}),
-             "architect-travelled", {"city": "C", "via": [5, 9, 1]})
+             "architect-travelled", {"city": "C", "via": ["v5", "v9", "v1"]})
     assert s["gold"] == [gold[0] - 2, gold[1] + 1, gold[2] + 1]
     assert s["architects"][0] == "C"
 
@@ -118,13 +118,13 @@ def test_wandering_monk_travels_free_and_the_owners_are_still_paid():
     s = step(step(s, "gold-taken", {}), "gold-taken", {})
     s = step(s, "turn-ended", {})
     s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
-    s = step(s, "architect-travelled", {"city": "B", "via": [5, 6]})
+    s = step(s, "architect-travelled", {"city": "B", "via": ["v5", "v6"]})
     assert s["gold"][0] == gold[0] and s["gold"][1] == gold[1] + 4 + 2
 
 
 def test_a_village_without_houses_blocks_the_road():
     s = step(started([D.MOGUL, D.TRADER]), "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
-    assert refused(s, "architect-travelled", {"city": "B", "via": [30]}) == ["docs/rules/maharaja.md §8"]
+    assert refused(s, "architect-travelled", {"city": "B", "via": ["v30"]}) == ["docs/rules/maharaja.md §8"]
 
 
 def test_example_7_6_character_swap_changes_the_turn_order():
@@ -216,7 +216,7 @@ def test_trader_gets_1_gold_when_his_turn_starts_and_artist_builds_for_9():
     s = turn(s, 0, ["gold", "gold"], ("gold-taken", {}), ("gold-taken", {}))
     assert s["gold"][0] == gold[0] + 1 + 4
     s = step(s, "actions-revealed", {"seat": 1, "actions": ["palace", "gold"]})
-    s = step(s, "architect-travelled", {"city": "A", "via": []})
+    s = step(s, "architect-travelled", {"city": "A", "via": ["v5"]})
     s = step(s, "palace-built", {"city": "A", "site": "outer"})
     assert s["gold"][1] == gold[1] - 9
 
@@ -235,7 +235,7 @@ def test_builder_free_house_once_a_turn_and_only_for_the_builder():
 
 def test_gold_never_below_zero():
     s = step(started([D.MOGUL, D.TRADER]), "actions-revealed", {"seat": 0, "actions": ["palace", "palace"]})
-    s = step(s, "architect-travelled", {"city": "A", "via": []})
+    s = step(s, "architect-travelled", {"city": "A", "via": ["v1"]})
     s = step(s, "palace-built", {"city": "A", "site": "inner"})
     assert refused(s, "palace-built", {"city": "A", "site": "outer"}) == ["docs/rules/maharaja.md §9"]
 
@@ -245,7 +245,7 @@ def test_city_has_one_inner_and_six_outer_sites():
     s["cities"]["A"]["outer"] = [1] * 6
     s["cities"]["A"]["inner"] = 1
     s = step(s, "actions-revealed", {"seat": 0, "actions": ["palace", "gold"]})
-    s = step(s, "architect-travelled", {"city": "A", "via": []})
+    s = step(s, "architect-travelled", {"city": "A", "via": ["v1"]})
     assert refused(s, "palace-built", {"city": "A", "site": "inner"}) == ["docs/rules/maharaja.md §9"]
     assert refused(s, "palace-built", {"city": "A", "site": "outer"}) == ["docs/rules/maharaja.md §9"]
 
@@ -259,7 +259,7 @@ def test_palace_supply_runs_out():
     s["palaces"] = [{"seat": 0, "city": "B", "site": "outer", "seq": 1}] * 7
     s["gold"][0] = 50
     s = step(s, "actions-revealed", {"seat": 0, "actions": ["palace", "gold"]})
-    s = step(s, "architect-travelled", {"city": "A", "via": []})
+    s = step(s, "architect-travelled", {"city": "A", "via": ["v1"]})
     assert refused(s, "palace-built", {"city": "A", "site": "outer"}) == ["docs/rules/maharaja.md §9"]
 
 
@@ -277,7 +277,7 @@ def test_city_building_only_where_the_architect_stands_and_two_houses_need_a_cit
     assert refused(s, "house-built", {"place": "B"}) == ["docs/rules/maharaja.md §9"]
     s = step(s, "house-built", {"place": "v20"})
     assert refused(s, "house-built", {"place": "v21"}) == ["docs/rules/maharaja.md §7"]
-    s = step(step(s, "architect-travelled", {"city": "B", "via": []}), "house-built", {"place": "B"})
+    s = step(step(s, "architect-travelled", {"city": "B", "via": ["v1"]}), "house-built", {"place": "B"})
     assert s["cities"]["B"]["houses"][0] == 1
 
 
@@ -338,7 +338,7 @@ def test_game_ends_after_the_evaluation_of_the_round_with_a_last_palace():
     s["palaces"] = [{"seat": 1, "city": "B", "site": "outer", "seq": 1}] * 6
     s = turn(s, 0, ["gold", "gold"], ("gold-taken", {}), ("gold-taken", {}))
     s = step(s, "actions-revealed", {"seat": 1, "actions": ["palace", "gold"]})
-    s = step(step(s, "architect-travelled", {"city": "A", "via": []}), "palace-built", {"city": "A", "site": "inner"})
+    s = step(step(s, "architect-travelled", {"city": "A", "via": ["v5"]}), "palace-built", {"city": "A", "site": "inner"})
     assert not M.is_over(s)
     s = step(step(s, "gold-taken", {}), "turn-ended", {})
     assert M.is_over(s) and s["evaluations"][-1]["round"] == 1
@@ -383,9 +383,15 @@ def test_secret_gold_does_not_rank_equal_palaces_while_the_game_runs():
     assert {M.tiebreak(s, seat) for seat in range(3)} == {()}
     s["phase"] = "over"                                   # the end reveals the gold (docs/rules/maharaja.md §16)
     assert _ranked(s) == [2, 1, 0]
+
+
+def test_during_play_equal_palaces_share_a_rank_even_with_gold_open():
+    """The tie-break is the end's: during play equal scores share a rank (§16)."""
     shown = started([D.TRADER, D.MOGUL, D.SADHU], secret_gold=False)
     shown["gold"] = [3, 20, 40]
-    assert _ranked(shown) == [2, 1, 0]                   # gold open at this table: ranked as ever
+    assert {M.tiebreak(shown, seat) for seat in range(3)} == {()}
+    shown["phase"] = "over"
+    assert _ranked(shown) == [2, 1, 0]
 
 
 # ---- the phone form ----------------------------------------------------------------------
@@ -409,8 +415,8 @@ def test_form_free_and_renounce_buttons_become_flags():
 
 def test_the_move_log_names_a_city_as_the_board_profile_does():
     state = {"city_names": {"A": "Jaipur", "B": ""}}
-    palace = Move(9, "palace-built", {"seat": 0, "city": "A", "site": "inner"})
-    governor = Move(10, "governor-moved", {"seat": 0, "city": "B"})
+    palace = Move(9, "palace-built", {"city": "A", "site": "inner"})
+    governor = Move(10, "governor-moved", {"city": "B"})
     assert M.describe(palace, [{"name": "Anna"}], state)["en"] == "Palace – city A (Jaipur), inner"
     assert M.describe(governor, [{"name": "Anna"}], state)["en"] == "Governor B two boxes down"  # unnamed yet
     assert M.describe(palace, [{"name": "Anna"}])["en"] == "Palace – city A, inner"

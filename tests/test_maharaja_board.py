@@ -33,14 +33,14 @@ def test_with_the_roads_known_travel_must_follow_them():
     s = started([D.MOGUL, D.TRADER], board=_pinned())
     assert s["city_names"]["A"] == "Ahmadabad"
     s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
-    assert refused(s, "architect-travelled", {"city": "B", "via": [1]}) == ["docs/rules/maharaja.md §17"]
-    assert step(s, "architect-travelled", {"city": "A", "via": [1]})["architects"][0] == "A"
+    assert refused(s, "architect-travelled", {"city": "B", "via": ["v1"]}) == ["docs/rules/maharaja.md §17"]
+    assert step(s, "architect-travelled", {"city": "A", "via": ["v1"]})["architects"][0] == "A"
 
 
 def test_without_roads_any_journey_through_houses_is_taken_on_trust():
     s = step(started([D.MOGUL, D.TRADER], board=_pinned(roads=[])), "actions-revealed",
              {"seat": 0, "actions": ["gold", "gold"]})
-    assert step(s, "architect-travelled", {"city": "G", "via": [5]})["architects"][0] == "G"
+    assert step(s, "architect-travelled", {"city": "G", "via": ["v5"]})["architects"][0] == "G"
 
 
 def test_profiles_are_validated():
@@ -82,9 +82,9 @@ def test_with_roads_the_form_finds_the_cheapest_open_way():
     s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
     # To B: S-A-B costs 2 (v5, v6 are seat 1's), S-B is closed (v9 has no house).
     assert M.parse_form(s, {"action": "architect-travelled", "travel_city": "B"}) == \
-        ("architect-travelled", {"city": "B", "via": [1, 5, 6]})
+        ("architect-travelled", {"city": "B", "via": ["v1", "v5", "v6"]})
     s["villages"][8] = [0]                                  # now v9 holds seat 0's own house: free
-    assert M.parse_form(s, {"action": "architect-travelled", "travel_city": "B"})[1]["via"] == [9]
+    assert M.parse_form(s, {"action": "architect-travelled", "travel_city": "B"})[1]["via"] == ["v9"]
     s["villages"][0] = s["villages"][8] = []                # S-A and S-B closed: no way to A
     with pytest.raises(FormError):
         M.parse_form(s, {"action": "architect-travelled", "travel_city": "A"})

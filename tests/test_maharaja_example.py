@@ -15,7 +15,7 @@ DOC = os.path.join(ROOT, "docs", "rules", "maharaja.md")
 
 
 def _documented() -> list[tuple[int, str, int, int]]:
-    text = open(DOC, encoding="utf-8").read().split("## 7.")[1]
+    text = open(DOC, encoding="utf-8").read().split("## 19.")[1]
     return [(int(r), p, int(pal), int(g)) for r, p, pal, g in
             re.findall(r"^\| (\d) \| (\w+) \| (\d+) \| (\d+) \|$", text, re.M)]
 

@@ -34,7 +34,7 @@ def candidates(s: dict, rng: random.Random) -> list[tuple[str, dict]]:
     moves += [("governor-moved", {"city": c}) for c in D.CITIES]
     moves += [("character-swapped", {"character": c}) for c in range(1, 8)]
     moves += [("chip-used", {"action": a}) for a in D.ACTIONS if a != "character"]
-    moves += [("architect-travelled", {"city": c, "via": sorted(rng.sample(occupied, min(len(occupied), k)))})
+    moves += [("architect-travelled", {"city": c, "via": [f"v{v}" for v in sorted(rng.sample(occupied, min(len(occupied), k)))]})
               for c in D.CITIES for k in (0, 1, 2)]
     return moves
 

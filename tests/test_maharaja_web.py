@@ -44,7 +44,7 @@ def test_a_round_starts_from_the_phone_forms_with_the_maharaja_in_the_bottom_cit
     assert "Béla" in re.search(r'data-testid="mh-step">(.*?)</p>', page, re.S).group(1)  # the Mogul acts first
     assert _post(client, url, action="actions-revealed", action1="gold", action2="palace").status_code == 303
     assert _post(client, url, action="gold-taken").status_code == 303
-    assert _post(client, url, action="architect-travelled", travel_city="C", via=["1", "2"]).status_code == 303
+    assert _post(client, url, action="architect-travelled", travel_city="C", via=["v1", "v2"]).status_code == 303
     assert _post(client, url, action="palace-built", palace_site="inner").status_code == 303
     assert _post(client, url, action="turn-ended").status_code == 303
     page = client.get(url).data.decode()
@@ -184,3 +184,50 @@ def test_the_final_page_of_a_running_secret_gold_game_shows_no_gold_in_its_ties(
     tie = re.search(r'data-testid="tie">(.*?)</li>', page, re.S).group(1)
     assert "They share rank 1" in tie and "only once the game is over" in tie
     assert "The tie-break decides" not in tie
+
+
+def test_the_log_says_who_acted_and_which_phone_recorded_it(client):
+    """Anna's phone records Béla's move: the row names both (docs/rules/maharaja.md §6)."""
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    _set_up(client, url)
+    assert _post(client, url, action="actions-revealed", action1="gold", action2="gold").status_code == 303
+    assert _post(client, url, action="gold-taken").status_code == 303
+    page = client.get(url).data.decode()
+    row = re.search(r'<li id="e\d+"[^>]*>\s*<span class="seq">#\d+</span>\s*<span class="what">Béla: took 2 gold</span>'
+                    r'\s*<small class="who">(.*?)</small>', page, re.S)
+    assert row and row.group(1).startswith("recorded by Anna&#39;s phone"), page[:200]
+
+
+def _selected(page: str, name: str):
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S).group(1)
+    options = re.findall(r'<option value="([^"]*)"([^>]*)>', select)
+    chosen = [value for value, attrs in options if "selected" in attrs]
+    return options[0][0], chosen
+
+
+def test_every_place_choice_starts_empty(client):
+    """Issue 17 item 3: a hurried tap must not record a place nobody chose."""
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    page = client.get(url).data.decode()
+    for i in range(1, 8):
+        assert _selected(page, f"gov{i}") == ("", [])
+    _set_up(client, url)
+    assert _post(client, url, action="actions-revealed", action1="two-houses", action2="move-house").status_code == 303
+    assert _post(client, url, action="architect-travelled", travel_city="C", via=["v1"]).status_code == 303
+    page = client.get(url).data.decode()
+    for name in ("travel_city", "house_place", "move_from", "move_to"):
+        assert _selected(page, name) == ("", []), name
+
+
+def test_villages_are_numbered_on_the_board_and_in_the_forms_help(client):
+    """Issue 17 item 8: the board view lists villages 1–30, the form says how they are numbered."""
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    _set_up(client, url)
+    page = client.get(url).data.decode()
+    assert all(f'data-testid="mh-village-{n}"' in page for n in range(1, 31))
+    assert _post(client, url, action="actions-revealed", action1="house", action2="gold").status_code == 303
+    page = client.get(url).data.decode()
+    assert 'data-testid="mh-village-help"' in page and "numbered 1–30" in page

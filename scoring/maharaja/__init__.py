@@ -1,12 +1,14 @@
 """Maharaja (Kramer & Kiesling, Phalanx 2004): set-up, guided rounds, automatic city
 evaluations and the race to seven palaces. Rules as implemented:
 docs/rules/maharaja.md; where each part lives: docs/architecture.md."""
+from dataclasses import replace
+
 from scoring.base import Boards, GameKind, text
 from scoring.maharaja import apply, boards, check, data, demo, forms, score, setup, view
 
 GAME = GameKind(
     kind="maharaja", title=text("Maharadzsa", "Maharaja"), min_players=2, max_players=5,
-    rules_version=1, event_types=data.EVENT_TYPES, setup=setup.setup, check=check.check,
+    rules_version=setup.RULES_VERSION, event_types=data.EVENT_TYPES, setup=setup.setup, check=check.check,
     apply=apply.apply, score=score.score, is_over=score.is_over, describe=forms.describe,
     parse_form=forms.parse_form, options=data.OPTIONS, categories=data.LABELS,
     check_setup=setup.check_setup, tiebreak=score.tiebreak,
@@ -19,3 +21,6 @@ GAME = GameKind(
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
                   builtin=boards.BUILTIN),
 )
+
+# Games recorded under rules version 1 keep scoring as they did (scoring.RETIRED).
+GAME_V1 = replace(GAME, rules_version=1, setup=setup.setup_v1)

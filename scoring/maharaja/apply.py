@@ -161,8 +161,27 @@ def advance(state: dict) -> dict:
 
 # ---- the fold step ------------------------------------------------------------------------
 
+def acting_seat(state: dict, move: Move) -> int | None:
+    """Who makes ``move``: the player whose turn it is (a set-up or reveal step may name
+    him, and must name the same one, §6); in the auction, where it is nobody's turn, the
+    bid's winner as named, else the phone that recorded it (§4)."""
+    if move.type in SEAT_IN_PAYLOAD:
+        due = state["next"]["seat"] if state["next"] else None
+        given = move.data.get("seat")
+        return given if given is not None else (due if due is not None else move.seat)
+    if move.type == "character-picked":
+        return state["picks"][0] if state["picks"] else None
+    return state["turn"]["seat"] if state["turn"] else None
+
+
+SEAT_IN_PAYLOAD = {"character-chosen", "start-house-placed", "actions-revealed"}
+
+
 def apply(state: dict, move: Move) -> dict:
     state = clone(state)
+    seat = acting_seat(state, move)
+    if seat is not None:  # who made each move, for the move log (§6)
+        state["actors"][str(move.seq)] = seat
     APPLY[move.type](state, move)
     return advance(state)
 
@@ -199,18 +218,20 @@ def _governors(state, move):
 
 
 def _choose(state, move):
-    state["characters"][move.data["character"] - 1] = move.data["seat"]
-    state["gold"][move.data["seat"]] -= move.data.get("paid", 0)
+    seat = acting_seat(state, move)
+    state["characters"][move.data["character"] - 1] = seat
+    state["gold"][seat] -= move.data.get("paid", 0)
 
 
 def _start_house(state, move):
-    _add_house(state, move.data["seat"], move.data["place"])
-    state["reserve"][move.data["seat"]] -= 1
+    seat = acting_seat(state, move)
+    _add_house(state, seat, move.data["place"])
+    state["reserve"][seat] -= 1
     state["start_houses"] += 1
 
 
 def _reveal(state, move):
-    seat = move.data["seat"]
+    seat = acting_seat(state, move)
     parts = [p for action in move.data["actions"] for p in ACTIONS[action][0]]
     state["turn"] = {"seat": seat, "actions": list(move.data["actions"]), "parts": parts, "seq": move.seq,
                      "builder_used": False, "chip_used": False}
@@ -223,7 +244,7 @@ def _reveal(state, move):
 
 def _travel(state, move):
     seat = _actor(state)
-    fees = travel_fees(state["villages"], seat, [v - 1 for v in move.data["via"]])
+    fees = travel_fees(state["villages"], seat, [village_index(v) for v in move.data["via"]])
     for owner, gold in fees.items():
         state["gold"][owner] += gold
     if not holds(state, seat, MONK):                  # §12: the bank pays for the Monk

@@ -45,6 +45,9 @@ SCHEMA = {
         "cities": {"type": "array", "minItems": 7, "maxItems": 7, "items": {
             "type": "object", "additionalProperties": False, "required": ["id", "name", "colour"],
             "properties": {"id": {"enum": list(CITIES)}, "name": _TEXT, "colour": _TEXT}}},
+        "villages": {"type": "array", "maxItems": VILLAGES, "items": {
+            "type": "object", "additionalProperties": False, "required": ["number", "name"],
+            "properties": {"number": {"type": "integer", "minimum": 1, "maximum": VILLAGES}, "name": _TEXT}}},
         "roads": {"type": "array", "maxItems": MAX_ROADS, "items": {
             "type": "object", "additionalProperties": False, "required": ["ends", "villages"],
             "properties": {"ends": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"enum": list(ENDS)}},
@@ -67,6 +70,9 @@ def validate(data) -> list[Problem]:
         problems.append(_p("A 7 város sorban A–G.", "The 7 cities are A–G in order."))
     if any(r["ends"][0] == r["ends"][1] for r in data["roads"]):
         problems.append(_p("Egy út két különböző helyet köt össze.", "A road joins two different places."))
+    named = [v["number"] for v in data.get("villages", [])]
+    if len(named) != len(set(named)):
+        problems.append(_p("Minden falunak egy neve van.", "Each village has one name."))
     on_roads = [v for r in data["roads"] for v in r["villages"]]
     if len(on_roads) != len(set(on_roads)):
         problems.append(_p("Minden falu egyetlen úton fekszik.", "Each village lies on one road only."))
@@ -83,8 +89,26 @@ def missing(data) -> list[dict]:
     return out
 
 
+_VILLAGE_NAME = re.compile(r"^\s*(\d{1,2})\s*[:.]\s*(.*?)\s*$")
+
+
+def _village_names(form) -> list[dict]:
+    """One village a line, its number and the name the table knows it by: ``5: by the river``."""
+    named = []
+    for n, line in enumerate((form.get("villages") or "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        match = _VILLAGE_NAME.match(line)
+        if not match or not 1 <= int(match.group(1)) <= VILLAGES or not match.group(2):
+            raise FormError([_p(f"{n}. sor: így írd: „5: a folyó mellett” (falu 1–{VILLAGES}).",
+                                f"Line {n}: write it as “5: by the river” (village 1–{VILLAGES}).")])
+        named.append({"number": int(match.group(1)), "name": match.group(2)[:40]})
+    return named
+
+
 def from_form(base: dict, form) -> dict:
-    """The editor: names and colours per city; one road a line, e.g. ``S-A: 1, 2``."""
+    """The editor: names and colours per city; villages' names, one a line (``5: by the
+    river``); one road a line, e.g. ``S-A: 1, 2``."""
     roads = []
     for n, line in enumerate((form.get("roads") or "").splitlines(), start=1):
         if not line.strip():
@@ -100,7 +124,7 @@ def from_form(base: dict, form) -> dict:
             "source": (form.get("source") or "").strip()[:1000],
             "cities": [{"id": c, "name": (form.get(f"city_{c}_name") or "").strip()[:40],
                         "colour": (form.get(f"city_{c}_colour") or "").strip()[:40]} for c in CITIES],
-            "roads": roads}
+            "villages": _village_names(form), "roads": roads}
 
 
 def roads_text(data) -> str:

@@ -8,7 +8,7 @@ from typing import Callable
 
 from scoring.base import Move, Problem, text
 from scoring.maharaja import boards
-from scoring.maharaja.apply import governor_target, travel_fees
+from scoring.maharaja.apply import acting_seat, governor_target, travel_fees
 from scoring.maharaja.data import (BUILDER, CHARACTERS, CITIES, HOUSE_COST, MONK, PARTS, bank_characters,
                                    character_of, holds, is_city, palace_cost, palaces_left, rule,
                                    village_index)
@@ -70,31 +70,46 @@ def _governors(state, move):
     return []
 
 
+def _not_their_turn(state, section: int, due: int, given: int) -> list[Problem]:
+    return refuse(section, f"Most {name(state, due)} következik, nem {name(state, given)}.",
+                  f"It is {name(state, due)}'s turn, not {name(state, given)}'s.")
+
+
+def _seat_problem(state, move, section: int) -> list[Problem]:
+    """A seat named in the payload must be whose turn it is (§6); left out, it is derived."""
+    due, given = state["next"]["seat"], move.data.get("seat")
+    if due is not None and given is not None and given != due:
+        return _not_their_turn(state, section, due, given)
+    return []
+
+
+def _chooser_problem(state, seat) -> list[Problem]:
+    if seat is None or not 0 <= seat < state["n"]:
+        return refuse(4, "Ki nyerte a licitet? Add meg a játékost.", "Who won the bid? Name the player.")
+    if character_of(state, seat) is not None:
+        return refuse(4, f"{name(state, seat)} már választott karaktert.", f"{name(state, seat)} already has a character.")
+    return []
+
+
 def _choose(state, move):
-    seat, number, paid = move.data["seat"], move.data["character"], move.data.get("paid", 0)
-    due = state["next"]["seat"]
-    problems = []
-    if due is not None and seat != due:
-        problems += refuse(4, "Ülésrendben választanak: most más következik.",
-                           "Players choose in seat order: someone else is next.")
-    elif not 0 <= seat < state["n"] or character_of(state, seat) is not None:
-        problems += refuse(4, "Ennek a játékosnak már van karaktere.", "This player already has a character.")
+    seat, number, paid = acting_seat(state, move), move.data["character"], move.data.get("paid", 0)
+    problems = _seat_problem(state, move, 4) or _chooser_problem(state, seat)
     if number > len(state["characters"]) or state["characters"][number - 1] is not None:
-        problems += refuse(4, "Ez a karakter nem választható.", "This character is not available.")
+        problems += refuse(4, f"A(z) {number}. karakter nem választható.", f"Character {number} is not available.")
     if paid and not state["auction"]:
         problems += refuse(4, "Fizetni csak licitnél kell.", "Paying is only for the auction variant.")
     elif paid and sum(1 for s in range(state["n"]) if character_of(state, s) is None) == 1:
         problems += refuse(4, "Az utolsó, karakter nélküli játékos ingyen választ.",
                            "The last player without a character chooses free.")
-    elif 0 <= seat < state["n"] and paid > state["gold"][seat]:
+    elif seat is not None and 0 <= seat < state["n"] and paid > state["gold"][seat]:
         problems += _gold_problem(state, seat, text("A licit", "The bid"), paid)
     return problems
 
 
 def _start_house(state, move):
-    if move.data["seat"] != state["next"]["seat"]:
-        return refuse(5, "A kezdő házakat karaktersorrendben rakják le.",
-                      "Starting houses are placed in character order.")
+    problems = _seat_problem(state, move, 5)
+    if problems:
+        return problems
     if is_city(move.data["place"]):
         return refuse(5, "A kezdő házak falvakba kerülnek.", "Starting houses go into villages.")
     return _village_room(state, move.data["place"])
@@ -109,10 +124,7 @@ def _village_room(state, place):
 
 
 def _reveal(state, move):
-    if move.data["seat"] != state["next"]["seat"]:
-        return refuse(6, "Most a legalacsonyabb karakterű, még nem cselekedett játékos jön.",
-                      "Next is the lowest character among those who have not acted.")
-    return []
+    return _seat_problem(state, move, 6)
 
 
 # ---- a player's turn ------------------------------------------------------------------------
@@ -133,15 +145,21 @@ def _no_part(action_hu, action_en):
 def _travel(state, move):
     seat, city, via = _turn(state)["seat"], move.data["city"], move.data["via"]
     if city == state["architects"][seat]:
-        return refuse(8, "Az építész már ebben a városban van.", "The architect is already in this city.")
-    empty = [v for v in via if not state["villages"][v - 1]]
+        return refuse(8, f"Az építész már {city} városban van.", f"The architect is already in city {city}.")
+    if not via and state.get("rules", 1) >= 2:
+        return refuse(8, "Minden úton 1–2 falu fekszik: egy utazás legalább egy falun áthalad. Add meg, melyeken.",
+                      "Every road carries one or two villages, so a journey passes at least one: "
+                      "enter the villages passed.")
+    empty = [village_index(v) + 1 for v in via if not state["villages"][village_index(v)]]
     if empty:
-        return refuse(8, f"Ház nélküli falun nem lehet áthaladni: {empty}.",
-                      f"An architect cannot pass a village without houses: {empty}.")
-    if state["roads"] and not boards.route_ok(state["roads"], state["architects"][seat], city, via):
+        numbers = ", ".join(map(str, empty))
+        return refuse(8, f"Ház nélküli falun nem lehet áthaladni: {numbers}.",
+                      f"An architect cannot pass a village without houses: {numbers}.")
+    numbers = [village_index(v) + 1 for v in via]
+    if state["roads"] and not boards.route_ok(state["roads"], state["architects"][seat], city, numbers):
         return refuse(17, "Ezeken a falvakon át nem vezet út a városba (tábla-profil).",
                       "These villages do not make a road to that city (board profile).")
-    fee = sum(travel_fees(state["villages"], seat, [v - 1 for v in via]).values())
+    fee = sum(travel_fees(state["villages"], seat, [n - 1 for n in numbers]).values())
     if not holds(state, seat, MONK) and fee > state["gold"][seat]:
         return _gold_problem(state, seat, text("Az utazás", "The journey"), fee)
     return []

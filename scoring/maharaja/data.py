@@ -77,39 +77,58 @@ def village_index(place: str) -> int:
     return int(place[1:]) - 1
 
 
-def place_label(place: str | None) -> dict:
+def place_label(place: str | None, names: dict | None = None) -> dict:
+    """A place in words; ``names``: what the table calls cities and villages (a board
+    profile's ``city_names`` and ``village_names``), e.g. "village 5 (by the river)"."""
     if place is None:
         return text("indulási hely", "start space")
+    name = (names or {}).get(place if is_city(place) else place[1:])
+    named = f" ({name})" if name else ""
     if is_city(place):
-        return text(f"{place} város", f"city {place}")
-    return text(f"{place[1:]}. falu", f"village {place[1:]}")
+        return text(f"{place}{named} város", f"city {place}{named}")
+    return text(f"{place[1:]}. falu{named}", f"village {place[1:]}{named}")
 
 
 # ---- event types ----------------------------------------------------------------------
 
-_PLACE = {"type": "string", "pattern": "^([A-G]|v([1-9]|[12][0-9]|30))$"}
+_VILLAGE_PATTERN = "v([1-9]|[12][0-9]|30)"
+_PLACE = {"type": "string", "pattern": f"^([A-G]|{_VILLAGE_PATTERN})$"}
+_VILLAGE = {"type": "string", "pattern": f"^{_VILLAGE_PATTERN}$"}
 _CITY = {"enum": list(CITIES)}
 _CHARACTER = count(7, low=1)
 _SEAT = {"type": "integer", "minimum": 0}
 
 
-def _spec(schema: dict, hu: str, en: str) -> EventSpec:
-    return EventSpec(schema=schema, label=text(hu, en))
+def _spec(schema: dict, hu: str, en: str, version: int = 1, upcasters=None) -> EventSpec:
+    return EventSpec(schema=schema, label=text(hu, en), version=version, upcasters=upcasters or {})
 
 
+def _same(data: dict) -> dict:
+    """v1 → v2 of an event whose seat became optional: every v1 payload carries it."""
+    return data
+
+
+def _villages_named(data: dict) -> dict:
+    """v1 → v2 of ``architect-travelled``: villages as numbers (5) become "v5", as every
+    other payload names them."""
+    return {**data, "via": [f"v{v}" for v in data["via"]]}
+
+
+# Version 2 (docs/events.md): the seat of a set-up or reveal step may be left out (it is
+# whose turn it is, §6); a journey names its villages "vN" like every other place.
 EVENT_TYPES = {
     "governors-laid": _spec(obj(["order"], order={"type": "array", "items": _CITY, "minItems": 7, "maxItems": 7}),
                             "Kormányzósáv kirakva", "Governor track laid"),
-    "character-chosen": _spec(obj(["seat", "character"], seat=_SEAT, character=_CHARACTER, paid=count(1000)),
-                              "Karakter választva", "Character chosen"),
-    "start-house-placed": _spec(obj(["seat", "place"], seat=_SEAT, place=_PLACE),
-                                "Kezdő ház lerakva", "Starting house placed"),
-    "actions-revealed": _spec(obj(["seat", "actions"], seat=_SEAT, actions={
+    "character-chosen": _spec(obj(["character"], seat=_SEAT, character=_CHARACTER, paid=count(1000)),
+                              "Karakter választva", "Character chosen", 2, {1: _same}),
+    "start-house-placed": _spec(obj(["place"], seat=_SEAT, place=_PLACE),
+                                "Kezdő ház lerakva", "Starting house placed", 2, {1: _same}),
+    "actions-revealed": _spec(obj(["actions"], seat=_SEAT, actions={
         "type": "array", "items": {"enum": list(ACTIONS)}, "minItems": 2, "maxItems": 2}),
-                              "Cselekedetek felfedve", "Actions revealed"),
+                              "Cselekedetek felfedve", "Actions revealed", 2, {1: _same}),
     "architect-travelled": _spec(obj(["city", "via"], city=_CITY, via={
-        "type": "array", "maxItems": VILLAGES, "uniqueItems": True, "items": count(VILLAGES, low=1)}),
-                                 "Építész utazott", "Architect travelled"),
+        "type": "array", "maxItems": VILLAGES, "uniqueItems": True, "items": _VILLAGE}),
+                                 "Építész utazott", "Architect travelled", 2, {1: _villages_named}),
     "gold-taken": _spec(obj([]), "2 arany", "Took 2 gold"),
     "house-built": _spec(obj(["place"], place=_PLACE, free={"type": "boolean"}), "Ház épült", "House built"),
     "house-moved": _spec(obj(["source", "place"], source=_PLACE, place=_PLACE, free={"type": "boolean"}),
@@ -132,8 +151,8 @@ OPTIONS = (
                                 "Short game: 6 palaces, at most 8 rounds (11.1)")),
     Option("yogi", False, text("Haladó: jógi és cselekedetérmék (11.2.2)", "Advanced: Yogi and action chips (11.2.2)")),
     Option("auction", False, text("Haladó: licit a karakterekre (11.2.5)", "Advanced: characters auctioned (11.2.5)")),
-    Option("neutral_palaces", False, text("Haladó: semleges külső paloták 5-nél kevesebb játékosnál (11.2.4)",
-                                          "Advanced: neutral outer palaces with fewer than 5 players (11.2.4)")),
+    Option("neutral_palaces", True, text("Semleges külső paloták 5-nél kevesebb játékosnál (5.0, 11.2.4)",
+                                         "Neutral outer palaces with fewer than 5 players (5.0, 11.2.4)")),
     Option("homes", "", text("Haladó: otthonok – az 1–7. karakter városának betűje, pl. CAGBEDF (12.6)",
                              "Advanced: homes – the city letter of characters 1–7, e.g. CAGBEDF (12.6)"),
            help=text("Üresen hagyva nincs otthon-bónusz.", "Leave empty for no home bonus.")),

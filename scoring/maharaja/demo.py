@@ -14,7 +14,7 @@ def demo():
     moves += [
         # Round 1, city A. Béla: palace/house + character swap.
         ("actions-revealed", {"seat": 1, "actions": ["palace-house", "character"]}),
-        ("architect-travelled", {"city": "A", "via": [1]}),
+        ("architect-travelled", {"city": "A", "via": ["v1"]}),
         ("house-built", {"place": "A", "free": True}),
         ("character-swapped", {"character": 7}),
         ("character-picked", {"character": 6}),
@@ -25,7 +25,7 @@ def demo():
         ("actions-revealed", {"seat": 0, "actions": ["gold", "move-house"]}),
         ("gold-taken", {}),
         ("house-moved", {"source": "v2", "place": "v9"}),
-        ("architect-travelled", {"city": "B", "via": [9]}),
+        ("architect-travelled", {"city": "B", "via": ["v9"]}),
         ("turn-ended", {}),
         # Round 2, city B. Anna (Artist, 6) before Béla (Yogi, 7).
         ("actions-revealed", {"seat": 0, "actions": ["governor", "quarry"]}),

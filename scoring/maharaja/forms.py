@@ -12,7 +12,7 @@ from scoring.maharaja.boards import RULE as BOARD_RULE, cheapest_route
 from scoring.maharaja.data import (ACTIONS, CHARACTERS, CHIP_ACTIONS, CITIES, EVENT_TYPES, TICKS, VILLAGES,
                                    place_label, rule)
 
-PLACES = (*CITIES, *(f"v{i}" for i in range(1, VILLAGES + 1)))
+PLACES = (*CITIES, *(f"v{i}" for i in range(1, VILLAGES + 1)))  # "A"…"G", "v1"…"v30"
 
 
 def _label(hu: str, en: str) -> dict:
@@ -39,22 +39,26 @@ def _due_seat(state: dict, form) -> int:
     return form_int(form, "seat", _label("játékos", "player"), low=0, high=state["n"] - 1)
 
 
+VILLAGE_VALUES = tuple(f"v{i}" for i in range(1, VILLAGES + 1))
+
+
 def _travel(state, form) -> dict:
-    via = [int(v) for v in _travel_villages(form)]
+    via = _travel_villages(form)
     city = _city(form, "travel_city", "úti cél", "destination")
     if not via and state.get("roads") and state.get("turn"):   # roads known: the app finds the way
         seat = state["turn"]["seat"]
-        via = cheapest_route(state["roads"], state["villages"], seat, state["architects"][seat], city)
-        if via is None:
+        route = cheapest_route(state["roads"], state["villages"], seat, state["architects"][seat], city)
+        if route is None:
             fail("Nincs járható út ebbe a városba (ház nélküli falu zárja el).",
                  "No open road to this city (a village without houses blocks it).", rule(8))
-    return {"city": city, "via": sorted(set(via))}
+        via = [f"v{n}" for n in route]
+    return {"city": city, "via": sorted(set(via), key=lambda v: int(v[1:]))}
 
 
 def _travel_villages(form) -> list[str]:
     values = [v for v in form_list(form, "via") if v]
     for value in values:
-        if not (value.isascii() and value.isdigit() and 1 <= int(value) <= VILLAGES):
+        if value not in VILLAGE_VALUES:
             fail("Érvénytelen falu.", "Not a village.", rule(8))
     return values
 
@@ -138,92 +142,112 @@ def parse_options(form) -> dict:
 
 # ---- the move log ----------------------------------------------------------------------
 
-def _city_names(state: dict | None) -> Callable[[str], str]:
+def _city_named(names: dict, city: str) -> str:
     """A city as the board shows it: its letter, and its name once the table's board
     profile gives one ("C (Jaipur)")."""
-    names = (state or {}).get("city_names") or {}
-    return lambda city: f"{city} ({names[city]})" if names.get(city) else str(city)
+    return f"{city} ({names[city]})" if names.get(city) else city
 
 
-def _character_chosen(d, players, city):
-    who, c = player_name(players, d["seat"]), CHARACTERS.get(d["character"], text("?", "?"))
-    paid = d.get("paid", 0)
-    return text(f"{who}: {c['hu']}" + (f" ({paid} arany)" if paid else ""),
-                f"{who}: {c['en']}" + (f" ({paid} gold)" if paid else ""))
+def _names(state: dict | None) -> dict:
+    """Every name the table gave a place: cities by letter, villages by number."""
+    return {**((state or {}).get("city_names") or {}), **((state or {}).get("village_names") or {})}
 
 
-def _start_house(d, players, city):
-    where, who = place_label(d["place"]), player_name(players, d["seat"])
-    return text(f"{who}: kezdő ház – {where['hu']}", f"{who}: starting house – {where['en']}")
+def _character_chosen(d, names):
+    c, paid = CHARACTERS.get(d["character"], text("?", "?")), d.get("paid", 0)
+    return text(c["hu"] + (f" ({paid} arany)" if paid else ""), c["en"] + (f" ({paid} gold)" if paid else ""))
 
 
-def _revealed(d, players, city):
-    acts, who = [ACTIONS[a][1] for a in d["actions"]], player_name(players, d["seat"])
-    return text(f"{who}: {' + '.join(a['hu'] for a in acts)}", f"{who}: {' + '.join(a['en'] for a in acts)}")
+def _start_house(d, names):
+    where = place_label(d["place"], names)
+    return text(f"kezdő ház – {where['hu']}", f"starting house – {where['en']}")
 
 
-def _travelled(d, players, city):
-    via = ", ".join(str(v) for v in d["via"]) or "–"
-    return text(f"Építész → {city(d['city'])} város (falvak: {via})",
-                f"Architect → city {city(d['city'])} (villages: {via})")
+def _revealed(d, names):
+    acts = [ACTIONS[a][1] for a in d["actions"]]
+    return text(" + ".join(a["hu"] for a in acts), " + ".join(a["en"] for a in acts))
+
+
+def _gold_taken(d, names):
+    return text("+2 arany", "took 2 gold")
+
+
+def _travelled(d, names):
+    via = ", ".join(str(v).removeprefix("v") for v in d["via"]) or "–"
+    return text(f"Építész → {_city_named(names, d['city'])} város (falvak: {via})",
+                f"Architect → city {_city_named(names, d['city'])} (villages: {via})")
 
 
 def _free(d) -> dict:
     return text(" (kőműves, ingyen)", " (Builder, free)") if d.get("free") else text("", "")
 
 
-def _house_built(d, players, city):
-    where, free = place_label(d["place"]), _free(d)
+def _house_built(d, names):
+    where, free = place_label(d["place"], names), _free(d)
     return text(f"Ház – {where['hu']}{free['hu']}", f"House – {where['en']}{free['en']}")
 
 
-def _house_moved(d, players, city):
-    src, where, free = place_label(d["source"]), place_label(d["place"]), _free(d)
+def _house_moved(d, names):
+    src, where, free = place_label(d["source"], names), place_label(d["place"], names), _free(d)
     return text(f"Ház: {src['hu']} → {where['hu']}{free['hu']}", f"House: {src['en']} → {where['en']}{free['en']}")
 
 
-def _palace(d, players, city):
+def _palace(d, names):
     site = text("belső", "inner") if d["site"] == "inner" else text("külső", "outer")
-    return text(f"Palota – {city(d['city'])} város, {site['hu']}", f"Palace – city {city(d['city'])}, {site['en']}")
+    return text(f"Palota – {_city_named(names, d['city'])} város, {site['hu']}", f"Palace – city {_city_named(names, d['city'])}, {site['en']}")
 
 
-def _governor(d, players, city):
-    return text(f"{city(d['city'])} kormányzó két mezőt lejjebb", f"Governor {city(d['city'])} two boxes down")
+def _governor(d, names):
+    return text(f"{_city_named(names, d['city'])} kormányzó két mezőt lejjebb", f"Governor {_city_named(names, d['city'])} two boxes down")
 
 
 def _character_line(verb: dict):
-    def line(d, players, city):
+    def line(d, names):
         c = CHARACTERS.get(d["character"], text("?", "?"))
         return text(f"{verb['hu']}: {c['hu']}", f"{verb['en']}: {c['en']}")
     return line
 
 
-def _chip(d, players, city):
+def _chip(d, names):
     act = ACTIONS[d["action"]][1]
     return text(f"Cselekedetérme: {act['hu']}", f"Action chip: {act['en']}")
 
 
-def _turn_ended(d, players, city):
+def _turn_ended(d, names):
     if d.get("renounce"):
         return text("Kör vége, lemondott cselekedettel (mindenki más +2 arany)",
                     "Turn ended, renouncing a part (every other player +2 gold)")
     return dict(EVENT_TYPES["turn-ended"].label)
 
 
-def _governors(d, players, city):
+def _governors(d, names):
     order = " ".join(d["order"])
     return text(f"Kormányzósáv alulról: {order}", f"Governor track from the bottom: {order}")
 
 
 LINES = {
     "governors-laid": _governors, "character-chosen": _character_chosen, "start-house-placed": _start_house,
-    "actions-revealed": _revealed, "architect-travelled": _travelled, "house-built": _house_built,
+    "actions-revealed": _revealed, "gold-taken": _gold_taken, "architect-travelled": _travelled, "house-built": _house_built,
     "house-moved": _house_moved, "palace-built": _palace, "governor-moved": _governor,
     "character-swapped": _character_line(text("Karaktercsere", "Swapped to")),
     "character-picked": _character_line(text("Választott", "Picked")), "chip-used": _chip, "turn-ended": _turn_ended,
 }
 
 
+def actor(move: Move, state: dict | None) -> int | None:
+    """Who made the move: the seat its payload names, else the one the fold noted (§6)."""
+    if move.data.get("seat") is not None:
+        return move.data["seat"]
+    return ((state or {}).get("actors") or {}).get(str(move.seq))
+
+
 def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+    """The move in words, led by who made it ("Júlia: took 2 gold"); which phone recorded
+    it is the log's to say."""
     line = LINES.get(move.type)
-    return line(move.data, players, _city_names(state)) if line else dict(EVENT_TYPES[move.type].label)
+    said = line(move.data, _names(state)) if line else dict(EVENT_TYPES[move.type].label)
+    seat = actor(move, state)
+    if seat is None:
+        return said
+    who = player_name(players, seat)
+    return text(f"{who}: {said['hu']}", f"{who}: {said['en']}")

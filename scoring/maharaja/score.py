@@ -54,7 +54,11 @@ def evaluate(state: dict, city: str) -> list[dict]:
     """The payout rows, each with the parts its points came from (to show why)."""
     characters = [character_of(state, s) for s in range(state["n"])]
     parts = presence_parts(state, city)
-    rows = payouts([sum(p.values()) for p in parts], characters, state["n"])
+    points = [sum(p.values()) for p in parts]
+    present = None  # rules version 1: whoever has points is present, a home point too
+    if state.get("rules", 1) >= 2:
+        present = [point - p["home"] > 0 for point, p in zip(points, parts)]
+    rows = payouts(points, characters, state["n"], present)
     return [row | {"parts": parts[row["seat"]]} for row in rows]
 
 
@@ -73,10 +77,10 @@ def score(state: dict) -> dict[int, list[ScorePart]]:
 
 
 def tiebreak(state: dict, seat: int) -> tuple:
-    """Equal palaces → more gold; then the lower character number. While a game with
-    secret gold runs, equal palaces share a rank: ranking them by gold would tell every
-    phone who is richer."""
-    if state.get("secret_gold", True) and state["phase"] != "over":
+    """Equal palaces → more gold; then the lower character number. The tie-break decides
+    only once the game is over: during play equal palaces share a rank (and with secret
+    gold, ranking them by gold would tell every phone who is richer)."""
+    if state["phase"] != "over":
         return ()
     number = character_of(state, seat)
     return (state["gold"][seat], -(number or 99))

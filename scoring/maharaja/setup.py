@@ -32,11 +32,16 @@ def outer_sites(players: int, options: dict) -> int:
     return OUTER_SITES
 
 
-def setup(players: list[dict], options: dict) -> dict:
+RULES_VERSION = 2  # 2: a journey passes a village; a home point alone breaks no monopoly (§8, §15)
+
+
+def setup(players: list[dict], options: dict, rules: int = RULES_VERSION) -> dict:
+    """The board before the first event; ``rules`` is the rules version the game pinned
+    (1 for games recorded before the decisions of version 2)."""
     n = len(players)
     short = options.get("short", False)
     state = {
-        "n": n, "names": [p["name"] for p in players], "phase": "setup", "round": 0, "short": short, "auction": options.get("auction", False),
+        "rules": rules, "n": n, "names": [p["name"] for p in players], "phase": "setup", "round": 0, "short": short, "auction": options.get("auction", False),
         "yogi": options.get("yogi", False), "homes": options.get("homes", ""),
         "secret_gold": options.get("secret_gold", True),
         "palaces_each": 6 if short else 7, "village_cap": 1 if n == 2 else 2,
@@ -48,15 +53,21 @@ def setup(players: list[dict], options: dict) -> dict:
         "palaces": [], "architects": [None] * n, "chips": [0] * n, "chips_bank": 7,
         "cities": {c: {"houses": [0] * n, "inner": None, "outer": []} for c in CITIES},
         "villages": [[] for _ in range(VILLAGES)], "start_houses": 0,
-        "acted": [], "turn": None, "picks": [], "evaluations": [], "renounced": [],
+        "acted": [], "turn": None, "picks": [], "evaluations": [], "renounced": [], "actors": {},
         "next": None, **_from_board((options.get("board") or {}).get("data")),
     }
     return advance(state)
 
 
+def setup_v1(players: list[dict], options: dict) -> dict:
+    return setup(players, options, rules=1)
+
+
 def _from_board(data: dict | None) -> dict:
-    """What the game keeps of a pinned city-board profile: names, colours, roads."""
+    """What the game keeps of a pinned city-board profile: names, colours, roads, and the
+    names the table gave villages (keyed by the village's number)."""
     cities = data["cities"] if data else [{"id": c, "name": "", "colour": ""} for c in CITIES]
     return {"city_names": {c["id"]: c["name"] for c in cities},
+            "village_names": {str(v["number"]): v["name"] for v in (data or {}).get("villages", [])},
             "city_colours": {c["id"]: c["colour"] for c in cities},
             "roads": data["roads"] if data else []}

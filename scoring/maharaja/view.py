@@ -9,8 +9,9 @@ from scoring.maharaja.data import (ARTIST, BUILDER, CHIP_ACTIONS, CITIES, VILLAG
 
 def _villages(state: dict, players: list[dict]) -> list[dict]:
     """The 30 villages: number, the seats with a house there, and whether one more fits."""
-    return [{"number": i + 1, "value": f"v{i + 1}", "seats": list(owners),
-             "names": [players[s]["name"] for s in owners if s < len(players)],
+    named = state.get("village_names") or {}
+    return [{"number": i + 1, "value": f"v{i + 1}", "name": named.get(str(i + 1), ""), "seats": list(owners),
+             "owners": [players[s]["name"] for s in owners if s < len(players)],
              "room": len(owners) < state["village_cap"]}
             for i, owners in enumerate(state["villages"])]
 
