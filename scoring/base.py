@@ -145,6 +145,9 @@ class GameKind:
     # What the game's templates need, derived from the folded facts when a page renders
     # (the state holds facts only): (state, players) -> dict, given to templates as ``view``.
     view: Callable[[dict, list[dict]], dict] | None = None
+    # What the phone of a seat (None: a spectator) may see of the state, for the API's
+    # state: (state, seat) -> state, e.g. Maharaja's secret gold shown to its owner only.
+    redact: Callable[[dict, int | None], dict] | None = None
     # The optional template hooks (TEMPLATE_HOOKS) this game provides under
     # templates/games/<kind>/, beside the required _form.html.
     templates: frozenset[str] = frozenset()

@@ -231,3 +231,16 @@ def test_villages_are_numbered_on_the_board_and_in_the_forms_help(client):
     assert _post(client, url, action="actions-revealed", action1="house", action2="gold").status_code == 303
     page = client.get(url).data.decode()
     assert 'data-testid="mh-village-help"' in page and "numbered 1–30" in page
+
+
+def test_with_secret_gold_the_api_state_shows_a_players_gold_only_to_his_own_seat(client, app):
+    """Issue 16 item 8: the API's state showed every player's gold to anyone."""
+    created = client.post("/api/games", json={"kind": "maharaja", "players": [
+        {"name": "Anna"}, {"name": "Béla"}, {"name": "Csaba"}]}).get_json()
+    game, tokens = created["id"], [s["token"] for s in created["seats"]]
+    url = f"/api/games/{game}/state"
+    assert client.get(url).get_json()["state"]["gold"] == [None, None, None]          # a spectator
+    assert client.get(url, headers={"X-Seat-Token": tokens[1]}).get_json()["state"]["gold"] == [None, 15, None]
+    open_game = client.post("/api/games", json={"kind": "maharaja", "players": [{"name": "Anna"}, {"name": "Béla"}],
+                                                "options": {"secret_gold": False}}).get_json()
+    assert client.get(f"/api/games/{open_game['id']}/state").get_json()["state"]["gold"] == [15, 15]

@@ -8,7 +8,7 @@ from events.projection import standings
 from events.cache import UnknownGame, load
 from events.table import Refused, StaleSequence, new_game, record
 from web.db import get_db
-from web.seating import require_seat
+from web.seating import my_seat, require_seat
 from web.security import device_id
 from web.views import join_url
 
@@ -71,7 +71,7 @@ def append_event(game_id: str):
         event, _ = record(db, game_id, type_, body.get("data", {}), expected, seat,
                           device_id(), client_id)
     except StaleSequence:
-        fresh = _state_json(game_id)  # read after the refusal: as fresh as it gets
+        fresh = _state_json(game_id, seat=seat)  # read after the refusal: as fresh as it gets
         return _error(409, "stale: someone recorded first", seq=fresh["seq"], state=fresh)
     except Refused as refusal:
         return _error(422, "the rules refuse this move", problems=_problems(refusal))
@@ -86,9 +86,12 @@ def list_events(game_id: str):
     return jsonify({"events": [e.envelope() for e in events]})
 
 
-def _state_json(game_id: str, at: int | None = None) -> dict:
+def _state_json(game_id: str, at: int | None = None, seat: int | None = None) -> dict:
+    """The state as the phone of ``seat`` may see it (the game's ``redact``)."""
     table = load(get_db(), game_id, at)
-    return {"seq": table.seq, "state": table.game, "over": table.rules.is_over(table.game),
+    redact = table.rules.redact
+    return {"seq": table.seq, "state": redact(table.game, seat) if redact else table.game,
+            "over": table.rules.is_over(table.game),
             "standings": [{k: row[k] for k in ("seat", "player", "score", "rank", "breakdown")}
                           for row in standings(table)]}
 
@@ -99,6 +102,7 @@ def state(game_id: str):
     if at is not None and not (at.isascii() and at.isdigit() and int(at) >= 1):  # "²" is a digit too
         return _error(400, "at must be a positive event number")
     try:
-        return jsonify(_state_json(game_id, int(at) if at else None))
+        seat = my_seat(game_id, request.headers.get("X-Seat-Token"))
+        return jsonify(_state_json(game_id, int(at) if at else None, seat))
     except UnknownGame:
         return _error(404, "no such game")
