@@ -61,10 +61,10 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
 
     host.locator("label.seat-choice", has_text="Anna").click()
     _turn(host, "Csi", ["yellow"])              # Anna out of turn
-    expect(host.locator(".problems")).to_contain_text("Not their turn: player 3 is next")
+    expect(host.locator(".problems")).to_contain_text("It is not Anna's turn: it is Cili's")
     host.locator("label.seat-choice", has_text="whoever’s turn").click()
     _turn(host, "Csi", ["yellow"], "envoy")   # an envoy into an empty province
-    expect(host.locator(".problems")).to_contain_text("Csi is empty: it takes exactly one pagoda")
+    expect(host.locator(".problems")).to_contain_text("Csi has no pagoda or envoy yet: it takes one pagoda")
     expect(host.locator(".problems")).to_contain_text("docs/rules/han.md §2.5")
     screenshot(host, "han-refused")
     host.locator("fieldset.han-piece").nth(0).get_by_text("pagoda", exact=True).click()
@@ -80,7 +80,11 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
     expect(host.get_by_test_id("score-2")).to_have_text("2", timeout=4000)
     assert guest.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(guest, "han-guest")
-    guest.locator("details.han-more", has_text="Nobody can place").locator("summary").click()
+    ending = guest.locator("details.han-more", has_text="Nobody can place")
+    ending.locator("summary").click()
+    expect(ending).to_contain_text("still able to place: Anna (pagoda / envoy)")   # so the end is confirmed
+    ending.get_by_label("End it anyway: I confirm").check()
+    ending.get_by_label("Reason (recorded with the event)").fill("the café closes")
     guest.get_by_role("button", name="End the game: final scoring").click()
     expect(guest.get_by_test_id("han-final")).to_contain_text("road chains")
     guest.get_by_test_id("chains").click()                   # no chain of 4 on this board
@@ -105,7 +109,7 @@ def test_a_shipped_board_starts_at_once_and_the_last_move_keeps_its_colour(live_
     host = new_phone()
     host.goto(f"{live_server}/lang/en?next=/")
     host.goto(f"{live_server}/games/new?kind=han")
-    expect(host.get_by_test_id("profile-han-side1")).to_be_checked()
+    host.get_by_test_id("profile-han-side1").check()           # the colour choices show beside it
     for i, name in enumerate(("Anna", "Béla", "Cili"), start=1):
         host.get_by_label(f"Player {i}", exact=True).fill(name)
     host.get_by_test_id("colour_han-side1_su").select_option("green")
@@ -120,8 +124,9 @@ def test_a_shipped_board_starts_at_once_and_the_last_move_keeps_its_colour(live_
     expect(host.get_by_test_id("han-turn")).to_contain_text("Anna")
 
     blank = host.locator(".han-card-row").nth(0).locator("label.han-none")
-    box = blank.bounding_box()
-    assert box["width"] >= 44 and box["height"] >= 44, box
+    expect(blank).to_have_css("display", "flex")             # the game's stylesheet has applied
+    size = blank.evaluate("e => [e.offsetWidth, e.offsetHeight]")   # layout size: no entry animation
+    assert size[0] >= 44 and size[1] >= 44, size
 
     _turn(host, "Csin", ["yellow"])
     csin = host.locator('[data-area="csin"]')
