@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
 
 from flask import (Blueprint, Response, abort, redirect, render_template, request, url_for)
 from markupsafe import Markup
@@ -13,10 +12,9 @@ from markupsafe import Markup
 from events import store
 from events.core_types import CORE_EVENTS
 from events.export import BadExport, export_game, import_game
-from events.history import scores, walk
+from events.history import History, history
 from events.projection import TableState, fold, open_disputes, standings, upcast
 from events.store import Event
-from events.cache import load
 from events.table import Refused, StaleSequence, check_move, record
 from scoring import get_game
 from scoring.base import Problem
@@ -33,41 +31,21 @@ MAX_IMPORT = 4 * 1024 * 1024
 BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Choose an exported game (JSON).")
 
 
-# ---- the history of a game: the score series, extended per new event -----------------
+# ---- the history of a game: one fold, cached and extended (events/history.py) --------
 
-# game -> (events covered, the last one's hash, each seat's total after every event).
-# Only scores are kept here; states come from the one state cache (events/cache.py).
-_series: dict[str, tuple[int, str, list[dict]]] = {}
-_series_lock = threading.Lock()
-
-
-def _history(game_id: str) -> tuple[list[Event], TableState, list[dict]]:
-    """Every event, the table after the last one, and each seat's total after every
-    event (the score race, the timeline's changes). A cached series is extended by the
-    events since, when the hash where it ended is still there."""
-    db = get_db()
-    events = store.read_events(db, game_id)
+def _history(game_id: str) -> tuple[list[Event], TableState, History]:
+    """Every event, the table after the last one, and the game's history (each event's
+    totals and words), folded once per worker and extended by the events since."""
+    events = store.read_events(get_db(), game_id)
     if not events:
         abort(404)
-    with _series_lock:
-        count, last_hash, series = _series.get(game_id, (0, "", []))
-    if count > len(events) or (count and events[count - 1].hash != last_hash):
-        count, series = 0, []
-    if count < len(events):
-        series = list(series)
-        start = load(db, game_id, at=count) if count else None
-        for _, table in walk(events, count, start):
-            series.append(scores(table))
-        with _series_lock:
-            if len(_series) > 200:
-                _series.clear()
-            _series[game_id] = (len(events), events[-1].hash, series)
-    return events, load(db, game_id, at=len(events)), series
+    found = history(game_id, events, views.describe)
+    return events, found.table, found
 
 
 def race(game_id: str, at: int | None = None) -> Markup:
-    _, table, series = _history(game_id)
-    return chart.race_chart(series, table.players, at, t("Pontverseny", "Score race"))
+    _, table, found = _history(game_id)
+    return chart.race_chart(found.totals, table.players, at, t("Pontverseny", "Score race"))
 
 
 def nav_context(game_id: str, table: TableState) -> dict:
@@ -107,10 +85,10 @@ def timeline(game_id: str):
 
 
 def _timeline_page(game_id: str, problems=(), status: int = 200):
-    events, final, series = _history(game_id)
+    events, final, found = _history(game_id)
     seat_filter = request.args.get("seat", type=int)
     type_filter = request.args.get("type") or None
-    rows = [row for row in _rows(events, final, series)
+    rows = [row for row in _rows(events, final, found)
             if (seat_filter is None or row["event"].seat == seat_filter or seat_filter in row["delta"])
             and (type_filter is None or row["event"].type == type_filter)]
     return render_template("audit/timeline.html", game_id=game_id, table=final, game=final.rules,
@@ -119,15 +97,14 @@ def _timeline_page(game_id: str, problems=(), status: int = 200):
                            problems=list(problems), client_event_id=secrets.token_hex(16)), status
 
 
-def _rows(events: list[Event], final: TableState, series: list[dict]):
+def _rows(events: list[Event], final: TableState, found: History):
     """Each event in words (as the rules of its time describe it) with the change it
     made to each score and what became of it later."""
     targets = {d["target"]: seq for seq, d in final.disputes.items()}
     disputed_now = {d["target"] for d in open_disputes(final).values()}
     moves, before = set(final.game_seqs), {}
-    for (event, table), after in zip(walk(events), series):
-        yield {"event": event, "text": views.describe(table, event),
-               "who": _player(table, event.seat), "is_move": event.seq in moves,
+    for event, after, text, who in zip(events, found.totals, found.texts, found.whos):
+        yield {"event": event, "text": text, "who": who, "is_move": event.seq in moves,
                "delta": {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)},
                "void": final.voided.get(event.seq), "flag": final.flagged.get(event.seq),
                "dispute": targets.get(event.seq), "open_dispute": event.seq in disputed_now}
@@ -187,10 +164,10 @@ def dispute(game_id: str, dispute_seq: int):
 
 
 def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200):
-    events, final, _ = _history(game_id)
+    events, final, past = _history(game_id)
     found = final.disputes.get(dispute_seq) or abort(404)
     target = found["target"]
-    event, before, after = events[target - 1], fold(events, target - 1), fold(events, target)
+    event, before, after = events[target - 1], past.state_at(events, target - 1), past.state_at(events, target)
     ctx = {"game_id": game_id, "table": final, "game": final.rules, "seat": my_seat(game_id),
            "dispute_seq": dispute_seq, "dispute": found, "event": event,
            "text": views.describe(after, event), "who": _player(after, event.seat),
@@ -234,11 +211,11 @@ def _parts_of(table: TableState, target: int) -> list[dict]:
 
 @bp.get("/games/<game_id>/replay")
 def replay(game_id: str):
-    events, final, series = _history(game_id)
+    events, final, found = _history(game_id)
     last = len(events)
     at = min(max(request.args.get("at", last, type=int), 1), last)
-    table = final if at == last else fold(events, at)
-    now, then = series[at - 1], series[at - 2] if at > 1 else {}
+    table = found.state_at(events, at)
+    now, then = found.totals[at - 1], found.totals[at - 2] if at > 1 else {}
     delta = {s: now[s] - then.get(s, 0) for s in now if now[s] != then.get(s, 0)}
     event = events[at - 1]
     return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,

@@ -1,0 +1,97 @@
+"""events/history.py: one forward fold of a game's history, with voids refolded from
+the state just before their target, equals the full fold at every step; the cached
+history is extended as events arrive and stays within its byte budget (issue 18)."""
+import random
+
+import pytest
+
+from bench.common import Player
+from events import history as hist
+from events.projection import fold
+from events.store import Event
+
+
+def _event(events: list[Event], type_: str, data: dict, seat=0, version=1) -> None:
+    seq = len(events) + 1
+    events.append(Event(seq, type_, version, data, seat, "dev", "2026-01-01T00:00:00+00:00",
+                        f"c{seq}", f"h{seq}"))
+
+
+def _random_game(kind: str, length: int, seed: int) -> list[Event]:
+    """A game of demo moves with undos, voids far back, disputes resolved both ways."""
+    rng, player, events = random.Random(seed), Player(kind), []
+    _event(events, "game-created", player.created_data(), seat=None)
+    while len(events) < length:
+        table = fold(events)
+        roll, live = rng.random(), list(table.live_moves)
+        if live and roll < 0.25:
+            _event(events, "event-voided", {"target": live[-1], "reason": "undo", "undo": True})
+        elif live and roll < 0.32:
+            _event(events, "event-voided", {"target": rng.choice(live), "reason": "far back"})
+        elif live and roll < 0.38:
+            _event(events, "dispute-opened", {"target": rng.choice(live), "comment": "?"})
+            _event(events, "dispute-resolved", {"dispute": len(events), "reason": "checked",
+                                                "outcome": rng.choice(["voided", "kept"])})
+        else:
+            step = player.next_move(table)
+            if step is None:
+                break
+            type_, data, _ = step
+            _event(events, type_, data, version=player.game.event_types[type_].version)
+    return events
+
+
+@pytest.mark.parametrize("kind,seed", [("scorepad", 1), ("scorepad", 2), ("han", 3), ("maharaja", 4)])
+def test_every_step_of_the_walk_equals_the_full_fold(kind, seed):
+    events = _random_game(kind, 120, seed)
+    assert any(e.type == "event-voided" for e in events)
+    for event, table in hist.walk(events):
+        assert table == fold(events[:event.seq]), event.seq
+
+
+def test_a_void_refolds_from_just_before_its_target_not_from_the_start(monkeypatch):
+    """An undo after a long game costs the events since its target (the quadratic part
+    of the old walk, which refolded the whole game at every void)."""
+    events = _random_game("scorepad", 40, 5)
+    walker = hist.Walker(events)
+    for event in events:
+        walker.step(event)
+    target = walker.table.live_moves[-1]
+    _event(events, "event-voided", {"target": target, "reason": "undo", "undo": True})
+    full_folds = []
+    monkeypatch.setattr(hist, "fold", lambda *a, **k: full_folds.append(a) or fold(*a, **k))
+    assert walker.step(events[-1]) == fold(events)
+    assert full_folds == []
+
+
+def test_the_cached_history_is_extended_and_equals_a_fresh_one():
+    events = _random_game("scorepad", 150, 6)
+    hist.forget()
+    describe = lambda table, event: {"hu": str(event.seq), "en": str(event.seq)}  # noqa: E731
+    grown = hist.history("g", events[:90], describe)
+    grown = hist.history("g", events, describe)
+    fresh = hist.History()
+    fresh.extend(events, describe)
+    assert grown.totals == fresh.totals and grown.table == fresh.table == fold(events)
+    for at in (1, 2, 63, 64, 65, 100, 149, 150):
+        assert grown.state_at(events, at) == fold(events[:at]), at
+
+
+def test_a_history_of_another_file_with_the_same_id_starts_afresh():
+    hist.forget()
+    describe = lambda table, event: {"hu": "", "en": ""}  # noqa: E731
+    first = _random_game("scorepad", 30, 7)
+    hist.history("g", first, describe)
+    other = _random_game("scorepad", 30, 8)
+    other = [Event(e.seq, e.type, e.version, e.data, e.seat, e.device, e.recorded_at,
+                   e.client_event_id, "x" + e.hash) for e in other]
+    assert hist.history("g", other, describe).table == fold(other)
+
+
+def test_the_cache_is_bounded_in_bytes(monkeypatch):
+    hist.forget()
+    monkeypatch.setattr(hist, "CACHE_BYTES", 60_000)
+    describe = lambda table, event: {"hu": "x" * 100, "en": "y" * 100}  # noqa: E731
+    for n in range(20):
+        hist.history(f"g{n}", _random_game("scorepad", 60, n), describe)
+    assert 0 < hist.cached_bytes() <= 60_000
