@@ -46,17 +46,18 @@ def _void_entry(table: TableState, event: Event) -> tuple[int, dict] | None:
 
 class Walker:
     """Folds a game's events forwards; ``recent`` holds the last states of the game as
-    it stands after the last event, by sequence number."""
+    it stands after the last event, by sequence number. ``read(first, last)`` gives the
+    game's events ``first``..``last`` (by sequence number, both included)."""
 
-    def __init__(self, events: list[Event], table: TableState | None = None,
+    def __init__(self, read, table: TableState | None = None,
                  recent: dict[int, TableState] | None = None):
-        self.events = events          # the game's events from the first; seq i is events[i - 1]
+        self.read = read
         self.table = table
         self.recent: dict[int, TableState] = dict(recent or ({table.seq: table} if table else {}))
 
     def step(self, event: Event) -> TableState:
         if self.table is None:
-            table = fold(self.events[:event.seq])
+            table = fold(self.read(1, event.seq - 1) + [event])
         elif changes_the_past(event):
             table = self._refold(event)
         else:
@@ -75,30 +76,38 @@ class Walker:
         base = self.recent.get(voids[0] - 1) if voids else None
         if base is None:  # a rescore, or a void further back than the recent states
             self.recent.clear()
-            return fold(self.events[:event.seq])
+            return fold(self.read(1, event.seq - 1) + [event])
         target, how = voids
         voided = {**self.table.voided, target: how}
         for seq in [s for s in self.recent if s >= target]:
             del self.recent[seq]
         table = replace(base, voided=voided)
-        for later in self.events[target - 1:event.seq - 1]:
+        for later in self.read(target, event.seq - 1):
             # every move after a voided one is checked again, as the full fold does
             table = replace(_step(table, later, voided, recheck=True), voided=voided)
             self.recent[table.seq] = table
         return replace(_step(table, event, voided, recheck=True), voided=voided)
 
 
+def reader(events: list[Event]):
+    """``read(first, last)`` over a game's events held in memory, from the first."""
+    return lambda first, last: events[first - 1:last]
+
+
 def walk(events: list[Event], start: int = 0, table: TableState | None = None):
     """Yield (event, table after it) for ``events[start:]``, ``table`` being the table
     after ``events[start - 1]``."""
-    walker = Walker(events, table)
+    walker = Walker(reader(events), table)
     for event in events[start:]:
         yield event, walker.step(event)
 
 
 def scores(table: TableState) -> dict[int, int]:
-    """Each seat's total at this point."""
-    parts = table.rules.score(table.game)
+    """Each seat's total at this point (the game's ``totals`` where it keeps them)."""
+    rules = table.rules
+    if rules.totals is not None:
+        return rules.totals(table.game)
+    parts = rules.score(table.game)
     return {seat: sum(p.points for p in parts.get(seat, [])) for seat in range(len(table.players))}
 
 
@@ -106,13 +115,18 @@ def scores(table: TableState) -> dict[int, int]:
 
 @dataclass
 class History:
-    """What the audit pages need of every event, computed once; ``describe(table, event)``
-    gives an event's words as the rules of its time put them."""
+    """What the audit pages need of every event, computed once: each seat's total after
+    it, its words (``describe(table, event)``, as the rules of its time put them), who
+    recorded it, its type and seat (the timeline's filters); the table after the last
+    event; replay starting points. The events themselves stay in SQLite: a page reads
+    the ones it shows."""
     count: int = 0                 # events covered
     last_hash: str = ""            # the last one's hash: a different game file starts afresh
-    totals: list[dict] = field(default_factory=list)   # each seat's total after every event
-    texts: list[dict] = field(default_factory=list)    # each event in words
-    whos: list[str] = field(default_factory=list)      # who recorded it
+    totals: list[dict] = field(default_factory=list)
+    texts: list[dict] = field(default_factory=list)
+    whos: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    seats: list[int | None] = field(default_factory=list)
     walker: Walker | None = None   # the table after the last event, and the recent states
     every: int = SNAPSHOT_EVERY
     snapshots: dict[int, tuple[dict[int, TableState], int]] = field(default_factory=dict)
@@ -126,10 +140,11 @@ class History:
     def nbytes(self) -> int:
         return self.row_bytes + sum(size for _, size in self.snapshots.values())
 
-    def extend(self, events: list[Event], describe) -> None:
-        walker = self.walker or Walker(events)
-        walker.events = events
-        for event in events[self.count:]:
+    def extend(self, read, new: list[Event], describe) -> None:
+        """Walk on through ``new``, the events after the ``count`` covered so far."""
+        walker = self.walker or Walker(read)
+        walker.read = read
+        for event in new:
             table = walker.step(event)
             total, text = scores(table), describe(table, event)
             who = table.players[event.seat]["name"] if event.seat is not None \
@@ -137,10 +152,12 @@ class History:
             self.totals.append(total)
             self.texts.append(text)
             self.whos.append(who)
-            self.row_bytes += 24 * len(total) + len(orjson.dumps(text)) + len(who) + 64
+            self.types.append(event.type)
+            self.seats.append(event.seat)
+            self.row_bytes += 24 * len(total) + len(orjson.dumps(text)) + len(who) + 72
             if table.seq % self.every == 0:
                 self._snapshot(walker)
-        self.walker, self.count, self.last_hash = walker, len(events), events[-1].hash
+        self.walker, self.count, self.last_hash = walker, new[-1].seq, new[-1].hash
 
     def _snapshot(self, walker: Walker) -> None:
         """A replay starting point: the recent states as they stood at this event."""
@@ -151,20 +168,15 @@ class History:
             self.every *= 2
             self.snapshots = {seq: kept for seq, kept in self.snapshots.items() if seq % self.every == 0}
 
-    def state_at(self, events: list[Event], at: int) -> TableState:
+    def state_at(self, read, at: int) -> TableState:
         """The table after event ``at``, folded on from the nearest snapshot before it."""
         if at == self.count:
             return self.table
         base = max((seq for seq in self.snapshots if seq <= at), default=0)
-        if not base:
-            walker = Walker(events)
-            start = 0
-        else:
-            recent = self.snapshots[base][0]
-            walker = Walker(events, recent[base], recent)
-            start = base
+        recent = self.snapshots[base][0] if base else {}
+        walker = Walker(read, recent.get(base), recent)
         table = walker.table
-        for event in events[start:at]:
+        for event in read(base + 1, at):
             table = walker.step(event)
         return table
 
@@ -180,21 +192,31 @@ _cache: OrderedDict[str, History] = OrderedDict()
 _lock = threading.Lock()
 
 
-def history(game_id: str, events: list[Event], describe) -> History:
-    """The game's history covering ``events`` (all of them, from the first), from the
-    cache, extended by the events since, or walked afresh."""
+def history(game_id: str, last: tuple[int, str], read, describe) -> History:
+    """The game's history up to its ``last`` event (sequence number, hash), from the
+    cache, extended by the events since, or walked afresh. ``read(first, last)`` gives
+    the game's events by sequence number."""
     with _lock:
         cached = _cache.pop(game_id, None)
-    if cached is None or cached.count > len(events) or \
-            (cached.count and events[cached.count - 1].hash != cached.last_hash):
+    if cached is None or not _still_there(cached, last, read):
         cached = History()
-    if cached.count < len(events):
-        cached.extend(events, describe)
+    if cached.count < last[0]:
+        cached.extend(read, read(cached.count + 1, last[0]), describe)
     with _lock:
         _cache[game_id] = cached
         while len(_cache) > 1 and sum(h.nbytes for h in _cache.values()) > CACHE_BYTES:
             _cache.popitem(last=False)
     return cached
+
+
+def _still_there(cached: History, last: tuple[int, str], read) -> bool:
+    """The cached history's last event is still the game's event of that number (an
+    import of another file under the same id, or a restored backup, starts afresh)."""
+    if cached.count > last[0]:
+        return False
+    if cached.count == last[0]:
+        return cached.last_hash == last[1]
+    return [e.hash for e in read(cached.count, cached.count)] == [cached.last_hash]
 
 
 def cached_bytes() -> int:

@@ -113,6 +113,13 @@ def last_seq(db, game_id: str) -> int:
     return row[0] or 0
 
 
+def last_event_ref(db, game_id: str) -> tuple[int, str] | None:
+    """The game's last event's sequence number and hash, or None for no such game."""
+    row = db.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                     [game_id]).fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def find_by_client_id(db, game_id: str, client_event_id: str) -> Event | None:
     row = db.execute(f"SELECT {_COLUMNS} FROM events WHERE game_id = ? AND client_event_id = ?",
                      [game_id, client_event_id]).fetchone()

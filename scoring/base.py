@@ -151,6 +151,9 @@ class GameKind:
     # The optional template hooks (TEMPLATE_HOOKS) this game provides under
     # templates/games/<kind>/, beside the required _form.html.
     templates: frozenset[str] = frozenset()
+    # Each seat's total, for a game whose score() grows with its length: the history
+    # (events/history.py) asks it after every event. None: the sum of score()'s parts.
+    totals: Callable[[dict], dict[int, int]] | None = None
 
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}

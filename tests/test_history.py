@@ -17,6 +17,10 @@ def _event(events: list[Event], type_: str, data: dict, seat=0, version=1) -> No
                         f"c{seq}", f"h{seq}"))
 
 
+def _last(events: list[Event]) -> tuple[int, str]:
+    return events[-1].seq, events[-1].hash
+
+
 def _random_game(kind: str, length: int, seed: int) -> list[Event]:
     """A game of demo moves with undos, voids far back, disputes resolved both ways."""
     rng, player, events = random.Random(seed), Player(kind), []
@@ -53,7 +57,7 @@ def test_a_void_refolds_from_just_before_its_target_not_from_the_start(monkeypat
     """An undo after a long game costs the events since its target (the quadratic part
     of the old walk, which refolded the whole game at every void)."""
     events = _random_game("scorepad", 40, 5)
-    walker = hist.Walker(events)
+    walker = hist.Walker(hist.reader(events))
     for event in events:
         walker.step(event)
     target = walker.table.live_moves[-1]
@@ -68,24 +72,26 @@ def test_the_cached_history_is_extended_and_equals_a_fresh_one():
     events = _random_game("scorepad", 150, 6)
     hist.forget()
     describe = lambda table, event: {"hu": str(event.seq), "en": str(event.seq)}  # noqa: E731
-    grown = hist.history("g", events[:90], describe)
-    grown = hist.history("g", events, describe)
+    read = hist.reader(events)
+    hist.history("g", _last(events[:90]), read, describe)
+    grown = hist.history("g", _last(events), read, describe)
     fresh = hist.History()
-    fresh.extend(events, describe)
+    fresh.extend(read, events, describe)
     assert grown.totals == fresh.totals and grown.table == fresh.table == fold(events)
+    assert grown.types == [e.type for e in events] and grown.seats == [e.seat for e in events]
     for at in (1, 2, 63, 64, 65, 100, 149, 150):
-        assert grown.state_at(events, at) == fold(events[:at]), at
+        assert grown.state_at(read, at) == fold(events[:at]), at
 
 
 def test_a_history_of_another_file_with_the_same_id_starts_afresh():
     hist.forget()
     describe = lambda table, event: {"hu": "", "en": ""}  # noqa: E731
     first = _random_game("scorepad", 30, 7)
-    hist.history("g", first, describe)
+    hist.history("g", _last(first), hist.reader(first), describe)
     other = _random_game("scorepad", 30, 8)
     other = [Event(e.seq, e.type, e.version, e.data, e.seat, e.device, e.recorded_at,
                    e.client_event_id, "x" + e.hash) for e in other]
-    assert hist.history("g", other, describe).table == fold(other)
+    assert hist.history("g", _last(other), hist.reader(other), describe).table == fold(other)
 
 
 def test_the_cache_is_bounded_in_bytes(monkeypatch):
@@ -93,5 +99,15 @@ def test_the_cache_is_bounded_in_bytes(monkeypatch):
     monkeypatch.setattr(hist, "CACHE_BYTES", 60_000)
     describe = lambda table, event: {"hu": "x" * 100, "en": "y" * 100}  # noqa: E731
     for n in range(20):
-        hist.history(f"g{n}", _random_game("scorepad", 60, n), describe)
+        events = _random_game("scorepad", 60, n)
+        hist.history(f"g{n}", _last(events), hist.reader(events), describe)
     assert 0 < hist.cached_bytes() <= 60_000
+
+
+@pytest.mark.parametrize("kind", ["scorepad"])
+def test_a_games_own_totals_equal_the_sum_of_its_score_parts(kind):
+    events = _random_game(kind, 80, 9)
+    for _, table in hist.walk(events):
+        parts = table.rules.score(table.game)
+        assert table.rules.totals(table.game) == {
+            seat: sum(p.points for p in parts.get(seat, [])) for seat in range(len(table.players))}

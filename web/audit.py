@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import (Blueprint, Response, abort, redirect, render_template, request, url_for)
+from flask import (Blueprint, Response, abort, g, redirect, render_template, request, url_for)
 from markupsafe import Markup
 
 from events import store
@@ -33,19 +33,35 @@ BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Cho
 
 # ---- the history of a game: one fold, cached and extended (events/history.py) --------
 
-def _history(game_id: str) -> tuple[list[Event], TableState, History]:
-    """Every event, the table after the last one, and the game's history (each event's
-    totals and words), folded once per worker and extended by the events since."""
-    events = store.read_events(get_db(), game_id)
-    if not events:
-        abort(404)
-    found = history(game_id, events, views.describe)
-    return events, found.table, found
+class Game:
+    """One request's view of a game's history: ``read(first, last)`` reads its events by
+    sequence number; ``found`` is the cached history (events/history.py)."""
+
+    def __init__(self, game_id: str):
+        db = get_db()
+        last = store.last_event_ref(db, game_id) or abort(404)
+        self.read = lambda first, upto: store.read_events(db, game_id, after=first - 1, upto=upto)
+        self.found = history(game_id, last, self.read, views.describe)
+        self.final, self.last = self.found.table, last[0]
+
+    def all_events(self) -> list[Event]:
+        return self.read(1, self.last)
+
+    def event(self, seq: int) -> Event:
+        return self.read(seq, seq)[0]
+
+
+def _history(game_id: str) -> Game:
+    """The game's history, once per request (a page and its score race share it)."""
+    games = g.setdefault("histories", {})
+    if game_id not in games:
+        games[game_id] = Game(game_id)
+    return games[game_id]
 
 
 def race(game_id: str, at: int | None = None) -> Markup:
-    _, table, found = _history(game_id)
-    return chart.race_chart(found.totals, table.players, at, t("Pontverseny", "Score race"))
+    game = _history(game_id)
+    return chart.race_chart(game.found.totals, game.final.players, at, t("Pontverseny", "Score race"))
 
 
 def nav_context(game_id: str, table: TableState) -> dict:
@@ -84,31 +100,47 @@ def timeline(game_id: str):
     return _timeline_page(game_id)
 
 
+TIMELINE_PAGE = 200  # events per timeline page: a 10,000-event game's page was 3.6 MB
+
+
 def _timeline_page(game_id: str, problems=(), status: int = 200):
-    events, final, found = _history(game_id)
+    game = _history(game_id)
+    final, found = game.final, game.found
     seat_filter = request.args.get("seat", type=int)
     type_filter = request.args.get("type") or None
-    rows = [row for row in _rows(events, final, found)
-            if (seat_filter is None or row["event"].seat == seat_filter or seat_filter in row["delta"])
-            and (type_filter is None or row["event"].type == type_filter)]
+    matching = [i for i, (type_, seat) in enumerate(zip(found.types, found.seats))
+                if (seat_filter is None or seat == seat_filter or seat_filter in _delta(found, i))
+                and (type_filter is None or type_ == type_filter)]
+    pages = max(1, -(-len(matching) // TIMELINE_PAGE))
+    page = min(max(request.args.get("page", 1, type=int), 1), pages)
+    shown = matching[(page - 1) * TIMELINE_PAGE:page * TIMELINE_PAGE]
     return render_template("audit/timeline.html", game_id=game_id, table=final, game=final.rules,
-                           rows=rows, seat=my_seat(game_id), seat_filter=seat_filter,
-                           type_filter=type_filter, types=sorted({e.type for e in events}),
+                           rows=_rows(game, shown),
+                           page=page, pages=pages, page_of=lambda seq: (seq - 1) // TIMELINE_PAGE + 1,
+                           seat=my_seat(game_id), seat_filter=seat_filter,
+                           type_filter=type_filter, types=sorted(set(found.types)),
                            problems=list(problems), client_event_id=secrets.token_hex(16)), status
 
 
-def _rows(events: list[Event], final: TableState, found: History):
-    """Each event in words (as the rules of its time describe it) with the change it
-    made to each score and what became of it later."""
+def _delta(found: History, i: int) -> dict[int, int]:
+    """The change event ``i`` (0-based) made to each seat's total."""
+    after, before = found.totals[i], found.totals[i - 1] if i else {}
+    return {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)}
+
+
+def _rows(game: Game, shown: list[int]) -> list[dict]:
+    """Each shown event in words (as the rules of its time describe it) with the change
+    it made to each score and what became of it later."""
+    final, found = game.final, game.found
+    events = {e.seq - 1: e for e in game.read(shown[0] + 1, shown[-1] + 1)} if shown else {}
     targets = {d["target"]: seq for seq, d in final.disputes.items()}
     disputed_now = {d["target"] for d in open_disputes(final).values()}
-    moves, before = set(final.game_seqs), {}
-    for event, after, text, who in zip(events, found.totals, found.texts, found.whos):
-        yield {"event": event, "text": text, "who": who, "is_move": event.seq in moves,
-               "delta": {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)},
-               "void": final.voided.get(event.seq), "flag": final.flagged.get(event.seq),
-               "dispute": targets.get(event.seq), "open_dispute": event.seq in disputed_now}
-        before = after
+    moves = set(final.game_seqs)
+    return [{"event": events[i], "text": found.texts[i], "who": found.whos[i],
+             "is_move": events[i].seq in moves, "delta": _delta(found, i),
+             "void": final.voided.get(events[i].seq), "flag": final.flagged.get(events[i].seq),
+             "dispute": targets.get(events[i].seq), "open_dispute": events[i].seq in disputed_now}
+            for i in shown]
 
 
 def _player(table: TableState, seat) -> str:
@@ -164,10 +196,12 @@ def dispute(game_id: str, dispute_seq: int):
 
 
 def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200):
-    events, final, past = _history(game_id)
+    game = _history(game_id)
+    final, events = game.final, game.all_events()
     found = final.disputes.get(dispute_seq) or abort(404)
     target = found["target"]
-    event, before, after = events[target - 1], past.state_at(events, target - 1), past.state_at(events, target)
+    event = events[target - 1]
+    before, after = game.found.state_at(game.read, target - 1), game.found.state_at(game.read, target)
     ctx = {"game_id": game_id, "table": final, "game": final.rules, "seat": my_seat(game_id),
            "dispute_seq": dispute_seq, "dispute": found, "event": event,
            "text": views.describe(after, event), "who": _player(after, event.seat),
@@ -211,13 +245,13 @@ def _parts_of(table: TableState, target: int) -> list[dict]:
 
 @bp.get("/games/<game_id>/replay")
 def replay(game_id: str):
-    events, final, found = _history(game_id)
-    last = len(events)
+    game = _history(game_id)
+    final, found, last = game.final, game.found, game.last
     at = min(max(request.args.get("at", last, type=int), 1), last)
-    table = found.state_at(events, at)
+    table = found.state_at(game.read, at)
     now, then = found.totals[at - 1], found.totals[at - 2] if at > 1 else {}
     delta = {s: now[s] - then.get(s, 0) for s in now if now[s] != then.get(s, 0)}
-    event = events[at - 1]
+    event = game.event(at)
     return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,
                            view=views.game_view(table),
                            at=at, last=last, event=event, text=views.describe(table, event),
@@ -228,12 +262,13 @@ def replay(game_id: str):
 
 @bp.get("/games/<game_id>/final")
 def final(game_id: str):
-    events, table, _ = _history(game_id)
+    game = _history(game_id)
+    table = game.final
     rows = standings(table)
     return render_template("audit/final.html", game_id=game_id, table=table, game=table.rules,
                            view=views.game_view(table),
                            standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
-                           over=table.rules.is_over(table.game), last=events[-1],
+                           over=table.rules.is_over(table.game), last=game.event(game.last),
                            categories=_categories(rows))
 
 
@@ -265,7 +300,7 @@ def _ties(game, rows: list[dict]) -> list[dict]:
 def rescore(game_id: str):
     if request.method == "GET":
         return _rescore_page(game_id)
-    current = get_game(_history(game_id)[1].kind)
+    current = get_game(_history(game_id).final.kind)
     return _write(game_id, "rules-rescored", {"rules_version": current.rules_version},
                   lambda event: url_for("audit.final", game_id=game_id),
                   lambda problems, status: _rescore_page(game_id, problems, status))
@@ -274,7 +309,8 @@ def rescore(game_id: str):
 def _rescore_page(game_id: str, problems=(), status: int = 200):
     """The standings under the pinned rules beside those under the current rules,
     folded on a fork: nothing changes until the table confirms."""
-    events, table, _ = _history(game_id)
+    game = _history(game_id)
+    events, table = game.all_events(), game.final
     current = get_game(table.kind)
     rows, preview = [], None
     if current.rules_version > table.rules_version:

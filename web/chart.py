@@ -41,9 +41,10 @@ def race_chart(series: list[dict[int, int]], players, at: int | None = None,
         parts.append(f'<line class="step" x1="{x(at - 1):.1f}" x2="{x(at - 1):.1f}" y1="{TOP}" '
                      f'y2="{H - BOTTOM}" stroke="#0b5cad" stroke-width="2" data-at="{at}"/>')
     shown = series[(at or n) - 1] if series else {}
+    steps = _sampled(n)
     for seat, player in enumerate(players):
         stroke, dash = _stroke(seat, player), DASHES[seat % len(DASHES)]
-        points = " ".join(f"{x(i):.1f},{y(point.get(seat, 0)):.1f}" for i, point in enumerate(series))
+        points = " ".join(f"{x(i):.1f},{y(series[i].get(seat, 0)):.1f}" for i in steps)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline fill="none" stroke="{stroke}" stroke-width="2.5"{dash_attr} '
                      f'points="{points}" data-seat="{seat}"/>')
@@ -53,6 +54,17 @@ def race_chart(series: list[dict[int, int]], players, at: int | None = None,
                      f'fill="#111">{escape(player["name"])} ({shown.get(seat, 0)})</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _sampled(n: int) -> range | list[int]:
+    """The steps drawn: every one while there are at most two per horizontal pixel of
+    the plot, else evenly spaced ones and the last (a 10,000-event game drew 10,000
+    points per player into 326 pixels: a 225 KB image)."""
+    most = 2 * (W - LEFT - RIGHT)
+    if n <= most:
+        return range(n)
+    stride = -(-n // most)
+    return [*range(0, n - 1, stride), n - 1]
 
 
 def _axis_label(value: int, at_y: float) -> str:

@@ -8,7 +8,7 @@ from scoring.scorepad.check import check
 from scoring.scorepad.data import EVENT_TYPES
 from scoring.scorepad.demo import demo
 from scoring.scorepad.forms import describe, parse_form
-from scoring.scorepad.score import is_over, score
+from scoring.scorepad.score import is_over, score, totals
 from scoring.scorepad.setup import setup
 
 GAME = GameKind(
@@ -16,4 +16,5 @@ GAME = GameKind(
     min_players=1, max_players=12, rules_version=1, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, demo=demo, templates=frozenset({"_live_oob.html"}),
+    totals=totals,
 )

@@ -17,7 +17,10 @@ def apply(state: dict, move: Move) -> dict:
 
 
 def _points(state: dict, move: Move) -> dict:
-    return {**state, "rounds": _with_points(state, move.data["seat"], move.data["points"], move.seq)}
+    seat, points = move.data["seat"], move.data["points"]
+    totals = list(state["totals"])
+    totals[seat] += points
+    return {**state, "rounds": _with_points(state, seat, points, move.seq), "totals": totals}
 
 
 def _close(state: dict, move: Move) -> dict:

@@ -14,5 +14,10 @@ def score(state: dict) -> dict[int, list[ScorePart]]:
     return parts
 
 
+def totals(state: dict) -> dict[int, int]:
+    """Each seat's total, kept as the moves come (the history asks after every event)."""
+    return dict(enumerate(state["totals"]))
+
+
 def is_over(state: dict) -> bool:
     return state["over"]
