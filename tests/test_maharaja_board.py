@@ -88,3 +88,20 @@ def test_with_roads_the_form_finds_the_cheapest_open_way():
     s["villages"][0] = s["villages"][8] = []                # S-A and S-B closed: no way to A
     with pytest.raises(FormError):
         M.parse_form(s, {"action": "architect-travelled", "travel_city": "A"})
+
+
+def test_the_table_names_villages_once_and_the_board_form_and_log_show_the_names(client):
+    """Issue 17 item 8: villages can be named in the profile, as cities can (§17)."""
+    data = B.from_form(B.blank(), {"villages": "5: by the river\n12. mill", "roads": ""})
+    assert data["villages"] == [{"number": 5, "name": "by the river"}, {"number": 12, "name": "mill"}]
+    assert B.validate(data) == []
+    with pytest.raises(FormError):
+        B.from_form(B.blank(), {"villages": "31: nowhere"})
+    s = started([D.MOGUL, D.TRADER], board={"id": "t", "version": 1, "data": data})
+    assert s["village_names"] == {"5": "by the river", "12": "mill"}
+    from scoring.maharaja.view import view
+    shown = view(s, [{"name": "Anna"}, {"name": "Béla"}])["villages"]
+    assert shown[4]["name"] == "by the river" and shown[11]["number"] == 12
+    from scoring.base import Move
+    line = M.describe(Move(30, "house-built", {"place": "v5"}), [{"name": "Anna"}], s)
+    assert line["en"] == "House – village 5 (by the river)"

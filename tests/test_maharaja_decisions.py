@@ -111,3 +111,16 @@ def test_a_palace_one_cannot_pay_names_its_price_and_the_players_gold():
     assert [p.en for p in problems] == ["A palace costs 12 gold; Krisztina has 3."]
     assert problems[0].hu == "Egy palota 12 aranyba kerül; Krisztina aranya: 3."
     assert refused(s, "palace-built", {"city": "A", "site": "inner"}) == ["docs/rules/maharaja.md §9"]
+
+
+# ---- refusals say what they mean (issue 15 item 11) ---------------------------------------------
+
+def test_a_refused_form_cites_the_rule_its_field_belongs_to_never_an_internal_tag():
+    import pytest
+    from scoring.base import FormError
+    s = step(started([D.MOGUL, D.TRADER]), "actions-revealed", {"seat": 0, "actions": ["house", "gold"]})
+    for form in ({"action": "house-built", "house_place": ""}, {"action": "architect-travelled", "travel_city": "Q"},
+                 {"action": "governor-moved"}, {"action": "nonsense"}):
+        with pytest.raises(FormError) as refused_form:
+            M.parse_form(s, form)
+        assert all(p.rule.startswith("docs/rules/maharaja.md §") for p in refused_form.value.problems), form

@@ -19,16 +19,19 @@ def _label(hu: str, en: str) -> dict:
     return text(hu, en)
 
 
+# A field left empty or made up is refused citing the rule the field belongs to, never an
+# internal tag: places (§1), the governor track (§3, §11), characters (§4, §12), actions (§7).
+
 def _place(form, name: str, hu: str, en: str) -> str:
-    return form_choice(form, name, PLACES, _label(hu, en))
+    return form_choice(form, name, PLACES, _label(hu, en), rule=rule(1))
 
 
-def _city(form, name: str, hu: str, en: str) -> str:
-    return form_choice(form, name, CITIES, _label(hu, en))
+def _city(form, name: str, hu: str, en: str, section: int) -> str:
+    return form_choice(form, name, CITIES, _label(hu, en), rule=rule(section))
 
 
-def _character(form, name: str) -> int:
-    return form_int(form, name, _label("karakter", "character"), low=1, high=len(CHARACTERS))
+def _character(form, name: str, section: int) -> int:
+    return form_int(form, name, _label("karakter", "character"), rule=rule(section), low=1, high=len(CHARACTERS))
 
 
 def _due_seat(state: dict, form) -> int:
@@ -36,7 +39,7 @@ def _due_seat(state: dict, form) -> int:
     seat = state["next"]["seat"] if state["next"] else None
     if seat is not None:
         return seat
-    return form_int(form, "seat", _label("játékos", "player"), low=0, high=state["n"] - 1)
+    return form_int(form, "seat", _label("játékos", "player"), rule=rule(4), low=0, high=state["n"] - 1)
 
 
 VILLAGE_VALUES = tuple(f"v{i}" for i in range(1, VILLAGES + 1))
@@ -44,7 +47,7 @@ VILLAGE_VALUES = tuple(f"v{i}" for i in range(1, VILLAGES + 1))
 
 def _travel(state, form) -> dict:
     via = _travel_villages(form)
-    city = _city(form, "travel_city", "úti cél", "destination")
+    city = _city(form, "travel_city", "úti cél", "destination", 8)
     if not via and state.get("roads") and state.get("turn"):   # roads known: the app finds the way
         seat = state["turn"]["seat"]
         route = cheapest_route(state["roads"], state["villages"], seat, state["architects"][seat], city)
@@ -73,8 +76,8 @@ def _architect_city(state) -> str:
 
 
 def _choose(state, form) -> tuple[str, dict]:
-    paid = form_int(form, "paid", _label("licit", "bid"), low=0, high=1000) if form.get("paid") else 0
-    return "character-chosen", {"seat": _due_seat(state, form), "character": _character(form, "character"),
+    paid = form_int(form, "paid", _label("licit", "bid"), rule=rule(4), low=0, high=1000) if form.get("paid") else 0
+    return "character-chosen", {"seat": _due_seat(state, form), "character": _character(form, "character", 4),
                                 "paid": paid}
 
 
@@ -94,13 +97,13 @@ def _move_house(free: bool):
 
 PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
     "governors-laid": lambda s, f: ("governors-laid", {"order": [
-        _city(f, f"gov{i}", f"{i}. kormányzó", f"governor {i}") for i in range(1, 8)]}),
+        _city(f, f"gov{i}", f"{i}. kormányzó", f"governor {i}", 3) for i in range(1, 8)]}),
     "character-chosen": _choose,
     "start-house-placed": lambda s, f: ("start-house-placed", {"seat": _due_seat(s, f),
                                                                "place": _place(f, "place", "falu", "village")}),
     "actions-revealed": lambda s, f: ("actions-revealed", {"seat": _due_seat(s, f), "actions": [
-        form_choice(f, "action1", ACTIONS, _label("1. cselekedet", "first action")),
-        form_choice(f, "action2", ACTIONS, _label("2. cselekedet", "second action"))]}),
+        form_choice(f, "action1", ACTIONS, _label("1. cselekedet", "first action"), rule=rule(7)),
+        form_choice(f, "action2", ACTIONS, _label("2. cselekedet", "second action"), rule=rule(7))]}),
     "architect-travelled": lambda s, f: ("architect-travelled", _travel(s, f)),
     "gold-taken": lambda s, f: ("gold-taken", {}),
     "house-built": _house(free=False),
@@ -109,12 +112,13 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
     "house-moved-free": _move_house(free=True),
     "quarry-used": lambda s, f: ("quarry-used", {}),
     "palace-built": lambda s, f: ("palace-built", {"city": _architect_city(s), "site": form_choice(
-        f, "palace_site", ("inner", "outer"), _label("palotahely", "site"))}),
-    "governor-moved": lambda s, f: ("governor-moved", {"city": _city(f, "governor", "kormányzó", "governor")}),
-    "character-swapped": lambda s, f: ("character-swapped", {"character": _character(f, "swap_character")}),
-    "character-picked": lambda s, f: ("character-picked", {"character": _character(f, "pick_character")}),
+        f, "palace_site", ("inner", "outer"), _label("palotahely", "site"), rule=rule(9))}),
+    "governor-moved": lambda s, f: ("governor-moved", {"city": _city(f, "governor", "kormányzó", "governor", 11)}),
+    "character-swapped": lambda s, f: ("character-swapped", {"character": _character(f, "swap_character", 12)}),
+    "character-picked": lambda s, f: ("character-picked", {"character": _character(f, "pick_character", 12)}),
     "chip-used": lambda s, f: ("chip-used", {"action": form_choice(f, "chip_action", CHIP_ACTIONS,
-                                                                    _label("plusz cselekedet", "extra action"))}),
+                                                                    _label("plusz cselekedet", "extra action"),
+                                                                    rule=rule(13))}),
     "turn-ended": lambda s, f: ("turn-ended", {}),
     "turn-ended-renounce": lambda s, f: ("turn-ended", {"renounce": True}),
 }
@@ -123,7 +127,7 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
 def parse_form(state: dict, form) -> tuple[str, dict]:
     parser = PARSERS.get(form.get("action", ""))
     if parser is None or state["next"] is None:
-        fail("Ismeretlen művelet.", "Unknown action.")
+        fail("Ismeretlen művelet.", "Unknown action.", rule(6))
     return parser(state, form)
 
 
