@@ -77,6 +77,10 @@ def test_side_2_harbours_cite_the_harbour_rule_in_the_move_and_the_end_position(
     tally["areas"]["d1"]["pagodas"] = [1, 0, 0]
     found = GAME.check(s, Move(9, "final-position-entered", tally))
     assert rules_of(found) == ["docs/rules/han.md §2.8"] and "harbour" in found[0].en
+    fortified = new(players=3, side=2, fortress=True)
+    tally.update(harbours=[0, 0, 0], fortresses=[{"seat": 0, "area": "d1", "site": "harbour"}])
+    found = GAME.check(fortified, Move(9, "final-position-entered", tally))
+    assert rules_of(found) == ["docs/rules/han.md §2.8"] and "harbour" in found[0].en
 
 
 def test_the_joker_refusal_says_a_pair_stands_for_a_card_of_a_different_colour():

@@ -460,6 +460,10 @@ def _check_tally(state: dict, move: Move) -> list[Problem]:
                 or d["areas"][f["area"]]["pagodas"][f["seat"]] < 1:
             problems.append(Problem("docs/rules/han.md §2.11", "Erődített pagoda csak az erődváltozatban, a játékos saját pagodájaként.",
                                     "A fortified pagoda exists only in the variant, as one of the player's pagodas."))
+    if state["side"] != 1 and any(f["site"] == "harbour" for f in d["fortresses"]):
+        problems.append(_none_on_this_side(NO_HARBOURS, 1, text("kikötői erődöt", "fortress on a harbour")))
+    if state["side"] != 1 and any(f["site"] == "border" for f in d["fortresses"]):
+        problems.append(_none_on_this_side(NO_BORDER_SITES, 1, text("határhelyi erődöt", "fortress on a border site")))
     if len({f["seat"] for f in d["fortresses"]}) != len(d["fortresses"]):
         problems.append(Problem("docs/rules/han.md §2.10", "Játékosonként egy erőd van.", "Each player has one fortress."))
     return problems
