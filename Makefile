@@ -45,7 +45,7 @@ instance/.ready: $(VENV)/.installed
 	touch $@
 
 run: setup
-	$(PY) scripts/announce.py $(PORT)
+	$(PY) -m scripts.announce $(HOST) $(PORT)
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) \
 		--access-logfile - "app:create_app()"
 

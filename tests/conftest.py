@@ -51,12 +51,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db_path: str, port: int, workers: int = 1, threads: int = 8) -> subprocess.Popen:
-    """The production WSGI server (gunicorn) on 127.0.0.1, as `make run` starts it."""
+def start_server(db_path: str, port: int, workers: int = 1, threads: int = 8,
+                 bind: str = "127.0.0.1", public_url: bool = True) -> subprocess.Popen:
+    """The production WSGI server (gunicorn) on 127.0.0.1, as `make run` starts it
+    (``bind``: another address; ``public_url=False``: the server finds the phones' address)."""
     env = {**os.environ, "TABLESCRIBE_DATABASE": db_path, "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    if not public_url:
+        env.pop("PUBLIC_URL")
     proc = subprocess.Popen(
         [os.path.join(os.path.dirname(sys.executable), "gunicorn"), "-c", "gunicorn.conf.py",
-         "--bind", f"127.0.0.1:{port}",
+         "--bind", f"{bind}:{port}",
          "--workers", str(workers), "--threads", str(threads), "--timeout", "60",
          "app:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 20

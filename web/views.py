@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import secrets
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -17,6 +17,7 @@ from events.core_types import CORE_EVENTS
 from events.projection import TableState, open_disputes, standings, upcast
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem, text
+from web import address
 from web.db import get_db
 
 NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
@@ -35,12 +36,22 @@ def is_htmx() -> bool:
 
 
 def public_url(path: str) -> str:
-    """``path`` as phones reach it: PUBLIC_URL when set (behind a proxy, or the LAN address
-    the server cannot know), else the address this request came to; outside a request
-    (a command) the path alone when PUBLIC_URL is not set."""
-    base = os.environ.get("PUBLIC_URL") or current_app.config.get("PUBLIC_URL") or \
-        (request.host_url if has_request_context() else "")
-    return base.rstrip("/") + path
+    """``path`` as phones reach it: PUBLIC_URL when set (behind a proxy, or a name the
+    phones know), else the address this request came to, or this machine's LAN address
+    when that was a loopback (web/address.py); outside a request (a command) the path
+    alone when PUBLIC_URL is not set."""
+    base = address.configured() or current_app.config.get("PUBLIC_URL")
+    if not base and has_request_context():
+        base = address.phone_base(request.host_url, urlsplit(request.host_url).hostname or "",
+                                  request.environ.get("SERVER_NAME", ""),
+                                  request.environ.get("SERVER_PORT", ""), request.scheme)
+    return (base or "").rstrip("/") + path
+
+
+def loopback_host(url: str) -> str | None:
+    """The link's host when it is a loopback (a phone opening it reaches itself, not us)."""
+    host = urlsplit(url).hostname or ""
+    return host if address.is_loopback(host) else None
 
 
 def join_url(game_id: str, code: str) -> str:
@@ -132,6 +143,7 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat, "view": game_view(table),
             "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, row["join_code"]), "watch_url": watch_url(game_id),
+            "loopback_host": loopback_host(watch_url(game_id)),
             "client_event_id": secrets.token_hex(16), "undo_move": _undo_move(game_id, table, db_events),
             "open_disputes": list(open_disputes(table).values()),
             "problems": [], "form": {}, "at": None, "ack": None}

@@ -1,0 +1,53 @@
+"""The address a phone at the table opens: the join link, its QR code and the one
+`make run` prints. Never the loopback the host's own browser may have used
+(127.0.0.1 on the server machine is every phone's own self, not this server)."""
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+
+ALL_INTERFACES = ("0.0.0.0", "::", "")
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 or localhost (``host`` without its port; [::1] with brackets too)."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (the interface its default route uses), or
+    127.0.0.1 when it has none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))  # no packet is sent; this picks the interface
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def configured() -> str | None:
+    """PUBLIC_URL from the environment (README: behind a proxy, or a name phones know)."""
+    return os.environ.get("PUBLIC_URL") or None
+
+
+def phone_base(host_url: str, host: str, bound_to: str, port: str, scheme: str) -> str:
+    """The base URL for phones, given the address this request came to (``host_url``,
+    ``host`` without port) and the address the server listens on (``bound_to``, its
+    ``port``): the request's own address unless it is a loopback; then this machine's
+    LAN address when the server listens on every interface. A server that listens on the
+    loopback only has no address a phone can open: its loopback URL stays, and the page
+    says so (``is_loopback`` of the result)."""
+    if not is_loopback(host):
+        return host_url
+    if bound_to in ALL_INTERFACES:
+        lan = lan_address()
+        if not is_loopback(lan):
+            return f"{scheme}://{lan}:{port}/"
+    return host_url
