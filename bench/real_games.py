@@ -15,9 +15,17 @@ from glob import glob
 
 from bench.common import ROOT, make_app, scratch_dir, store_game, summary_ms
 from events import store
+from events.projection import upcast
 from events.store import Event
 from events.table import load, record
+from scoring import rules_for
 from web import views
+
+
+def as_tapped_now(rules, event: Event) -> dict:
+    """The payload a phone sends today: a move recorded under an older payload version is
+    upcast first (e.g. Maharaja's journeys naming villages 5 → "v5")."""
+    return dict(upcast(rules, event).data) if event.type in rules.event_types else event.data
 
 
 def examples() -> list[str]:
@@ -36,15 +44,16 @@ def measure(path: str, limit: int | None = None) -> dict:
         with app.test_request_context(f"/games/{game_id}", headers={"HX-Request": "true"}):
             views.render_table(game_id, load(db, game_id), 0).get_data()  # templates compiled once per worker
         wall, cpu = [], []
+        rules = rules_for(events[0].data["kind"], events[0].data["rules_version"])
         for event in events[1:][:limit]:
             seq = load(db, game_id).seq
             start, cpu_start = time.perf_counter(), time.thread_time()
             with app.test_request_context(f"/games/{game_id}/moves", method="POST",
                                           headers={"HX-Request": "true"}):
                 from web.db import get_db
-                _, created = record(get_db(), game_id, event.type, event.data, seq, event.seat,
-                                    "bench", secrets.token_hex(16))
-                response = views.after_write(game_id, event.seat)
+                stored, created = record(get_db(), game_id, event.type, as_tapped_now(rules, event), seq,
+                                         event.seat, "bench", secrets.token_hex(16))
+                response = views.after_write(game_id, event.seat, stored.seq)
                 response.get_data()
             wall.append(time.perf_counter() - start)
             cpu.append(time.thread_time() - cpu_start)
