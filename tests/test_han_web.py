@@ -301,3 +301,34 @@ def test_the_end_position_columns_say_which_is_pagodas_and_which_envoys(client, 
     vej = page[page.index('<legend><span class="han-chip'):page.index('name="p_vej_0"')]
     assert re.search(r'class="tally-row tally-head".*<small>pagodas</small><small>envoys</small>', vej)
     assert page.index('name="p_vej_0"') < page.index('name="e_vej_0"')  # the columns' order
+
+
+JUNK_BOARDS = [
+    json.dumps({"id": "han-side1", "data": {"areas": [{"id": 5, "colour": None}, "x", None]}}),
+    json.dumps({"id": "han-side1", "data": {"areas": [{"id": "su", "colour": None}]}}),
+    json.dumps({"id": "../../etc", "data": {"areas": [{"id": "a", "colour": None}]}}),
+    json.dumps({"id": "han-side1" * 30, "data": {"areas": [{"id": "a", "colour": None}]}}),
+    json.dumps({"id": ["han-side1"], "data": {}}), "\x00\xff{", "[]", "1e999",
+]
+
+
+def test_junk_in_the_board_completion_is_a_422_with_csrf_on_and_nothing_is_stored(tmp_path):
+    """The new-game form with its CSRF token: any bytes in the chosen profile or the colour
+    fields answer 422 with a reason, never a 500, and no game or profile version is stored."""
+    from app import create_app
+    from tests.conftest import csrf_of
+    app = create_app({"TESTING": True, "SECRET_KEY": "csrf", "DATABASE": str(tmp_path / "csrf.db")})
+    phone = app.test_client()
+    token = csrf_of(phone.get("/games/new?kind=han").data.decode())
+    for board in JUNK_BOARDS:
+        for colour in ("green", "", "\x00", "green" * 1000, "violet"):
+            answer = phone.post("/games/new", data={
+                "csrf_token": token, "kind": "han", "name": ["A", "B", "C"], "opt_start_player": "0",
+                "opt_board": board, "colour_han-side1_su": colour, "colour_han-side1_a8": colour,
+                "colour_han-side1_a9": colour, "colour_han-side1_5": colour})
+            assert answer.status_code == 422, (board, colour, answer.status_code)
+            assert b'class="problems' in answer.data
+    db = store.connect(app.config["DATABASE"])
+    assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+    assert boards.load(db, HAN, "han-side1")["version"] == 1
+    db.conn.close()
