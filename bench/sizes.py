@@ -64,7 +64,7 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
                 r0, rc0 = time.perf_counter(), time.thread_time()
                 event, created = record(conn, game_id, type_, data, table.seq, 0, "bench", cid)
                 r1, rc1 = time.perf_counter(), time.thread_time()
-                response = views.after_write(game_id, 0)
+                response = views.after_write(game_id, 0, event.seq)
                 body = response.get_data()
             end, cpu_end = time.perf_counter(), time.thread_time()
             ours_cpu.append(cpu_end - cpu_start)
