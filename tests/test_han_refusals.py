@@ -116,3 +116,29 @@ def test_during_play_equal_scores_share_a_rank_the_tiebreak_waits_for_the_end():
                    0, "dev", "t", "c2", "h")       # A has one piece fewer in supply than B and C
     rows = standings(fold([created, placed]))
     assert [r["rank"] for r in rows] == [1, 1, 1]
+
+
+def test_every_form_refusal_cites_its_rule_not_an_internal_tag():
+    import pytest
+    from scoring.base import FormError
+    s = new(players=3)
+    bad_forms = [
+        {"action": "nonsense"},
+        {"action": "pieces-placed", "area": ""},
+        {"action": "pieces-placed", "area": "vej", "card1": "blue"},
+        {"action": "pieces-placed", "area": "vej"},
+        {"action": "pieces-placed", "area": "vej", "card1": "red", "piece1": "dragon"},
+        {"action": "pieces-placed", "area": "vej", "card1": "red", "piece1": "pagoda", "site1": "moon"},
+        {"action": "pieces-placed", "area": "vej", "card1": "red"},
+        {"action": "pieces-placed", "seat": "9", "area": "vej", "card1": "red", "piece1": "pagoda"},
+        {"action": "card-exchanged", "seat": "x"},
+        {"action": "road-chains-entered", "chain_len_0": "4", "chain_seat_0": "x"},
+        {"action": "final-position-entered", "p_vej_0": "999"},
+    ]
+    for form in bad_forms:
+        with pytest.raises(FormError) as refused:
+            GAME.parse_form(s, form)
+        assert all(p.rule.startswith("docs/rules/han.md §") for p in refused.value.problems), (form, refused.value.problems)
+    with pytest.raises(FormError) as refused:
+        GAME.parse_options({"opt_board": "nonsense"})
+    assert refused.value.problems[0].rule == "docs/rules/han.md §1.5"

@@ -13,6 +13,7 @@ from scoring.han.data import COLOUR_TEXT, COLOURS, EVENT_TYPES, PIECE_TEXT, V1_E
 from scoring.han.score import missing_alliances
 
 MAX_CHAIN_ROWS = 12
+RULE = "docs/rules/han.md §"  # + the section a field belongs to
 
 
 # ---- set-up ----------------------------------------------------------------------
@@ -23,13 +24,14 @@ def parse_options(form) -> dict:
     except ValueError:
         pinned = None
     if not isinstance(pinned, dict):
-        _fail("Válassz tábla-profilt.", "Choose a board profile.")
+        _fail("Válassz tábla-profilt.", "Choose a board profile.", RULE + "1.5")
     removed = (form.get("opt_removed_cards") or "").strip()
     return {"board": _board_or_answers(pinned, form),
-            "start_player": form_int(form, "opt_start_player", text("Kezdőjátékos", "Start player")),
+            "start_player": form_int(form, "opt_start_player", text("Kezdőjátékos", "Start player"), RULE + "1.2", low=0),
             "fortress": form.get("opt_fortress") in ("1", "on"),
             "fortress_rule": "together" if form.get("opt_fortress_rule") == "together" else "hu",
-            "removed_cards": form_int(form, "opt_removed_cards", text("Kidobott kártyák", "Cards removed"))
+            "removed_cards": form_int(form, "opt_removed_cards", text("Kidobott kártyák", "Cards removed"), RULE + "1.3",
+                                       low=0, high=30)
             if removed else -1,
             "end_all_placed": form.get("opt_end_all_placed") in ("1", "on")}
 
@@ -54,26 +56,26 @@ def _seat(state: dict, form) -> int:
     """The seat named, or "turn": whoever's turn it is when the move arrives."""
     if (form.get("seat") or "turn") == "turn":
         return state["next"]["seat"]
-    return form_int(form, "seat", text("Játékos", "Player"))
+    return form_int(form, "seat", text("Játékos", "Player"), RULE + "2.1", low=0, high=state["n"] - 1)
 
 
 def _placement(state: dict, form) -> dict:
     seat = _seat(state, form)
     area = (form.get("area") or "").strip()[:24]
     if not area:
-        _fail("Válaszd ki a tartományt.", "Choose the province.")
+        _fail("Válaszd ki a tartományt.", "Choose the province.", RULE + "2.2")
     cards = [form.get(f"card{i}") for i in (1, 2, 3) if form.get(f"card{i}")]
     if any(c not in COLOURS for c in cards):
-        _fail("Ismeretlen kártyaszín.", "Unknown card colour.")
+        _fail("Ismeretlen kártyaszín.", "Unknown card colour.", RULE + "2.3")
     if not cards:
-        _fail("Add meg a kijátszott kártyákat.", "Enter the cards played.")
+        _fail("Add meg a kijátszott kártyákat (1–3).", "Enter the cards played (1–3).", RULE + "2.3")
     pieces = []
     for i in (1, 2):
         kind = form.get(f"piece{i}") or ""
         if not kind:
             continue
         if kind not in ("pagoda", "envoy", "fortress"):
-            _fail("Ismeretlen bábu.", "Unknown piece.")
+            _fail("Ismeretlen bábu.", "Unknown piece.", RULE + "2.3")
         piece = {"type": kind, "area": area}
         if kind != "envoy":
             site = form.get(f"site{i}") or "ordinary"
@@ -84,10 +86,10 @@ def _placement(state: dict, form) -> dict:
             elif site in ("ordinary", "harbour", "fortress"):
                 piece["site"] = site
             else:
-                _fail("Ismeretlen pagodahely.", "Unknown kind of site.")
+                _fail("Ismeretlen pagodahely.", "Unknown kind of site.", RULE + "2.9")
         pieces.append(piece)
     if not pieces:
-        _fail("Válassz legalább egy bábut.", "Choose at least one piece.")
+        _fail("Válassz legalább egy bábut (1–2).", "Choose at least one piece (1–2).", RULE + "2.3")
     return {"seat": seat, "cards": cards, "pieces": pieces}
 
 
@@ -95,7 +97,7 @@ def _at(state: dict, area: str, site_id: str) -> dict:
     """A named site of the road network: its kind and, for a border site, the other area."""
     site = (state.get("road_sites") or {}).get(site_id)
     if site is None:
-        _fail("Ismeretlen pagodahely.", "Unknown pagoda site.")
+        _fail("Ismeretlen pagodahely.", "Unknown pagoda site.", RULE + "2.9")
     piece = {"site": site["kind"], "at": site_id}
     if site["kind"] == "border":
         piece["with"] = site["with"] if site["area"] == area else site["area"]
@@ -114,7 +116,8 @@ def _alliances(state: dict, form) -> dict:
         if None not in pair:
             entered.append({"n": n, "areas": pair})
     if not entered:
-        _fail("Adj meg legalább egy szövetséget (két tartományt).", "Enter at least one alliance (two provinces).")
+        _fail("Adj meg legalább egy szövetséget (két tartományt).", "Enter at least one alliance (two provinces).",
+              RULE + "3.5")
     return {"alliances": entered}
 
 
@@ -123,15 +126,15 @@ def _chains(form) -> dict:
     for i in range(MAX_CHAIN_ROWS):
         if not (form.get(f"chain_len_{i}") or "").strip():
             continue
-        chains.append({"seat": form_int(form, f"chain_seat_{i}", text("Játékos", "Player")),
-                       "length": form_int(form, f"chain_len_{i}", text("Hossz", "Length")),
+        chains.append({"seat": form_int(form, f"chain_seat_{i}", text("Játékos", "Player"), RULE + "3.6"),
+                       "length": form_int(form, f"chain_len_{i}", text("Hossz", "Length"), RULE + "3.6"),
                        "fortified": form.get(f"chain_fort_{i}") in ("1", "on")})
     return {"chains": chains}
 
 
 def _count_field(form, name: str) -> int:
     raw = (form.get(name) or "").strip()
-    return form_int(form, name, text("Darabszám", "Count")) if raw else 0
+    return form_int(form, name, text("Darabszám", "Count"), RULE + "5", low=0, high=40) if raw else 0
 
 
 def _tally(state: dict, form) -> dict:
@@ -213,7 +216,7 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
 def parse_form(state: dict, form) -> tuple[str, dict]:
     parser = PARSERS.get(form.get("action", ""))
     if parser is None:
-        _fail("Ismeretlen művelet.", "Unknown action.")
+        _fail("Ismeretlen művelet.", "Unknown action.", RULE + "2")
     return parser(state, form)
 
 
