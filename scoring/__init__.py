@@ -16,6 +16,7 @@ GAMES: dict[str, GameKind] = {g.kind: g for g in (
 # did: (kind, rules_version) -> the GameKind of that version.
 RETIRED: dict[tuple[str, int], GameKind] = {
     ("maharaja", 1): maharaja.GAME_V1,
+    ("five-tribes", 1): five_tribes.GAME_V1,
 }
 
 

@@ -139,7 +139,7 @@ def test_a_paid_power_once_per_turn_by_its_owner():
     t.turn(B1, "elder", 4).do("djinn-taken", {"djinn": "Enki", "pay": "elders"})
     t.do("djinn-used", {"djinn": "Enki", "pay": "elder", "tile": C1})
     assert t.state["board"][C1]["palms"] and t.state["supply"]["palms"] == 11
-    assert t.refused("djinn-used", {"djinn": "Enki", "pay": "elder", "tile": B2}) == [rule(5)]
+    assert t.refused("djinn-used", {"djinn": "Enki", "pay": "elder", "tile": B2}) == [rule(6)]
     t.end()
     assert t.refused("djinn-used", {"djinn": "Enki", "pay": "elder", "tile": B2}) == [rule(5)]  # Zoli's turn
     assert rule(6) in Table().bids(0, 0, 0).turn(B1, "elder", 2).do(

@@ -1,8 +1,13 @@
 """Five Tribes through the phone forms (Flask test client): sheet, set-up, a turn, refusals."""
 import re
 
+import pytest
+
+from app import create_app
+from conftest import csrf_of
+from events import store
 from events.projection import standings
-from events.table import load
+from events.table import load, record
 from scoring.five_tribes.data import rule
 from scoring.five_tribes.demo import DEMO_BOARD
 
@@ -17,6 +22,12 @@ def _new(client, names=("Anna", "Béla", "Cili")):
 def _post(client, db, game_id, **fields):
     seq = load(db, game_id).seq
     return client.post(f"/games/{game_id}/moves", data={"expected_seq": seq, **fields})
+
+
+def _lay_untracked(db, game_id):
+    """The sultanate without its meeples (the documented "meeples not tracked" mode, §13): as the
+    API or a game recorded before records it; the phone form always deals or enters the meeples."""
+    record(db, game_id, "board-laid", {"tiles": DEMO_BOARD}, load(db, game_id).seq, 0, "test", "lay")
 
 
 def _sheet(seat, **kw):
@@ -66,8 +77,7 @@ def test_malformed_numbers_are_refused_not_a_500(client, db):
 
 def test_keeping_the_books_through_the_forms(client, db):
     game_id = _new(client)
-    lay = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)}
-    assert _post(client, db, game_id, action="board-laid", **lay).status_code == 303
+    _lay_untracked(db, game_id)
     for _ in range(3):
         page = client.get(f"/games/{game_id}").get_data(as_text=True)
         costs = re.findall(r'name="cost" value="(\d+)"', page)
@@ -75,7 +85,7 @@ def test_keeping_the_books_through_the_forms(client, db):
     table = load(db, game_id)
     assert table.game["next"]["step"] == "turn" and table.game["next"]["seat"] == 2
     # Cili ends on B2 (oasis) with 3 builders: 4 blue tiles around × 3 = 12 gold; the palm is compulsory.
-    assert _post(client, db, game_id, action="meeples-moved", move_tile="7", tribe="builder", count="3",
+    assert _post(client, db, game_id, action="meeples-moved", move_tile="B2", tribe="builder", count="3",
                  emptied="1").status_code == 303
     r = _post(client, db, game_id, action="turn-ended")
     assert r.status_code == 422 and rule(5) in r.get_data(as_text=True)
@@ -96,7 +106,7 @@ def test_keeping_the_books_through_the_forms(client, db):
 
 def test_the_board_shows_the_turn_order_track_with_each_bid_and_whose_turn_it_is(client, db):
     game_id = _new(client)
-    _post(client, db, game_id, action="board-laid", **{f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)})
+    _lay_untracked(db, game_id)
     for cost in ("3", "0", "1"):                                   # Anna 3, Béla 0, Cili 1
         assert _post(client, db, game_id, action="bid-placed", cost=cost).status_code == 303
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
@@ -106,22 +116,21 @@ def test_the_board_shows_the_turn_order_track_with_each_bid_and_whose_turn_it_is
 
 def test_a_whole_turn_of_form_actions_djinns_assassins_and_a_sale(client, db):
     game_id = _new(client)
-    lay = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)}
-    _post(client, db, game_id, action="board-laid", **lay)
+    _lay_untracked(db, game_id)
     for _ in range(3):
         _post(client, db, game_id, action="bid-placed", cost="0")
     # Cili (seat 2): 4 elders on B1 (sacred place), takes Enki for 2 elders, plants a palm on C1 with Enki
-    assert _post(client, db, game_id, action="meeples-moved", move_tile="1", tribe="elder", count="4").status_code == 303
+    assert _post(client, db, game_id, action="meeples-moved", move_tile="B1", tribe="elder", count="4").status_code == 303
     assert _post(client, db, game_id, action="djinn-taken", take_djinn="Enki", take_pay="elders").status_code == 303
-    assert _post(client, db, game_id, action="djinn-used", use_djinn="Enki", use_pay="elder", use_tile="2").status_code == 303
+    assert _post(client, db, game_id, action="djinn-used", use_djinn="Enki", use_pay="elder", use_tile="C1").status_code == 303
     assert _post(client, db, game_id, action="turn-ended").status_code == 303
     # Béla (seat 1): merchants on D1 name their cards (displays not tracked), then sells two
-    assert _post(client, db, game_id, action="meeples-moved", move_tile="3", tribe="merchant", count="3",
+    assert _post(client, db, game_id, action="meeples-moved", move_tile="D1", tribe="merchant", count="3",
                  mcard_fish="1", mcard_silk="1", mcard_fakir="1", path="c1 d1").status_code == 303
     assert _post(client, db, game_id, action="goods-sold", sell_fish="1", sell_silk="1").status_code == 303
     _post(client, db, game_id, action="turn-ended")
     # Anna (seat 0): assassins on E1 kill one of Cili's elders
-    r = _post(client, db, game_id, action="meeples-moved", move_tile="4", tribe="assassin", count="2",
+    r = _post(client, db, game_id, action="meeples-moved", move_tile="E1", tribe="assassin", count="2",
               v1_seat="2", v1_tribe="elder")
     assert r.status_code == 303
     g = load(db, game_id).game
@@ -129,7 +138,7 @@ def test_a_whole_turn_of_form_actions_djinns_assassins_and_a_sale(client, db):
     assert g["players"][1]["gold"] == 53 and g["players"][1]["fakirs"] == 1
     log = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Enki" in log and "C1" in log
-    bad = _post(client, db, game_id, action="meeples-moved", move_tile="4", tribe="elder", count="2", path="Z9")
+    bad = _post(client, db, game_id, action="meeples-moved", move_tile="E1", tribe="elder", count="2", path="Z9")
     assert bad.status_code == 422
 
 
@@ -141,3 +150,99 @@ def test_ties_are_shared_with_no_tie_break(client, db):
     rows = standings(load(db, game_id))
     # Anna 50 + 2 viziers + 20 (two opponents with fewer), Béla 50 + 11 elders × 2: both 72, both first
     assert [(r["player"], r["score"], r["rank"]) for r in rows] == [("Anna", 72, 1), ("Béla", 72, 1), ("Cili", 40, 3)]
+
+
+# ---- the meeples tracked: dealt by the app, a move tapped on the board (CSRF on) -------------
+
+@pytest.fixture
+def phone(tmp_path):
+    """A phone on an app with CSRF on: every post carries the page's token."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "ft", "DATABASE": str(tmp_path / "ft.db")})
+    return app.test_client(), store.connect(app.config["DATABASE"])
+
+
+def _csrf_new(client):
+    token = csrf_of(client.get("/games/new").get_data(as_text=True))
+    r = client.post("/games/new", data={"csrf_token": token, "kind": "five-tribes", "name": ["Anna", "Béla", "Cili"],
+                                        "colour": ["red", "blue", "green"]})
+    assert r.status_code == 302
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def _csrf_post(client, db, game_id, page=None, **fields):
+    page = page or client.get(f"/games/{game_id}").get_data(as_text=True)
+    data = {"csrf_token": csrf_of(page), "expected_seq": load(db, game_id).seq, **fields}
+    return client.post(f"/games/{game_id}/moves", data=data)
+
+
+TAP = re.compile(r'data-testid="ft-tile-(\w\d)"\s+href')
+FINAL = re.compile(r'data-testid="ft-tile-(\w\d)"\s+type="submit" form="move-form" name="tap" value="([\w.]+)"')
+
+
+def _dealt_and_bid(client, db):
+    game_id = _csrf_new(client)
+    assert _csrf_post(client, db, game_id, action="board-dealt", seed="7").status_code == 303
+    for _ in range(3):
+        page = client.get(f"/games/{game_id}").get_data(as_text=True)
+        cost = re.findall(r'name="cost" value="(\d+)"', page)[0]
+        assert _csrf_post(client, db, game_id, page, action="bid-placed", cost=cost).status_code == 303
+    return game_id
+
+
+def test_the_app_deals_and_a_move_is_tapped_tile_by_tile(phone):
+    client, db = phone
+    game_id = _dealt_and_bid(client, db)
+    laid = store.read_events(db, game_id)[1]
+    assert laid.type == "board-laid" and laid.data["seed"] == 7 and len(laid.data["meeples"]) == 30
+    path, taps = "", 0
+    while True:
+        page = client.get(f"/games/{game_id}" + (f"?path={path}" if path else "")).get_data(as_text=True)
+        finals = FINAL.findall(page)
+        if finals:                                    # the last tap records the move: nothing left to choose
+            r = _csrf_post(client, db, game_id, page, tap=finals[0][1])
+            taps += 1
+            break
+        links = TAP.findall(page)
+        assert links, "a path begun on an offered tile can always be finished"
+        path = f"{path}.{links[0]}" if path else links[0]
+        taps += 1
+    assert r.status_code == 303
+    moved = store.read_events(db, game_id)[-1]
+    assert moved.type == "meeples-moved" and moved.data["path"] == finals[0][1].split(".")
+    assert {"tile", "tribe", "count", "emptied", "drops"} <= set(moved.data)
+    assert taps == len(moved.data["path"])           # one tap a tile, the start included
+    assert load(db, game_id).game["next"]["moved"]
+
+
+def test_a_bad_path_is_refused_with_the_rule_and_nothing_is_appended(phone):
+    client, db = phone
+    game_id = _dealt_and_bid(client, db)
+    before = load(db, game_id).seq
+    for path in ("A1 B2 C3 D4", "A1 B1 A1 A2", "A1", "Z9 A1"):
+        r = _csrf_post(client, db, game_id, action="meeples-moved", path=path)
+        assert r.status_code == 422, path
+        assert load(db, game_id).seq == before
+    assert rule(4) in _csrf_post(client, db, game_id, action="meeples-moved", path="A1 B2 C3 D4").get_data(as_text=True)
+
+
+def test_hand_entered_meeples_are_refused_saying_which_colour_is_off(phone):
+    client, db = phone
+    game_id = _csrf_new(client)
+    fields = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)}
+    fields |= {f"meeple_{i}_{k}": "vizier" for i in range(30) for k in range(3)}
+    r = _csrf_post(client, db, game_id, action="board-laid", **fields)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422 and ("yellow 90 (+74, too many)" in body or "sárga 90 (+74, túl sok)" in body)
+    assert load(db, game_id).seq == 1
+
+
+def test_every_place_select_starts_empty(client, db):
+    game_id = _new(client)
+    _lay_untracked(db, game_id)
+    for _ in range(3):
+        _post(client, db, game_id, action="bid-placed", cost="0")
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    selects = re.findall(r'<select name="(move_tile|v1_tile|use_tile|target)">(.*?)</select>', page, re.S)
+    assert {name for name, _ in selects} >= {"move_tile", "v1_tile"}
+    for name, options in selects:
+        assert re.match(r'\s*<option value="">', options) and "selected" not in options, name

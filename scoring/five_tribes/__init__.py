@@ -6,6 +6,8 @@ docs/rules/five-tribes.md.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from scoring.base import GameKind, text
 from scoring.five_tribes.apply import apply
 from scoring.five_tribes.check import check
@@ -13,13 +15,17 @@ from scoring.five_tribes.data import EVENT_TYPES
 from scoring.five_tribes.demo import demo
 from scoring.five_tribes.forms import describe, parse_form
 from scoring.five_tribes.score import CATEGORIES, is_over, score
-from scoring.five_tribes.setup import setup
+from scoring.five_tribes.setup import setup, setup_v1
 from scoring.five_tribes.view import view
 
 GAME = GameKind(
     kind="five-tribes", title=text("Five Tribes – Naqala dzsinnjei", "Five Tribes"),
-    min_players=2, max_players=4, rules_version=1, event_types=EVENT_TYPES,
+    min_players=2, max_players=4, rules_version=2, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, categories=CATEGORIES,
     has_board=True, demo=demo, view=view, templates=frozenset({"_board.html"}),
 )
+
+# Rules version 1 (docs/rules/five-tribes.md §14): games recorded before the rulebook fixes of
+# version 2 keep the checks they were played with; scoring is the same.
+GAME_V1 = replace(GAME, rules_version=1, setup=setup_v1)

@@ -4,13 +4,13 @@ djinns' gold, turn order, game end; rule flow under ``state["next"]``."""
 from __future__ import annotations
 
 from scoring.base import Move, clone
-from scoring.five_tribes.data import PAYMENTS, TILES, bid_price, neighbours
+from scoring.five_tribes.data import PAYMENTS, blue_around, bid_price, indexed, walk
 from scoring.five_tribes.score import sheet_holdings, suit_layers
 
 
 def apply(state: dict, move: Move) -> dict:
     s = clone(state)
-    APPLY[move.type](s, move)
+    APPLY[move.type](s, Move(move.seq, move.type, indexed(move.data), move.seat))
     return s
 
 
@@ -31,11 +31,20 @@ def _apply_board(s, move):
     s["djinn_row"], s["card_row"] = list(d.get("djinns", [])), list(d.get("cards", []))
     if d.get("bid_order"):
         s["bid_order"] = list(d["bid_order"])
+    s["meeples"] = [_counted(tile) for tile in d["meeples"]] if "meeples" in d else None   # §13
     _start_round(s)
+
+
+def _counted(tribes: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for tribe in tribes:
+        out[tribe] = out.get(tribe, 0) + 1
+    return out
 
 
 def _start_round(s):
     s["round"], s["bids"] = s["round"] + 1, []
+    s["powers_used"] = []   # §6: a paid power once per round, [seat, djinn] pairs
     _next_bid(s)
 
 
@@ -95,11 +104,6 @@ def _take_from_row(s, cards):
             s["card_row"].remove(kind)
 
 
-def _blue_around(s, tile) -> int:
-    """§4 builders: blue tiles in the 3 × 3 block around the tile, the tile itself included."""
-    return sum(1 for i in [tile] + neighbours(tile, diagonal=True) if TILES[s["board"][i]["type"]]["colour"] == "blue")
-
-
 def _passive_owner(s, name):
     for seat, p in enumerate(s["players"]):
         if name in p["djinns"]:
@@ -114,16 +118,29 @@ def _bonus(s, djinn, actor, seq, times=1):
         _gold(s, owner, times * (1 if owner == actor else 2), seq)
 
 
+def _resolved(s, d) -> dict:
+    """The move's tile, tribe, count, emptied and the tiles dropped on: computed from the
+    meeples when the app tracks them (§13), else as the table entered them (§4)."""
+    if s.get("meeples") is not None and "drops" in d:
+        done = walk(s["meeples"], d["path"], d["drops"])
+        s["meeples"] = done["meeples"]
+        return done | {"dropped": d["path"][1:], "path": d["path"]}
+    return {"tile": d["tile"], "tribe": d["tribe"], "count": d["count"], "emptied": d.get("emptied", False),
+            "dropped": d.get("path", []), "path": d.get("path", [])}
+
+
 def _apply_move(s, move):
     seq, d = move.seq, move.data
     turn = s["next"]
-    seat, tile, tribe, count = turn["seat"], d["tile"], d["tribe"], d["count"]
+    done = _resolved(s, d)
+    seat, tile, tribe, count = turn["seat"], done["tile"], done["tribe"], done["count"]
     me = s["players"][seat]
-    turn.update(moved=True, tile=tile, tribe=tribe)
+    turn.update(moved=True, tile=tile, tribe=tribe, count=count)
+    s["last_path"] = done["path"] or [tile]
     marid = _passive_owner(s, "Marid")
     if marid is not None:
-        _bonus(s, "Marid", seat, seq, sum(1 for t in d.get("path", []) if s["board"][t]["owner"] == marid))
-    if d.get("emptied"):
+        _bonus(s, "Marid", seat, seq, sum(1 for t in done["dropped"] if s["board"][t]["owner"] == marid))
+    if done["emptied"]:
         _own_tile(s, seat, tile, seq)
     fakirs = d.get("fakirs", 0)
     if fakirs:
@@ -137,7 +154,7 @@ def _apply_move(s, move):
         _take_from_row(s, cards)
         _add_cards(s, seat, cards, seq)
     elif tribe == "builder":
-        gold = _blue_around(s, tile) * (count + fakirs) * (2 if "Echidna" in turn["used"] else 1)
+        gold = blue_around(s["board"], tile) * (count + fakirs) * (2 if "Echidna" in turn["used"] else 1)
         turn["builder_gold"] = gold
         _gold(s, seat, gold, seq)
     elif tribe == "assassin":
@@ -151,12 +168,18 @@ def _apply_victims(s, seat, victims, seq):
         if "seat" in v:
             s["players"][v["seat"]][v["tribe"] + "s"] -= 1
             _note(s, v["seat"], v["tribe"] + "s", seq)
+        if "tile" in v and s.get("meeples") is not None:
+            on = s["meeples"][v["tile"]]
+            on[v["tribe"]] -= 1
+            if not on[v["tribe"]]:
+                del on[v["tribe"]]
+            v = v | {"emptied": not any(on.values())}   # §13: the app sees the tile emptied
         if kandicha and v["tribe"] in ("vizier", "elder"):
             me[v["tribe"] + "s"] += 1
             _note(s, seat, v["tribe"] + "s", seq)
         elif kandicha and v["tribe"] == "builder" and "tile" in v:
             echidna = 2 if "Echidna" in s["next"]["used"] else 1   # §6 Kandicha: doubled by Echidna
-            _gold(s, seat, _blue_around(s, v["tile"]) * echidna, seq)
+            _gold(s, seat, blue_around(s["board"], v["tile"]) * echidna, seq)
         elif kandicha and v["tribe"] == "merchant" and v.get("card"):
             _add_cards(s, seat, [v["card"]], seq)
         if "tile" in v and v.get("emptied"):
@@ -227,6 +250,7 @@ def _apply_djinn_used(s, move):
     seat, name = turn["seat"], d["djinn"]
     _pay(s, seat, d["pay"], seq)
     turn["used"].append(name)
+    s["powers_used"].append([seat, name])
     if name == "Bouraq":
         _place(s, seq, d["tile"], "palace")
     elif name == "Enki":
@@ -235,6 +259,8 @@ def _apply_djinn_used(s, move):
         _gold(s, seat, turn["builder_gold"], seq)   # used after the builders: their gold once more
     elif name in ("Leta", "Utug"):
         _own_tile(s, seat, d["tile"], seq)
+    elif name == "Anun-Nak" and s.get("meeples") is not None:
+        s["meeples"][d["tile"]] = _counted(d["meeples"])   # §13: 3 meeples from the bag
     elif name == "Sibittis":
         _gain_djinn(s, seat, d["keep"], seq)
     elif name == "Sloar":
@@ -251,6 +277,7 @@ def _apply_sale(s, move):
             del me["goods"][kind]
     _note(s, seat, "goods", seq)
     _gold(s, seat, sum(suit_layers(d["goods"])), seq)
+    s["next"]["sold"] = True   # §5: selling comes after the tile action
 
 
 def _apply_turn_end(s, move):

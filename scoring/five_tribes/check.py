@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import Counter
 
 from scoring.base import Move, Problem
-from scoring.five_tribes.data import (BID_COSTS, BID_SPOTS, COLS, DJINNS, FAKIRS, GOODS, PALACES,
-                                      PALM_TREES, PAYMENTS, ROWS, TILES, TRIBES, bid_price, distance,
-                                      neighbours, rule)
+from scoring.five_tribes.data import (BID_SPOTS, CELLS, COLOURS, DJINNS, FAKIRS, GOODS, PALACES,
+                                      PALM_TREES, PAYMENTS, TILES, TRIBES, bid_price, deal, distance,
+                                      hand_of, in_reach, indexed, neighbours, rule, some_move_exists,
+                                      tile_name, walk)
 from scoring.five_tribes.score import djinn_owner, holdings_all, sheet_holdings
-
-CELLS = ROWS * COLS
 
 
 OVER = Problem(rule(10), "A játék már véget ért.", "The game has already ended.")
@@ -25,7 +24,13 @@ REFILL = Problem(rule(10), "A forduló körei lezajlottak: töltsétek fel a sor
 
 
 def check(state: dict, move: Move) -> list[Problem]:
+    move = Move(move.seq, move.type, indexed(move.data), move.seat)
     return _gate(state, move.type) or CHECKS[move.type](state, move)
+
+
+def _new_rules(state) -> bool:
+    """Rules version 2 (§14): games recorded before keep the checks they were played with."""
+    return state.get("rules", 1) >= 2
 
 
 def _gate(state, kind) -> list[Problem]:
@@ -62,11 +67,35 @@ def _check_board(state, move) -> list[Problem]:
         problems.append(Problem(rule(1), f"A 30 lapka nem ez: {hu}.", f"These are not the 30 tiles: {en}."))
     if d.get("djinns") or d.get("cards"):
         problems += _check_display(state, [], d.get("djinns", []), [], d.get("cards", []), exact=True)
+    if "meeples" in d:
+        problems += _check_laid_meeples(d)
+    elif "seed" in d:
+        problems.append(Problem(rule(2), "A kiosztás magja a figurákkal együtt jár.",
+                                "A dealing seed comes with the meeples it dealt."))
     order = d.get("bid_order")
     if order is not None and sorted(order) != sorted(state["bid_order"]):
         problems.append(Problem(rule(2), "A licitsorrend minden jelzőt egyszer tartalmazzon.",
                                 "The bid order must hold every turn marker once."))
     return problems
+
+
+def _check_laid_meeples(d) -> list[Problem]:
+    """§2: 3 meeples on each tile, 16 yellow, 20 white, 18 green, 18 blue, 18 red in all;
+    a dealt board is exactly the deal of its recorded seed."""
+    laid = Counter(t for tile in d["meeples"] for t in tile)
+    off = [t for t, v in TRIBES.items() if laid[t] != v["count"]]
+    if off:
+        def said(lang, more, fewer):
+            return ", ".join(f"{COLOURS[t][lang]} {laid[t]} ({laid[t] - TRIBES[t]['count']:+d}, "
+                             f"{more if laid[t] > TRIBES[t]['count'] else fewer})" for t in off)
+        return [Problem(rule(2), f"A figurák színei nem stimmelnek (16 sárga, 20 fehér, 18 zöld, 18 kék, "
+                                 f"18 piros kell): {said('hu', 'túl sok', 'túl kevés')}.",
+                        f"The meeples' colours are off (16 yellow, 20 white, 18 green, 18 blue, 18 red): "
+                        f"{said('en', 'too many', 'too few')}.")]
+    if "seed" in d and deal(d["seed"]) != (list(d["tiles"]), [list(m) for m in d["meeples"]]):
+        return [Problem(rule(2), f"Ez nem a(z) {d['seed']} mag kiosztása.",
+                        f"This is not the deal of seed {d['seed']}.")]
+    return []
 
 
 def _check_display(state, djinn_row, new_djinns, card_row, new_cards, exact) -> list[Problem]:
@@ -139,13 +168,133 @@ def _check_round_end(state, move) -> list[Problem]:
         if djinns or cards:
             return [Problem(rule(2), "A lapsorokat nem követitek.", "This table does not track the displays.")]
         return []
-    return _check_display(state, state["djinn_row"], djinns, state["card_row"], cards, exact=False)
+    problems = _check_display(state, state["djinn_row"], djinns, state["card_row"], cards, exact=False)
+    return problems or (_refill_size(state, djinns, cards) if _new_rules(state) else [])
+
+
+def _refill_size(state, djinns, cards) -> list[Problem]:
+    """§10: the rows are refilled to 9 cards and 3 djinns, fewer only when no card is left to draw."""
+    want_cards = min(9 - len(state["card_row"]), cards_left(state))
+    want_djinns = min(3 - len(state["djinn_row"]), djinns_left(state))
+    problems = []
+    if len(cards) != want_cards:
+        problems.append(Problem(rule(10), f"A kártyasort 9 lapra kell feltölteni: {want_cards} új lap kell, "
+                                          f"{len(cards)} van megadva.",
+                                f"The card row is refilled to 9: {want_cards} new cards are needed, "
+                                f"{len(cards)} were entered."))
+    if len(djinns) != want_djinns:
+        problems.append(Problem(rule(10), f"A dzsinnsort 3 lapra kell feltölteni: {want_djinns} új dzsinn kell, "
+                                          f"{len(djinns)} van megadva.",
+                                f"The djinn row is refilled to 3: {want_djinns} new djinns are needed, "
+                                f"{len(djinns)} were entered."))
+    return problems
+
+
+def cards_left(state) -> int:
+    """Cards that can still be drawn: the 54 less those on display and in hands (§10; the
+    discards are shuffled back when the pile runs out)."""
+    held = sum(sum(h["goods"].values()) + h["fakirs"] for h in holdings_all(state))
+    return sum(v["count"] for v in GOODS.values()) + FAKIRS - len(state["card_row"]) - held
+
+
+def djinns_left(state) -> int:
+    owned = sum(len(h["djinns"]) for h in holdings_all(state))
+    return len(DJINNS) - owned - len(state["djinn_row"])
 
 
 def _check_move(state, move) -> list[Problem]:
     turn, d = state["next"], move.data
     if turn["moved"]:
         return [Problem(rule(4), "Ebben a körben már léptetek.", "The meeples have already moved this turn.")]
+    if state.get("meeples") is not None:
+        problems = _check_path(state["meeples"], d)
+        if problems:
+            return problems
+        done = walk(state["meeples"], d["path"], d["drops"])
+        problems = _check_claims(d, done)
+        if problems:
+            return problems
+        d = d | {k: done[k] for k in ("tile", "tribe", "count", "emptied")}
+        return _check_tribe(state, turn, d, done["meeples"])
+    missing = [k for k in ("tile", "tribe", "count") if k not in d]
+    if missing or "drops" in d:
+        return [Problem(rule(13), f"A figurákat nem követitek: add meg, hol ért véget a lépés, melyik színt és "
+                                  f"hány figurát vettél fel (hiányzik: {', '.join(missing) or '–'}).",
+                        f"This game does not track the meeples: give the tile, the tribe and how many "
+                        f"were taken (missing: {', '.join(missing) or '–'}).")]
+    return _check_tribe(state, turn, d, None)
+
+
+def _check_path(meeples, d) -> list[Problem]:
+    """§4: the path from the start tile, one meeple dropped on each tile after it, never
+    diagonally, never straight back, the last meeple's tribe already on the end tile."""
+    path, drops = d.get("path", []), d.get("drops")
+    if drops is None or len(path) < 2:
+        return [_path_problem("Koppints a kezdő lapkára, majd minden lépésre (legalább 2 lapka).",
+                              "Tap the start tile, then each step (2 tiles at least).")]
+    start, hand = tile_name(path[0]), hand_of(meeples, path[0])
+    picked = sum(hand.values())
+    if not picked:
+        return [_path_problem(f"{start} üres: a lépés figurás lapkáról indul.",
+                              f"{start} is empty: a move starts on a tile with meeples.")]
+    if len(path) - 1 != picked or len(drops) != picked:
+        return [_path_problem(f"{start} lapkán {picked} figura van, ezért {picked} lépés kell "
+                              f"(az útvonal {len(path) - 1} lépés, {len(drops)} letett figura).",
+                              f"{start} holds {picked} meeples, so the path takes {picked} steps "
+                              f"(it has {len(path) - 1} steps and {len(drops)} meeples dropped).")]
+    return _step_problems(path) or _drop_problems(meeples, path, drops, hand)
+
+
+def _path_problem(hu: str, en: str) -> Problem:
+    return Problem(rule(4), hu, en)
+
+
+def _step_problems(path) -> list[Problem]:
+    for i, (a, b) in enumerate(zip(path, path[1:])):
+        if distance(a, b) != 1:
+            return [_path_problem(f"{tile_name(a)} → {tile_name(b)}: csak a szomszédos lapkára lehet lépni, "
+                                  "átlósan nem.", f"{tile_name(a)} → {tile_name(b)}: a step goes to a tile beside, "
+                                  "never diagonally.")]
+        if i and b == path[i - 1]:
+            return [_path_problem(f"{tile_name(a)} → {tile_name(b)}: visszalépni tilos (épp onnan jöttél).",
+                                  f"{tile_name(a)} → {tile_name(b)}: never straight back to the tile just left.")]
+    return []
+
+
+def _drop_problems(meeples, path, drops, hand) -> list[Problem]:
+    if Counter(drops) != Counter(hand):
+        return [_path_problem(f"A letett figurák ({_tribes(Counter(drops), 'hu')}) nem a felvettek "
+                              f"({_tribes(Counter(hand), 'hu')}).",
+                              f"The meeples dropped ({_tribes(Counter(drops), 'en')}) are not those picked up "
+                              f"({_tribes(Counter(hand), 'en')}).")]
+    if walk(meeples, path, drops)["count"] < 2:
+        last, end = COLOURS[drops[-1]], tile_name(path[-1])
+        return [_path_problem(f"Az utolsó figura ({last['hu']}) olyan lapkára kerül ({end}), ahol nincs "
+                              f"{last['hu']} figura.", f"The last meeple ({last['en']}) goes on {end}, where no "
+                              f"{last['en']} meeple stands.")]
+    return []
+
+
+def _tribes(counts, lang) -> str:
+    return ", ".join(f"{n} {COLOURS[t][lang]}" for t, n in sorted(counts.items()))
+
+
+def _check_claims(d, done) -> list[Problem]:
+    """§13: what the app computes from the meeples may be sent along, but must agree."""
+    wrong = [k for k in ("tile", "tribe", "count", "emptied") if k in d and d[k] != done[k]]
+    if not wrong:
+        return []
+    said = ", ".join(f"{k} {_shown(k, done[k])} ({_shown(k, d[k])} given)" for k in wrong)
+    said_hu = ", ".join(f"{k} {_shown(k, done[k])} (megadva: {_shown(k, d[k])})" for k in wrong)
+    return [Problem(rule(13), f"A lépés a figurák szerint mást ad: {said_hu}.",
+                    f"By the meeples the move gives otherwise: {said}.")]
+
+
+def _shown(key, value) -> str:
+    return tile_name(value) if key == "tile" else str(value).lower()
+
+
+def _check_tribe(state, turn, d, meeples_after) -> list[Problem]:
     seat, me = turn["seat"], state["players"][turn["seat"]]
     tribe, count, fakirs = d["tribe"], d["count"], d.get("fakirs", 0)
     problems = []
@@ -159,16 +308,18 @@ def _check_move(state, move) -> list[Problem]:
     if fakirs and (tribe not in ("builder", "assassin") or fakirs > me["fakirs"]):
         problems.append(Problem(rule(4), "Fakírt csak az építők és orgyilkosok bónuszához, a saját "
                                 "lapjaidból dobhatsz.", "Fakirs are discarded only for builders or assassins, from your hand."))
-    path = d.get("path", [])
+    path = d.get("path", []) if meeples_after is None else []
     if path and (path[-1] != d["tile"] or any(distance(a, b) != 1 for a, b in zip(path, path[1:]))):
         problems.append(Problem(rule(4), "Az útvonal szomszédos lapkákon át a célig tart.",
                                 "The path steps orthogonally from tile to tile and ends on the move's tile."))
+    elif path and _new_rules(state):
+        problems += _step_problems(path)
     if tribe == "merchant":
         problems += _check_merchant(state, d, count)
     elif d.get("cards"):
         problems.append(Problem(rule(4), "Kártyát a kereskedők adnak.", "Only merchants take cards."))
     if tribe == "assassin":
-        problems += _check_victims(state, turn, d, count + fakirs)
+        problems += _check_victims(state, turn, d, count + fakirs, meeples_after)
     elif d.get("victims"):
         problems.append(Problem(rule(4), "Áldozat csak orgyilkosokkal van.", "Only assassins kill."))
     return problems
@@ -191,7 +342,7 @@ def _check_merchant(state, d, count) -> list[Problem]:
     return _card_supply(state, Counter(cards))
 
 
-def _check_victims(state, turn, d, reach) -> list[Problem]:
+def _check_victims(state, turn, d, reach, meeples_after) -> list[Problem]:
     victims = d.get("victims", [])
     seat = turn["seat"]
     if len(victims) > (2 if "Iblis" in turn["used"] else 1):
@@ -206,9 +357,19 @@ def _check_victims(state, turn, d, reach) -> list[Problem]:
             problems.append(Problem(rule(4), "Az áldozat vagy egy lapkán, vagy egy játékos előtt van.",
                                     "The victim is either on a tile or in front of a player."))
         elif "tile" in v:
-            if distance(v["tile"], d["tile"]) > reach:
-                problems.append(Problem(rule(4), "Az áldozat a hatótávon kívül van (átlósan nem számít).",
-                                        "The victim is out of reach (no diagonal steps)."))
+            steps = distance(v["tile"], d["tile"])
+            if steps > reach:
+                problems.append(Problem(rule(4), f"Az áldozat ({tile_name(v['tile'])}) {steps} lépésre van, a "
+                                                 f"hatótáv {reach} (átlósan nem számít).",
+                                        f"The victim ({tile_name(v['tile'])}) is {steps} steps away, the reach is "
+                                        f"{reach} (no diagonal steps)."))
+            elif meeples_after is not None:
+                lost[(v["tile"], v["tribe"])] += 1
+                if meeples_after[v["tile"]].get(v["tribe"], 0) < lost[(v["tile"], v["tribe"])]:
+                    colour = COLOURS[v["tribe"]]
+                    problems.append(Problem(rule(4), f"{tile_name(v['tile'])} lapkán nincs (elég) {colour['hu']} "
+                                                     "figura.", f"No {colour['en']} meeple (enough) on "
+                                                     f"{tile_name(v['tile'])}."))
         elif "seat" in v:
             other = v["seat"]
             if other == seat or not 0 <= other < state["n"] or v["tribe"] not in ("vizier", "elder"):
@@ -267,6 +428,9 @@ def _supply_out(what) -> Problem:
 def _action_free(state, turn, action) -> list[Problem]:
     if turn["action"]:
         return [Problem(rule(5), "A lapka akciója egyszer hajtható végre.", "The tile action is taken once.")]
+    if turn.get("sold"):
+        return [Problem(rule(5), "Eladás után már nincs lapkaakció: az áruk eladása a kör utolsó akciója.",
+                        "After a sale no tile action is left: selling goods is the turn's last action.")]
     if TILES[state["board"][turn["tile"]]["type"]]["action"] != action:
         return [Problem(rule(5), "Ennek a lapkának más az akciója.", "This tile has another action.")]
     return []
@@ -280,15 +444,23 @@ def _check_buy(state, move) -> list[Problem]:
     kind = state["board"][turn["tile"]]["type"]
     cards = d["cards"]
     limit, window, price = (1, 3, 3) if kind == "small-market" else (2, 6, 6)
-    if not 1 <= len(cards) <= limit:
+    shown = len(state["card_row"][:window])
+    if state["displays"] and _new_rules(state) and len(cards) != min(limit, shown):
+        problems.append(Problem(rule(5), f"Itt {min(limit, shown)} lapot kell elvenni az első {window} közül "
+                                         f"({shown} látható), nem {len(cards)}-t.",
+                                f"Here {min(limit, shown)} card(s) are taken from the first {window} "
+                                f"({shown} shown), not {len(cards)}."))
+    elif not 1 <= len(cards) <= limit:
         problems.append(Problem(rule(5), f"Itt {limit} lapot vehetsz.", f"Here you buy {limit} card(s)."))
     if state["displays"] and Counter(cards) - Counter(state["card_row"][:window]):
         problems.append(Problem(rule(5), f"Az első {window} látható lap közül vehetsz.",
                                 f"Buy from the first {window} visible cards."))
     elif not state["displays"]:
         problems += _card_supply(state, Counter(cards))
-    if state["players"][turn["seat"]]["gold"] < price:
-        problems.append(_no_gold(5))
+    gold = state["players"][turn["seat"]]["gold"]
+    if gold < price:
+        problems.append(Problem(rule(5), f"A vásárlás {price} arany; {gold} van.",
+                                f"The purchase costs {price} gold; there is {gold}."))
     return problems
 
 
@@ -332,6 +504,11 @@ def _check_djinn_used(state, move) -> list[Problem]:
     if not cost or name == "Kumarbi":
         return [Problem(rule(6), "Ennek a dzsinnek nincs megidézhető képessége (magától hat).",
                         "This djinn has no power to call: it works by itself.")]
+    if _new_rules(state) and [seat, name] in state.get("powers_used", []):
+        return [Problem(rule(6), f"{name} képességét ebben a fordulóban már használtad: fordulónként egyszer "
+                                 "használható (2 játékosnál a két köröd együtt).",
+                        f"{name}'s power was already used this round: once per round (with 2 players, "
+                        "across both of your turns).")]
     if name in turn["used"]:
         return [Problem(rule(5), "Egy fizetős képesség körönként egyszer használható.",
                         "A paid power is used once per turn.")]
@@ -363,7 +540,9 @@ def _djinn_place(tile_type, supply, what):
     return check_
 
 
-def _djinn_claim(with_meeples: bool):
+def _djinn_claim(takes_camel: bool, empty: bool):
+    """Anun-Nak, Leta, Utug: a tile with no camel, palm tree or palace; Anun-Nak's and Leta's
+    without meeples too (checked when the app tracks the meeples, §13)."""
     def check_(state, move):
         turn, d = state["next"], move.data
         problems = _tile_arg(d)
@@ -373,10 +552,45 @@ def _djinn_claim(with_meeples: bool):
         if cell["owner"] is not None or cell["palms"] or cell["palaces"]:
             problems.append(Problem(rule(6), "A lapkán nem lehet teve, pálmafa vagy palota.",
                                     "The tile must have no camel, palm tree or palace."))
-        if with_meeples and state["players"][turn["seat"]]["camels_left"] <= 0:
+        if takes_camel and state["players"][turn["seat"]]["camels_left"] <= 0:
             problems.append(Problem(rule(4), "Nincs több tevéd.", "You have no camel left."))
+        if empty and state.get("meeples") is not None:
+            problems += _empty_tile(state["meeples"], d["tile"])
         return problems
     return check_
+
+
+def _empty_tile(meeples, tile) -> list[Problem]:
+    standing = sum(meeples[tile].values())
+    if standing:
+        return [Problem(rule(6), f"{tile_name(tile)} nem üres: {standing} figura áll rajta.",
+                        f"{tile_name(tile)} is not empty: {standing} meeples stand on it.")]
+    return []
+
+
+def _check_anun_nak(state, move):
+    problems = _djinn_claim(False, empty=True)(state, move)
+    if state.get("meeples") is None or problems:
+        return problems
+    drawn = move.data.get("meeples")
+    if drawn is None:
+        return [Problem(rule(13), "Anun-Nak: add meg a zsákból húzott 3 figura színét.",
+                        "Anun-Nak: give the colours of the 3 meeples drawn from the bag.")]
+    bag = in_bag(state)
+    short = [t for t, n in Counter(drawn).items() if n > bag.get(t, 0)]
+    if short:
+        return [Problem(rule(13), "A zsákban nincs ennyi: " + _tribes(Counter({t: bag.get(t, 0) for t in short}), "hu"),
+                        "The bag does not hold that many: " + _tribes(Counter({t: bag.get(t, 0) for t in short}), "en"))]
+    return []
+
+
+def in_bag(state) -> dict[str, int]:
+    """§13: the meeples in the bag: all 90 less those on the tiles and the viziers and elders kept."""
+    out = {t: v["count"] - sum(m.get(t, 0) for m in state["meeples"]) for t, v in TRIBES.items()}
+    for p in state["players"]:
+        out["vizier"] -= p["viziers"]
+        out["elder"] -= p["elders"]
+    return out
 
 
 def _check_sibittis(state, move):
@@ -396,14 +610,14 @@ def _check_sloar(state, move):
 DJINN_CHECKS = {
     "Bouraq": _djinn_place("village", "palaces", "palace"),
     "Enki": _djinn_place("oasis", "palms", "palm"),
-    "Anun-Nak": _djinn_claim(False), "Leta": _djinn_claim(True), "Utug": _djinn_claim(True),
+    "Anun-Nak": _check_anun_nak, "Leta": _djinn_claim(True, empty=True), "Utug": _djinn_claim(True, empty=False),
     "Sibittis": _check_sibittis, "Sloar": _check_sloar,
 }
 
 
 def _check_sale(state, move) -> list[Problem]:
     turn, d = state["next"], move.data
-    problems = _after_move(turn)
+    problems = _after_move(turn) or (_tile_action_pending(state, turn) if _new_rules(state) else [])
     me = state["players"][turn["seat"]]
     if not any(d["goods"].values()):
         problems.append(Problem(rule(5), "Legalább egy árut adj el.", "Sell at least one good."))
@@ -419,18 +633,26 @@ def _check_turn_end(state, move) -> list[Problem]:
         if turn["moved"]:
             return [Problem(rule(10), "Léptél, így nem mondhatod, hogy nincs lépés.",
                             "You moved, so there was a legal move.")]
+        if state.get("meeples") is not None and some_move_exists(state["meeples"]):
+            return [Problem(rule(10), "Van még szabályos lépés a táblán: lépni kell.",
+                            "A legal move is left on the board: the meeples must move.")]
         return []
     if not turn["moved"]:
         return [Problem(rule(4), "Lépj a figurákkal, vagy jelezd, hogy nincs szabályos lépés.",
                         "Move the meeples, or declare that no legal move remains.")]
+    return _tile_action_pending(state, turn)
+
+
+def _tile_action_pending(state, turn) -> list[Problem]:
+    """§5: the oasis' palm tree and the village's palace are compulsory while the supply lasts;
+    the turn cannot end, nor goods be sold, before."""
     kind = state["board"][turn["tile"]]["type"]
     for tile_type, supply, hu, en in (("oasis", "palms", "pálmafát", "palm tree"),
                                       ("village", "palaces", "palotát", "palace")):
         if kind == tile_type and not turn["action"] and state["supply"][supply] > 0:
-            return [Problem(rule(5), f"Kötelező: tegyél egy {hu} erre a lapkára.",
-                            f"Compulsory: place a {en} on this tile.")]
+            return [Problem(rule(5), f"Kötelező: tegyél egy {hu} erre a lapkára ({tile_name(turn['tile'])}).",
+                            f"Compulsory: place a {en} on this tile ({tile_name(turn['tile'])}).")]
     return []
-
 
 
 

@@ -149,9 +149,19 @@ DJINNS = {
 DJINN_NAMES = tuple(DJINNS)
 
 
+CELLS = ROWS * COLS
+TILE_NAMES = tuple(f"{'ABCDEF'[i % COLS]}{i // COLS + 1}" for i in range(CELLS))
+TILE_INDEX = {name: i for i, name in enumerate(TILE_NAMES)}
+MEEPLES_PER_TILE = 3   # §2: three meeples on each tile at set-up
+# The colour each tribe's meeples have (§1), as the board view and the hand entry show them.
+COLOURS = {"vizier": text("sárga", "yellow"), "elder": text("fehér", "white"),
+           "merchant": text("zöld", "green"), "builder": text("kék", "blue"),
+           "assassin": text("piros", "red")}
+
+
 def tile_name(index: int) -> str:
     """Grid position as players read it: column letter A–F, row number 1–5 (e.g. "B3")."""
-    return f"{'ABCDEF'[index % COLS]}{index // COLS + 1}"
+    return TILE_NAMES[index]
 
 
 def neighbours(index: int, diagonal: bool) -> list[int]:
@@ -170,6 +180,128 @@ def distance(a: int, b: int) -> int:
     return abs(ra - rb) + abs(ca - cb)
 
 
+def deal(seed: int) -> tuple[list[str], list[list[str]]]:
+    """The sultanate the app deals from a recorded seed (§2): the 30 tiles shuffled into the
+    grid, then the 90 meeples shuffled in the bag and drawn three to a tile, row by row."""
+    import random
+    rng = random.Random(seed)
+    tiles = [kind for kind, v in TILES.items() for _ in range(v["count"])]
+    bag = [tribe for tribe, v in TRIBES.items() for _ in range(v["count"])]
+    rng.shuffle(tiles)
+    rng.shuffle(bag)
+    return tiles, [bag[i:i + MEEPLES_PER_TILE] for i in range(0, len(bag), MEEPLES_PER_TILE)]
+
+
+def hand_of(meeples: list[dict], start: int) -> dict[str, int]:
+    return {k: n for k, n in meeples[start].items() if n}
+
+
+def walk(meeples: list[dict], path: list[int], drops: list[str]) -> dict:
+    """What a legal move does to the meeples (§4): the start tile's meeples are picked up and one
+    is dropped on each tile after it; the last one's tribe is then taken from the end tile.
+    Returns the new meeples, the tile, the tribe, how many are taken and whether the tile is left
+    empty. Pure; check.py has said the move is legal."""
+    board = [dict(m) for m in meeples]
+    board[path[0]] = {}
+    for tile, tribe in zip(path[1:], drops):
+        board[tile][tribe] = board[tile].get(tribe, 0) + 1
+    end, tribe = path[-1], drops[-1]
+    taken = board[end].pop(tribe, 0)
+    return {"meeples": board, "tile": end, "tribe": tribe, "count": taken,
+            "emptied": not any(board[end].values())}
+
+
+def last_tribes(meeples: list[dict], path: list[int]) -> list[str]:
+    """The tribes the last meeple of a whole path may have (§4: one already stands on the end tile)."""
+    hand = hand_of(meeples, path[0])
+    return [last for last in TRIBES if hand.get(last) and walk(meeples, path, _order(hand, last))["count"] >= 2]
+
+
+def _order(hand: dict[str, int], last: str) -> list[str]:
+    return [t for t in TRIBES for _ in range(hand.get(t, 0) - (t == last))] + [last]
+
+
+def drop_options(meeples: list[dict], path: list[int], last: str | None = None) -> tuple[list[str] | None, bool]:
+    """For a whole path (one step per meeple picked up): the drops the app proposes (ending
+    with ``last`` when that is legal), or None when no order is legal, and whether that order
+    is the only legal one (§4: the player orders the drops)."""
+    lasts = last_tribes(meeples, path)
+    if not lasts:
+        return None, False
+    chosen = last if last in lasts else lasts[0]
+    drops = _order(hand_of(meeples, path[0]), chosen)
+    return drops, len(lasts) == 1 and len(set(drops[:-1])) <= 1
+
+
+def blue_around(board: list[dict], tile: int) -> int:
+    """§4 builders: blue tiles in the 3 × 3 block around the tile, the tile itself included."""
+    return sum(1 for i in [tile] + neighbours(tile, diagonal=True) if TILES[board[i]["type"]]["colour"] == "blue")
+
+
+def in_reach(meeples: list[dict], tile: int, reach: int) -> list[tuple[int, str]]:
+    """§4 assassins: every (tile, tribe) a meeple stands on within ``reach`` orthogonal steps."""
+    return [(i, tribe) for i in range(CELLS) if distance(i, tile) <= reach
+            for tribe, n in meeples[i].items() if n]
+
+
+def some_move_exists(meeples: list[dict]) -> bool:
+    """Whether any legal move is left (§10): a walk ending on a tile where a tribe of the hand
+    stands, or else a walk that comes back to a tile it dropped on (with two of a tribe in
+    hand, one dropped there earlier and one last)."""
+    starts = [s for s in range(CELLS) if hand_of(meeples, s)]
+    return any(_ends_on_a_match(meeples, s) for s in starts) or any(_ends_on_a_loop(meeples, s) for s in starts)
+
+
+def _ends_on_a_match(meeples, start) -> bool:
+    hand = hand_of(meeples, start)
+    places = {(start, None)}
+    for _ in range(sum(hand.values())):
+        places = {(n, here) for here, before in places for n in neighbours(here, diagonal=False) if n != before}
+    return any(_holds(meeples, end, hand, start) for end, _ in places)
+
+
+LOOP_SEARCH = 12   # hands above this many meeples always have a move in practice; the search is 3^n
+
+
+def _ends_on_a_loop(meeples, start) -> bool:
+    hand = hand_of(meeples, start)
+    steps = sum(hand.values())
+    if max(hand.values()) < 2:
+        return False
+    if steps > LOOP_SEARCH:
+        return True
+
+    def walks(path):
+        if len(path) == steps + 1:
+            return path[-1] in path[1:-1]
+        return any(walks(path + [n]) for n in neighbours(path[-1], diagonal=False)
+                   if len(path) < 2 or n != path[-2])
+    return walks([start])
+
+
+def can_end(meeples: list[dict], path: list[int]) -> bool:
+    """Whether a path begun can still end legally (§4): as many steps as the start tile had
+    meeples, never straight back, the last on a tile where a tribe of the hand stands (there
+    already, or dropped on it earlier in the path). Breadth first over (tile, tile just left):
+    at most 30 × 4 places per step, so a tap is answered at once."""
+    hand = hand_of(meeples, path[0])
+    left = sum(hand.values()) - (len(path) - 1)
+    if left < 0 or not hand:
+        return False
+    places = {(path[-1], path[-2] if len(path) > 1 else None)}
+    for _ in range(left):
+        places = {(n, here) for here, before in places for n in neighbours(here, diagonal=False) if n != before}
+    # Coming back to a tile dropped on earlier needs two of a tribe: a guess good enough to
+    # offer the tile (the move itself is checked exactly).
+    loop = max(hand.values()) >= 2 and (left > 1 or path[-1] in path[1:])
+    return any(_holds(meeples, end, hand, path[0]) or loop for end, _ in places) if left \
+        else len(last_tribes(meeples, path)) > 0
+
+
+def _holds(meeples, tile, hand, start) -> bool:
+    return tile != start and any(meeples[tile].get(t) for t in hand)
+
+
 def bid_price(cost: int, fakirs: int) -> int:
     """What a bid costs: each fakir discarded with Kumarbi lowers it one spot (docs/rules/five-tribes.md §6)."""
     return BID_COSTS[max(0, BID_COSTS.index(cost) - fakirs)] if cost in BID_COSTS else cost
@@ -177,41 +309,73 @@ def bid_price(cost: int, fakirs: int) -> int:
 
 # ---------------------------------------------------------------- the events and their payloads
 
-_tile = count(ROWS * COLS - 1)
+_tile = {"enum": list(TILE_NAMES)}   # payload version 2: tiles by name, A1–F5
+_tribe = {"enum": list(TRIBES)}
 _card = {"enum": list(CARD_KINDS)}
 _djinn = {"enum": list(DJINN_NAMES)}
 _seat = seat(4)
 _goods = {"type": "object", "additionalProperties": False,
           "properties": {k: count(v["count"]) for k, v in GOODS.items()}}
-_victim = obj(["tribe"], tile=_tile, seat=_seat, tribe={"enum": list(TRIBES)},
-              emptied={"type": "boolean"}, card=_card)
+_victim = obj(["tribe"], tile=_tile, seat=_seat, tribe=_tribe, emptied={"type": "boolean"}, card=_card)
 
+
+def _map_tiles(data: dict, convert) -> dict:
+    """A payload with each tile (``tile``, ``path``, the victims' ``tile``) converted."""
+    out = dict(data)
+    if "tile" in out:
+        out["tile"] = convert(out["tile"])
+    if "path" in out:
+        out["path"] = [convert(t) for t in out["path"]]
+    if "victims" in out:
+        out["victims"] = [v | ({"tile": convert(v["tile"])} if "tile" in v else {}) for v in out["victims"]]
+    return out
+
+
+def _tile_names(data: dict) -> dict:
+    """Upcaster 1 → 2: tiles were indexes 0–29 row by row; version 2 names them A1–F5."""
+    return _map_tiles(data, TILE_NAMES.__getitem__)
+
+
+def indexed(data: dict) -> dict:
+    """A payload with its tile names turned into grid indexes, as the rules compute with them."""
+    return _map_tiles(data, TILE_INDEX.__getitem__)
+
+
+NAMED = {1: _tile_names}
 EVENT_TYPES = {
     "board-laid": EventSpec(obj(
         ["tiles"], tiles={"type": "array", "minItems": 30, "maxItems": 30, "items": {"enum": list(TILES)}},
         djinns={"type": "array", "maxItems": 3, "items": _djinn},
         cards={"type": "array", "maxItems": 9, "items": _card},
-        bid_order={"type": "array", "maxItems": 4, "items": _seat}),
+        bid_order={"type": "array", "maxItems": 4, "items": _seat},
+        meeples={"type": "array", "minItems": CELLS, "maxItems": CELLS,
+                 "items": {"type": "array", "minItems": MEEPLES_PER_TILE, "maxItems": MEEPLES_PER_TILE,
+                           "items": _tribe}},
+        seed=count(2 ** 53)),
         text("Szultánság lerakva", "Sultanate laid")),
     "bid-placed": EventSpec(obj(["seat", "cost"], seat=_seat, cost={"enum": list(BID_COSTS)},
                                 fakirs=count(FAKIRS)),
                             text("Licit a sorrendért", "Bid for turn order")),
     "meeples-moved": EventSpec(obj(
-        ["tile", "tribe", "count"], tile=_tile, tribe={"enum": list(TRIBES)}, count=count(20),
+        [], tile=_tile, tribe=_tribe, count=count(20),
         emptied={"type": "boolean"}, fakirs=count(FAKIRS),
-        path={"type": "array", "maxItems": 40, "items": _tile},
+        path={"type": "array", "maxItems": 91, "items": _tile},
+        drops={"type": "array", "maxItems": 90, "items": _tribe},
         cards={"type": "array", "maxItems": 18, "items": _card},
         victims={"type": "array", "maxItems": 2, "items": _victim}),
-        text("Lépés a figurákkal", "Meeples moved")),
-    "palm-placed": EventSpec(obj(["tile"], tile=_tile), text("Pálmafa letéve", "Palm tree placed")),
-    "palace-placed": EventSpec(obj(["tile"], tile=_tile), text("Palota letéve", "Palace placed")),
+        text("Lépés a figurákkal", "Meeples moved"), version=2, upcasters=NAMED),
+    "palm-placed": EventSpec(obj(["tile"], tile=_tile), text("Pálmafa letéve", "Palm tree placed"),
+                             version=2, upcasters=NAMED),
+    "palace-placed": EventSpec(obj(["tile"], tile=_tile), text("Palota letéve", "Palace placed"),
+                               version=2, upcasters=NAMED),
     "goods-bought": EventSpec(obj(["cards"], cards={"type": "array", "minItems": 1, "maxItems": 2, "items": _card}),
                               text("Vásárlás a piacon", "Market purchase")),
     "djinn-taken": EventSpec(obj(["djinn", "pay"], djinn=_djinn, pay={"enum": ["elders", "elder-fakir"]}),
                              text("Dzsinn megszerezve", "Djinn taken")),
     "djinn-used": EventSpec(obj(["djinn", "pay"], djinn=_djinn, pay={"enum": list(PAYMENTS)},
-                                tile=_tile, card=_card, keep=_djinn),
-                            text("Dzsinn képessége", "Djinn power used")),
+                                tile=_tile, card=_card, keep=_djinn,
+                                meeples={"type": "array", "minItems": 3, "maxItems": 3, "items": _tribe}),
+                            text("Dzsinn képessége", "Djinn power used"), version=2, upcasters=NAMED),
     "goods-sold": EventSpec(obj(["goods"], goods=_goods), text("Árueladás", "Merchandise sold")),
     "turn-ended": EventSpec(obj([], no_move={"type": "boolean"}), text("Kör vége", "Turn ended")),
     "round-ended": EventSpec(obj([], djinns={"type": "array", "maxItems": 3, "items": _djinn},

@@ -2,16 +2,21 @@
 
 The form (templates/games/five-tribes/_form.html) is one HTML form; every button names
 its event type in ``action``; field names are unique per section, so only the section
-of the pressed button is read here. Malformed input raises ``FormError``.
+of the pressed button is read here. Tiles are named as players read them, A1–F5.
+Malformed input raises ``FormError``.
 """
 from __future__ import annotations
 
+import secrets
+
 from scoring.base import Move, text
-from scoring.five_tribes.data import (CARD_KINDS, COLS, DJINNS, GOODS, PAYMENT_LABELS, PAYMENTS, ROWS,
-                                      TILES, TRIBES, card_label, tile_name)
+from scoring.five_tribes.data import (CARD_KINDS, CELLS, DJINNS, GOODS, MEEPLES_PER_TILE, PAYMENT_LABELS,
+                                      PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES, card_label, deal,
+                                      distance, drop_options, hand_of, walk)
 from scoring.forms import fail, form_choice, form_int, form_list, player_name
 
 FIELD = text("Mező", "Field")
+TILE = text("Lapka", "Tile")
 
 
 def _num(form, name: str, label=FIELD, required: bool = False) -> int:
@@ -21,23 +26,24 @@ def _num(form, name: str, label=FIELD, required: bool = False) -> int:
     return form_int(form, name, label, low=0)
 
 
-def _choice(form, name: str, allowed, optional: bool = False):
-    return form_choice(form, name, allowed, FIELD, optional)
+def _choice(form, name: str, allowed, optional: bool = False, label=FIELD):
+    return form_choice(form, name, allowed, label, optional)
 
 
-def _tile(form, name: str, optional: bool = False) -> int | None:
-    raw = _choice(form, name, [str(i) for i in range(ROWS * COLS)], optional)
-    return None if raw is None else int(raw)
+def _tile(form, name: str, optional: bool = False) -> str | None:
+    """A tile by name; lower case is read too ("b3")."""
+    raw = (form.get(name) or "").strip().upper()
+    return _choice({name: raw}, name, TILE_NAMES, optional, TILE)
 
 
-def _path(raw: str) -> list[int]:
-    """ "B2 B3 c3" → tile indexes (column letter, row number)."""
+def _path(raw: str) -> list[str]:
+    """ "B2 B3 c3" (spaces, commas or dots between) → tile names."""
     out = []
-    for word in raw.replace(",", " ").split():
+    for word in raw.replace(",", " ").replace(".", " ").split():
         word = word.upper()
-        if len(word) != 2 or word[0] not in "ABCDEF" or word[1] not in "12345":
-            fail(f"Útvonal: ismeretlen lapka „{word}” (pl. B3).", f"Path: unknown tile “{word}” (e.g. B3).")
-        out.append((int(word[1]) - 1) * COLS + "ABCDEF".index(word[0]))
+        if word not in TILE_INDEX:
+            fail(f"Útvonal: ismeretlen lapka „{word[:8]}” (A1–F5).", f"Path: unknown tile “{word[:8]}” (A1–F5).")
+        out.append(word)
     return out
 
 
@@ -50,21 +56,41 @@ def _cards(form, names) -> list[str]:
 
 
 def parse_form(state: dict, form) -> tuple[str, dict]:
-    action = form.get("action", "")
+    # The last tap of a path on the board submits the move itself (its button names only the path).
+    action = form.get("action") or ("meeples-moved" if form.get("tap") else "")
     parser = PARSERS.get(action)
     if parser is None:
         fail("Ismeretlen művelet.", "Unknown action.")
     return parser(state, form)
 
 
+def _displays(form) -> dict:
+    djinns = [d for d in (_choice(form, f"djinn_row_{i}", DJINNS, True) for i in range(3)) if d]
+    return {"djinns": djinns, "cards": _cards(form, [f"card_row_{i}" for i in range(9)])}
+
+
 def _board(state, form):
-    missing = [tile_name(i) for i in range(ROWS * COLS) if form.get(f"tile_{i}") not in TILES]
+    """The sultanate as the table laid it: each tile's kind and its 3 meeples (§2)."""
+    missing = [TILE_NAMES[i] for i in range(CELLS) if form.get(f"tile_{i}") not in TILES]
     if missing:
         fail(f"Add meg minden lapka típusát (hiányzik: {' '.join(missing)}).",
-              f"Give every tile its kind (missing: {' '.join(missing)}).")
-    tiles = [form[f"tile_{i}"] for i in range(ROWS * COLS)]
-    djinns = [d for d in (_choice(form, f"djinn_row_{i}", DJINNS, True) for i in range(3)) if d]
-    return "board-laid", {"tiles": tiles, "djinns": djinns, "cards": _cards(form, [f"card_row_{i}" for i in range(9)])}
+             f"Give every tile its kind (missing: {' '.join(missing)}).")
+    short = [TILE_NAMES[i] for i in range(CELLS)
+             if any(form.get(f"meeple_{i}_{k}") not in TRIBES for k in range(MEEPLES_PER_TILE))]
+    if short:
+        fail(f"Minden lapkára 3 figura kell (hiányos: {' '.join(short)}).",
+             f"Every tile holds 3 meeples (incomplete: {' '.join(short)}).")
+    tiles = [form[f"tile_{i}"] for i in range(CELLS)]
+    meeples = [[form[f"meeple_{i}_{k}"] for k in range(MEEPLES_PER_TILE)] for i in range(CELLS)]
+    return "board-laid", {"tiles": tiles, "meeples": meeples} | _displays(form)
+
+
+def _dealt(state, form):
+    """The app deals the tiles and the meeples from a fresh random seed, recorded (§2)."""
+    raw = (form.get("seed") or "").strip()
+    seed = int(raw) if raw.isdigit() and len(raw) <= 15 else secrets.randbits(48)
+    tiles, meeples = deal(seed)
+    return "board-laid", {"tiles": tiles, "meeples": meeples, "seed": seed} | _displays(form)
 
 
 def _bid(state, form):
@@ -78,6 +104,73 @@ def _bid(state, form):
 
 
 def _move(state, form):
+    if state.get("meeples") is None:
+        return _move_entered(state, form)
+    path = _path(form.get("tap") or form.get("path") or "")
+    data: dict = {"path": path}
+    if len(path) >= 2:
+        indexes = [TILE_INDEX[t] for t in path]
+        drops = _drops(form, state["meeples"], indexes)
+        data["drops"] = drops
+        if len(drops) == len(path) - 1:
+            done = walk(state["meeples"], indexes, drops)
+            data |= {"tile": path[-1], "tribe": done["tribe"], "count": done["count"], "emptied": done["emptied"]}
+    tribe = data.get("tribe")
+    if tribe == "builder" and (fakirs := _num(form, "move_fakirs", text("Fakírok", "Fakirs"))):
+        data["fakirs"] = fakirs
+    if tribe == "merchant" and not state.get("displays"):
+        data["cards"] = [k for k, n in _counts(form, "mcard_", CARD_KINDS).items() for _ in range(n)]
+    if tribe == "assassin":
+        data |= _kills(state, form, data)
+    return "meeples-moved", data
+
+
+def _drops(form, meeples, indexes) -> list[str]:
+    """The tribe dropped on each step: the per-step choices, or the order the app proposes."""
+    steps = len(indexes) - 1
+    chosen = [form.get(f"drop_{i}") for i in range(1, steps + 1)]
+    if any(chosen):
+        return [_choice(form, f"drop_{i}", TRIBES, label=text(f"{i}. lépés", f"Step {i}")) for i in range(1, steps + 1)]
+    if sum(hand_of(meeples, indexes[0]).values()) != steps:
+        return []   # the path is as long as the hand or check says why not
+    proposed, _ = drop_options(meeples, indexes, form.get("last"))
+    return proposed or []
+
+
+def _kills(state, form, data) -> dict:
+    """Assassins (§4): the victims tapped; the fakirs discarded are the fewest that reach the
+    farthest victim unless the player says more."""
+    victims = [v for v in (_victim(form, "victim"), _victim(form, "victim2")) if v]
+    out = {"victims": victims}
+    if card := _choice(form, "victim_card", CARD_KINDS, optional=True):
+        for v in victims:
+            if v["tribe"] == "merchant":
+                v["card"] = card
+    far = max((distance(TILE_INDEX[v["tile"]], TILE_INDEX[data["tile"]]) for v in victims if "tile" in v), default=0)
+    fakirs = _num(form, "move_fakirs", text("Fakírok", "Fakirs")) or max(0, far - data["count"])
+    if fakirs:
+        out["fakirs"] = fakirs
+    return out
+
+
+def _victim(form, name: str) -> dict | None:
+    """ "tile:D5:assassin" or "seat:1:vizier"."""
+    raw = (form.get(name) or "").strip()
+    if not raw:
+        return None
+    parts = raw.split(":")
+    if len(parts) != 3 or parts[2] not in TRIBES:
+        fail("Áldozat: érvénytelen választás.", "Victim: not a valid choice.")
+    where, place, tribe = parts
+    if where == "tile" and place in TILE_INDEX:
+        return {"tile": place, "tribe": tribe}
+    if where == "seat" and place in ("0", "1", "2", "3"):
+        return {"seat": int(place), "tribe": tribe}
+    fail("Áldozat: érvénytelen választás.", "Victim: not a valid choice.")
+
+
+def _move_entered(state, form):
+    """A game whose meeples the app does not track (§13): the table enters the move's result."""
     tribe = _choice(form, "tribe", TRIBES)
     data = {"tile": _tile(form, "move_tile"), "tribe": tribe,
             "count": _num(form, "count", text("Figurák száma", "Number of meeples"), required=True),
@@ -89,11 +182,11 @@ def _move(state, form):
     if tribe == "merchant" and not state.get("displays"):
         data["cards"] = [k for k, n in _counts(form, "mcard_", CARD_KINDS).items() for _ in range(n)]
     if tribe == "assassin":
-        data["victims"] = [v for v in (_victim(form, "v1_"), _victim(form, "v2_")) if v]
+        data["victims"] = [v for v in (_entered_victim(form, "v1_"), _entered_victim(form, "v2_")) if v]
     return "meeples-moved", data
 
 
-def _victim(form, prefix: str) -> dict | None:
+def _entered_victim(form, prefix: str) -> dict | None:
     tile, seat = _tile(form, prefix + "tile", True), form.get(prefix + "seat") or ""
     if tile is None and not seat:
         return None
@@ -112,7 +205,7 @@ def _building(kind):
     def parse(state, form):
         here = state["next"].get("tile")
         target = _tile(form, "target", optional=True)
-        return kind, {"tile": here if target is None else target}
+        return kind, {"tile": TILE_NAMES[here] if target is None and here is not None else target}
     return parse
 
 
@@ -134,6 +227,9 @@ def _use(state, form):
         data["card"] = card
     if keep := _choice(form, "use_keep", DJINNS, True):
         data["keep"] = keep
+    drawn = [m for m in (_choice(form, f"use_meeple_{i}", TRIBES, True) for i in range(3)) if m]
+    if drawn:
+        data["meeples"] = drawn
     return "djinn-used", data
 
 
@@ -161,7 +257,7 @@ def _sheet(state, form):
 
 
 PARSERS = {
-    "board-laid": _board, "bid-placed": _bid, "meeples-moved": _move,
+    "board-laid": _board, "board-dealt": _dealt, "bid-placed": _bid, "meeples-moved": _move,
     "palm-placed": _building("palm-placed"), "palace-placed": _building("palace-placed"),
     "goods-bought": _buy, "djinn-taken": _take, "djinn-used": _use, "goods-sold": _sell,
     "turn-ended": lambda s, f: ("turn-ended", {}),
@@ -179,19 +275,18 @@ def _list(cards, lang) -> str:
 def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
     d, t = move.data, move.type
     if t == "board-laid":
-        return text("A szultánság lerakva (5 × 6 lapka)", "The sultanate laid (5 × 6 tiles)")
+        how = ((f", kiosztás: {d['seed']}", f", dealt from seed {d['seed']}") if "seed" in d
+               else (", 90 figurával", ", with its 90 meeples") if "meeples" in d else ("", ""))
+        return text(f"A szultánság lerakva (5 × 6 lapka{how[0]})", f"The sultanate laid (5 × 6 tiles{how[1]})")
     if t == "bid-placed":
         who = player_name(players, d["seat"])
         fk = f" ({d['fakirs']} fakír, Kumarbi)" if d.get("fakirs") else ""
         return text(f"{who} licitje: {d['cost']}{fk}", f"{who} bids {d['cost']}{fk}")
     if t == "meeples-moved":
-        where, tribe = tile_name(d["tile"]), TRIBES[d["tribe"]]["label"]
-        camel = (" – kiürítve", " – emptied") if d.get("emptied") else ("", "")
-        return text(f"Lépés: {where}, {d['count']} {tribe['hu']}{camel[0]}",
-                    f"Move: {where}, {d['count']} {tribe['en']}{camel[1]}")
+        return _describe_move(d)
     if t in ("palm-placed", "palace-placed"):
         label = EVENT_LABEL[t]
-        return text(f"{label['hu']}: {tile_name(d['tile'])}", f"{label['en']}: {tile_name(d['tile'])}")
+        return text(f"{label['hu']}: {d['tile']}", f"{label['en']}: {d['tile']}")
     if t == "goods-bought":
         return text(f"Vásárlás: {_list(d['cards'], 'hu')}", f"Bought: {_list(d['cards'], 'en')}")
     if t == "djinn-taken":
@@ -199,7 +294,7 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
         return text(f"Dzsinn: {d['djinn']} ({p['hu']})", f"Djinn: {d['djinn']} ({p['en']})")
     if t == "djinn-used":
         p = PAYMENT_LABELS[d["pay"]]
-        at = f" → {tile_name(d['tile'])}" if "tile" in d else f" → {d['keep']}" if "keep" in d else ""
+        at = f" → {d['tile']}" if "tile" in d else f" → {d['keep']}" if "keep" in d else ""
         if "card" in d:
             at = (f" → {card_label(d['card'])['hu']}", f" → {card_label(d['card'])['en']}")
         at = at if isinstance(at, tuple) else (at, at)
@@ -213,6 +308,17 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
         who = player_name(players, d["seat"])
         return text(f"{who} pontozólapja", f"{who}'s score sheet")
     return dict(EVENT_LABEL[t])
+
+
+def _describe_move(d) -> dict[str, str]:
+    path = " → ".join(d.get("path", [])) if "drops" in d else ""
+    if not {"tile", "tribe", "count"} <= set(d):   # a tracked move sent with its path only
+        return text(f"Lépés: {path or '?'}", f"Move: {path or '?'}")
+    where, tribe = d["tile"], TRIBES[d["tribe"]]["label"]
+    route = f" ({path})" if path else ""
+    camel = (" – kiürítve", " – emptied") if d.get("emptied") else ("", "")
+    return text(f"Lépés: {where}, {d['count']} {tribe['hu']}{camel[0]}{route}",
+                f"Move: {where}, {d['count']} {tribe['en']}{camel[1]}{route}")
 
 
 EVENT_LABEL = {

@@ -3,9 +3,14 @@ the choices the phone form offers next (only legal ones) and the board's labels.
 """
 from __future__ import annotations
 
+from functools import partial
+
+from scoring.five_tribes.check import cards_left, djinns_left, in_bag
+from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, CELLS, COLOURS, DJINNS, FAKIRS, GOODS,
+                                      PAYMENT_LABELS, PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES,
+                                      blue_around, can_end, card_label, distance, drop_options, hand_of,
+                                      in_reach, last_tribes, neighbours, tile_name, walk)
 from scoring.five_tribes.score import holdings_all
-from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, DJINNS, FAKIRS, GOODS, PAYMENT_LABELS,
-                                      PAYMENTS, TILES, TRIBES, card_label, neighbours, tile_name)
 
 CARDS = [{"id": k, "label": card_label(k)} for k in CARD_KINDS]
 TILE_KINDS = [{"id": k, "label": v["label"], "short": v["short"], "vp": v["vp"], "count": v["count"]}
@@ -24,13 +29,16 @@ SHEET = {
 def view(state: dict, players: list[dict]) -> dict:
     phase = state["next"]["step"]
     out = {"kind": phase, "sheet_seats": [s for s in range(state["n"]) if state["sheets"][s] is None],
-           "prefill": holdings_all(state) if state["board"] is not None else None, "sheet": SHEET, "ref": REF}
+           "prefill": holdings_all(state) if state["board"] is not None else None, "sheet": SHEET, "ref": REF,
+           "cells": _cells(state) if state["board"] is not None else [], "tracked": state.get("meeples") is not None,
+           "tribes": TRIBE_CHOICES, "colours": COLOURS}
     if state["over"]:
         out["kind"] = "over"
     elif any(state["sheets"]):
         out["kind"] = "sheet"
     elif phase == "lay":
-        out |= {"tiles": TILE_KINDS, "djinns": list(DJINNS), "cards": CARDS}
+        out |= {"tiles": TILE_KINDS, "djinns": list(DJINNS), "cards": CARDS,
+                "colour_counts": [{"id": k, "colour": COLOURS[k], "count": v["count"]} for k, v in TRIBES.items()]}
     elif phase == "bid":
         out |= _bid(state)
     elif phase == "turn":
@@ -57,16 +65,19 @@ def _turn(state) -> dict:
     me = state["players"][seat]
     out = {"seat": seat, "moved": turn["moved"], "powers": _powers(state, turn, me),
            "tile_names": [{"index": i, "name": tile_name(i), "label": TILES[c["type"]]["label"]}
-                          for i, c in enumerate(state["board"])]}
+                          for i, c in enumerate(state["board"])], "bag": _bag(state)}
     if not turn["moved"]:
         opponents = [s for s in range(state["n"]) if s != seat and "Boaz" not in state["players"][s]["djinns"]]
-        return out | {"tribes": [{"id": k, "label": v["label"]} for k, v in TRIBES.items()],
-                      "fakirs": me["fakirs"], "cards": None if state["displays"] else CARDS,
-                      "victim_seats": opponents, "iblis": "Iblis" in turn["used"]}
+        return out | {"fakirs": me["fakirs"], "cards": None if state["displays"] else CARDS,
+                      "victim_seats": opponents, "iblis": "Iblis" in turn["used"],
+                      "draft": partial(draft, state) if state.get("meeples") is not None else None}
+    compulsory = _compulsory(state, turn)
+    sell_now = not compulsory or state.get("rules", 1) < 2   # §5: selling after the tile action
     return out | {"tile": turn["tile"], "tile_name": tile_name(turn["tile"]),
-                  "action": None if turn["action"] else _tile_action(state, turn, me),
-                  "sell": [{"id": k, "label": GOODS[k]["label"], "max": n} for k, n in me["goods"].items() if n],
-                  "compulsory": _compulsory(state, turn)}
+                  "action": None if turn["action"] or turn.get("sold") else _tile_action(state, turn, me),
+                  "sell": [{"id": k, "label": GOODS[k]["label"], "max": n}
+                           for k, n in me["goods"].items() if n] if sell_now else [],
+                  "compulsory": compulsory}
 
 
 def _tile_action(state, turn, me) -> dict | None:
@@ -77,12 +88,15 @@ def _tile_action(state, turn, me) -> dict | None:
         supply = state["supply"]["palms" if action == "palm" else "palaces"]
         djinn = "Lamia" if action == "palm" else "Hagis"
         targets = [here] + (neighbours(here, diagonal=True) if djinn in turn["used"] else [])
-        return {"kind": action, "targets": [{"index": t, "name": tile_name(t)} for t in targets]} if supply else None
+        return {"kind": action, "targets": [{"index": tile_name(t), "name": tile_name(t)} for t in targets]} \
+            if supply else None
     if action == "market":
         price, window, limit = (3, 3, 1) if kind == "small-market" else (6, 6, 2)
         if me["gold"] < price:
             return None
         row = state["card_row"][:window] if state["displays"] else list(CARD_KINDS)
+        if state["displays"] and state.get("rules", 1) >= 2:
+            limit = min(limit, len(row))   # §5: 2 cards at a large market, 1 only if one is left
         return {"kind": "market", "price": price, "limit": limit,
                 "cards": [{"id": k, "label": card_label(k)} for k in dict.fromkeys(row)]}
     pays = [p for p in ("elders", "elder-fakir") if _affords(me, p)]
@@ -107,7 +121,7 @@ def _powers(state, turn, me) -> list[dict]:
     out = []
     for name in me["djinns"]:
         cost = DJINNS[name]["cost"]
-        if not cost or name == "Kumarbi" or name in turn["used"]:
+        if not cost or name == "Kumarbi" or name in turn["used"] or [turn["seat"], name] in state.get("powers_used", []):
             continue
         pays = [p for p in cost if _affords(me, p)]
         if pays:
@@ -131,5 +145,120 @@ def _refill(state) -> dict:
     if not state["displays"]:
         return {"djinn_slots": 0, "card_slots": 0}
     owned = {d for p in state["players"] for d in p["djinns"]} | set(state["djinn_row"])
-    return {"djinn_slots": 3 - len(state["djinn_row"]), "card_slots": 9 - len(state["card_row"]),
+    return {"djinn_slots": min(3 - len(state["djinn_row"]), djinns_left(state)),
+            "card_slots": min(9 - len(state["card_row"]), cards_left(state)),
             "djinns": [d for d in DJINNS if d not in owned], "cards": CARDS}
+
+
+TRIBE_CHOICES = [{"id": k, "label": v["label"], "colour": COLOURS[k]} for k, v in TRIBES.items()]
+
+
+def _bag(state) -> dict | None:
+    return in_bag(state) if state.get("meeples") is not None else None
+
+
+def _cells(state) -> list[dict]:
+    """The board view: each tile's kind, owner, palm trees, palaces, meeples by tribe, and the
+    steps of the last move that passed it."""
+    steps: dict[int, list[int]] = {}
+    for i, tile in enumerate(state.get("last_path") or []):
+        steps.setdefault(tile, []).append(i)
+    meeples = state.get("meeples")
+    return [{"index": i, "name": TILE_NAMES[i], "type": c["type"], "owner": c["owner"],
+             "palms": len(c["palms"]), "palaces": len(c["palaces"]), "path": steps.get(i, []),
+             "meeples": [(t, meeples[i][t]) for t in TRIBES if meeples[i].get(t)] if meeples else None}
+            for i, c in enumerate(state["board"])]
+
+
+# ---------------------------------------------------------------- a move tapped on the board
+
+def draft(state: dict, raw_path: str | None, last: str | None = None) -> dict:
+    """A move being tapped (the path so far travels in the page's address, so it works without
+    a script): the tiles that may be tapped next, and once the path is whole what the move
+    does and what is left to choose (§4, §13)."""
+    meeples = state["meeples"]
+    path = _tapped(meeples, raw_path or "")
+    out = {"path": [TILE_NAMES[t] for t in path], "query": ".".join(TILE_NAMES[t] for t in path)}
+    if not path:
+        return out | {"hand": None, "taps": [TILE_NAMES[t] for t in range(CELLS)
+                                              if hand_of(meeples, t) and can_end(meeples, [t])]}
+    hand = hand_of(meeples, path[0])
+    left = sum(hand.values()) - (len(path) - 1)
+    out |= {"hand": [(t, hand[t]) for t in TRIBES if hand.get(t)], "left": left,
+            "back": ".".join(TILE_NAMES[t] for t in path[:-1])}
+    if left:
+        taps = [n for n in _next_steps(path) if can_end(meeples, path + [n])]
+        return out | {"taps": [TILE_NAMES[n] for n in taps],
+                      "finals": {TILE_NAMES[n]: _final(state, path + [n]) for n in taps} if left == 1 else {}}
+    drops, only = drop_options(meeples, path, last)
+    return out | {"taps": [], "drops": drops, "only": only, "lasts": last_tribes(meeples, path),
+                  "outcome": _outcome(state, path, drops)}
+
+
+def _tapped(meeples, raw: str) -> list[int]:
+    """The tapped tiles, as far as each was a legal tap (a stale or edited address is cut short)."""
+    path: list[int] = []
+    for word in raw.replace(",", ".").split(".")[:91]:
+        tile = TILE_INDEX.get(word.strip().upper())
+        ok = tile is not None and (hand_of(meeples, tile) if not path else tile in _next_steps(path))
+        if not ok or not can_end(meeples, path + [tile]):
+            break
+        path.append(tile)
+    return path
+
+
+def _next_steps(path) -> list[int]:
+    """§4: a step goes to a tile beside (not diagonally), never straight back."""
+    before = path[-2] if len(path) > 1 else None
+    return [n for n in neighbours(path[-1], diagonal=False) if n != before]
+
+
+def _final(state, path) -> dict | None:
+    """The last tap records the move at once when nothing is left to choose: one legal order
+    of drops, and a tribe whose action needs no choice."""
+    drops, only = drop_options(state["meeples"], path)
+    if not drops or not only:
+        return None
+    outcome = _outcome(state, path, drops)
+    return {"drops": " ".join(drops)} if not outcome["choices"] else None
+
+
+def _outcome(state, path, drops) -> dict | None:
+    """What the move does (§4): the tribe and how many, the tile emptied and the camel, and the
+    tribe's action: viziers and elders kept, the merchants' cards, the builders' gold, the
+    assassins' possible victims."""
+    if not drops:
+        return None
+    seat = state["next"]["seat"]
+    me = state["players"][seat]
+    done = walk(state["meeples"], path, drops)
+    end, tribe, count = done["tile"], done["tribe"], done["count"]
+    cell = state["board"][end]
+    out = {"tile": TILE_NAMES[end], "tribe": tribe, "count": count, "emptied": done["emptied"],
+           "camel": done["emptied"] and cell["owner"] is None and me["camels_left"] > 0,
+           "choices": False, "fakirs": me["fakirs"]}
+    if tribe == "merchant":
+        out["cards"] = [card_label(k) for k in state["card_row"][:count]] if state["displays"] else None
+        out["choices"] = not state["displays"]
+    elif tribe == "builder":
+        double = 2 if "Echidna" in state["next"]["used"] else 1
+        out["blue"] = blue_around(state["board"], end)
+        out["gold"] = out["blue"] * count * double
+        out["choices"] = me["fakirs"] > 0
+    elif tribe == "assassin":
+        out["victims"] = _victims(state, seat, done["meeples"], end, count + me["fakirs"], count)
+        out["choices"] = bool(out["victims"])
+    return out
+
+
+def _victims(state, seat, meeples, end, reach, count) -> list[dict]:
+    """§4: a meeple within reach (fakirs lengthen it) or a vizier or elder in front of an opponent
+    who does not own Boaz."""
+    out = [{"value": f"tile:{TILE_NAMES[t]}:{tribe}", "tile": TILE_NAMES[t], "tribe": tribe,
+            "colour": COLOURS[tribe], "fakirs": max(0, distance(t, end) - count)}
+           for t, tribe in in_reach(meeples, end, reach)]
+    for other, p in enumerate(state["players"]):
+        if other != seat and "Boaz" not in p["djinns"]:
+            out += [{"value": f"seat:{other}:{tribe}", "seat": other, "tribe": tribe, "colour": COLOURS[tribe],
+                     "fakirs": 0} for tribe in ("vizier", "elder") if p[tribe + "s"]]
+    return out
