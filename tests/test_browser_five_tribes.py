@@ -44,7 +44,7 @@ def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
     screenshot(page, "five-tribes-sheet-two-in")
     _fill_sheet(page, "Gerda", {"Gold": 80, "Viziers (yellow)": 0, "Your tiles’ VP": 25},
                 goods={"pottery": 1, "wheat": 1, "spice": 1, "papyrus": 1, "jewels": 1})
-    expect(page.get_by_text("The game is over.")).to_be_visible()
+    expect(page.get_by_text("The game is over.", exact=True)).to_be_visible()
     expect(page.get_by_test_id("score-2")).to_have_text(str(80 + 25 + 21))
     page.locator("li[data-seat='0'] summary").click()
     expect(page.locator("li[data-seat='0']")).to_contain_text("Viziers: 6 × 3 (Jafaar)")
@@ -52,44 +52,82 @@ def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
     screenshot(page, "five-tribes-sheet-final")
 
 
-def test_keeping_the_books_lay_bid_move_and_see_the_board(live_server, new_phone):
+def _lay_by_hand(page, meeples):
+    """The sultanate as dealt at the table: each tile's kind, then its 3 meeples, one tap a meeple."""
     from scoring.five_tribes.demo import DEMO_BOARD
-    page = _start(new_phone(), live_server)
-    page.get_by_text("Keep the books turn by turn").click()
+    page.get_by_text("…or enter what you dealt by hand").click()
     expect(page.get_by_test_id("ft-left-oasis")).to_have_text("· left 6")
+    expect(page.get_by_test_id("ft-meeples-left-vizier")).to_have_text("· left 16")
     for i, kind in enumerate(DEMO_BOARD):
         page.locator(f"select[name=tile_{i}]").select_option(kind)
+        for k, tribe in enumerate(meeples[i]):
+            page.locator(f"label.ft-chip:has(input[name=meeple_{i}_{k}][value={tribe}])").click()
         if i == 2:                                                     # A1 village, B1 sacred-6, C1 oasis
             expect(page.get_by_test_id("ft-left-oasis")).to_have_text("· left 5")
-            expect(page.get_by_test_id("ft-left-village")).to_have_text("· left 4")
     for kind in ("oasis", "village", "small-market", "large-market", "sacred-6", "sacred-15"):
         expect(page.get_by_test_id(f"ft-left-{kind}")).to_have_text("· left 0")
+    for tribe in ("vizier", "elder", "merchant", "builder", "assassin"):
+        expect(page.get_by_test_id(f"ft-meeples-left-{tribe}")).to_have_text("· left 0")
     screenshot(page, "five-tribes-lay")
     page.get_by_role("button", name="Record the sultanate").click()
+
+
+class Taps:
+    """Counts the taps a turn takes: every click the table makes goes through here."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def tile(self, name):
+        self.page.get_by_test_id(f"ft-tile-{name}").click()
+        self.count += 1
+
+    def button(self, name):
+        self.page.get_by_role("button", name=name).click()
+        self.count += 1
+
+
+def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
+    from tests.test_five_tribes_meeples import layout
+    # A2 holds 3 elders; C1 (an oasis) an elder, a vizier and a builder (docs/rules/five-tribes.md §13)
+    page = _start(new_phone(), live_server)
+    _lay_by_hand(page, layout(A2="EEE", C1="EVB"))
     expect(page.get_by_test_id("ft-map")).to_be_visible()
+    expect(page.get_by_test_id("ft-tile-A2").locator(".ftm.m-elder")).to_have_text("3")
     for name in ["Peti", "Zoli", "Gerda"]:
         expect(page.get_by_role("heading", name=f"1. round – bid: {name}")).to_be_visible()
         page.get_by_role("button", name="Bid", exact=True).click()
     expect(page.get_by_role("heading", name="Turn: Gerda")).to_be_visible()
-    page.locator("select[name=move_tile]").select_option("7")       # B2, an oasis
-    page.get_by_role("radio", name="builder (blue)").check()
-    page.get_by_label("Meeples taken").fill("3")
-    page.get_by_label("The tile was emptied").check()
-    page.get_by_role("button", name="Record the move").click()
+    taps = Taps(page)
+    taps.tile("A2")                                        # pick up the 3 elders
+    expect(page.get_by_test_id("ft-tap-help")).to_contain_text("steps left 3")
+    expect(page.get_by_test_id("ft-tile-B2")).not_to_have_attribute("href", "")   # diagonal: not offered
+    assert page.get_by_test_id("ft-tile-B1").evaluate("e => e.tagName") == "DIV"
+    taps.tile("A1")
+    assert page.get_by_test_id("ft-tile-A2").evaluate("e => e.tagName") == "DIV"  # straight back: not offered
+    taps.tile("B1")
+    screenshot(page, "five-tribes-tap-last-step")
+    taps.tile("C1")                                        # the last step records the move: nothing to choose
     expect(page.get_by_text("Compulsory: a palm tree on this oasis.")).to_be_visible()
-    page.get_by_role("button", name="Place a palm tree").click()
-    screenshot(page, "five-tribes-turn")
-    page.get_by_role("button", name="End the turn").click()
+    expect(page.locator(".ft-players tbody tr").nth(2)).to_contain_text("2")   # Gerda: 2 elders (1 + the last)
+    taps.button("Place a palm tree")
+    taps.button("End the turn")
     expect(page.get_by_role("heading", name="Turn: Zoli")).to_be_visible()
-    expect(page.locator(".ft-players")).to_contain_text("62")   # 50 + 4 blue × 3 builders
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    cell = page.locator(".ft-cell.owned")                           # B2: Gerda's camel and her palm tree
-    expect(cell).to_have_count(1)
+    assert taps.count == 6, taps.count                     # the figure in docs/rules/five-tribes.md §13
+    cell = page.get_by_test_id("ft-tile-C1")
     expect(cell.locator(".palm")).to_have_text("1")
-    box, camel = cell.bounding_box(), cell.locator(".camel").bounding_box()
-    assert camel["y"] + camel["height"] <= box["y"] + box["height"] - 4   # the owner is not cut off by the border
-    screenshot(page, "five-tribes-board")
+    expect(page.locator(".ft-cell.last")).to_have_count(4)  # the last move's path: A2, A1, B1, C1
+    page.set_viewport_size({"width": 360, "height": 780})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = page.get_by_test_id("ft-map").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    for tile in ("A1", "B1", "F5"):                        # the meeples' counts sit inside their tile
+        outer = page.get_by_test_id(f"ft-tile-{tile}").bounding_box()
+        for dot in page.get_by_test_id(f"ft-tile-{tile}").locator(".ftm").all():
+            d = dot.bounding_box()
+            assert d["x"] >= outer["x"] and d["x"] + d["width"] <= outer["x"] + outer["width"] + 0.5
+            assert d["height"] >= 10                        # readable: at least 10 px tall
+    screenshot(page, "five-tribes-board-360")
     page.get_by_role("link", name="HU").click()
     expect(page.get_by_role("heading", name="Kör: Zoli")).to_be_visible()
-    expect(page.get_by_role("radio", name="építő (kék)")).to_be_visible()
-    screenshot(page, "five-tribes-board-hu")
+    expect(page.get_by_test_id("ft-tap-help")).to_contain_text("Koppints")
