@@ -61,15 +61,15 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
 
     host.locator("label.seat-choice", has_text="Anna").click()
     _turn(host, "Csi", ["yellow"])              # Anna out of turn
-    expect(host.locator(".problems")).to_contain_text("It is not Anna's turn: it is Cili's")
+    expect(host.get_by_test_id("problems")).to_contain_text("It is not Anna's turn: it is Cili's")
     host.locator("label.seat-choice", has_text="whoever’s turn").click()
     _turn(host, "Csi", ["yellow"], "envoy")   # an envoy into an empty province
-    expect(host.locator(".problems")).to_contain_text("Csi has no pagoda or envoy yet: it takes one pagoda")
-    expect(host.locator(".problems")).to_contain_text("docs/rules/han.md §2.5")
+    expect(host.get_by_test_id("problems")).to_contain_text("Csi has no pagoda or envoy yet: it takes one pagoda")
+    expect(host.get_by_test_id("problems")).to_contain_text("docs/rules/han.md §2.5")
     screenshot(host, "han-refused")
     host.locator("fieldset.han-piece").nth(0).get_by_text("pagoda", exact=True).click()
     host.get_by_test_id("place").click()
-    expect(host.locator(".problems")).to_have_count(0)
+    expect(host.get_by_test_id("problems")).to_have_count(0)
     expect(host.get_by_test_id("han-turn")).to_contain_text("Anna")
 
     host.get_by_role("button", name="Exchange a card").click()
@@ -115,7 +115,7 @@ def test_a_shipped_board_starts_at_once_and_the_last_move_keeps_its_colour(live_
     host.get_by_test_id("colour_han-side1_su").select_option("green")
     host.get_by_test_id("colour_han-side1_a8").select_option("green")
     host.get_by_role("button", name="Start the game").click()            # #9 has no colour yet
-    expect(host.locator(".problems")).to_contain_text("#9")
+    expect(host.get_by_test_id("problems")).to_contain_text("#9")
     expect(host.get_by_label("Player 1", exact=True)).to_have_value("Anna")
     expect(host.get_by_test_id("colour_han-side1_su")).to_have_value("green")
     host.get_by_test_id("colour_han-side1_a9").select_option("red")
