@@ -76,6 +76,9 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     _reveal(host, "gold", "house")
     _click(host, "+2 gold")
     expect(host.get_by_test_id("mh-todo")).to_contain_text("build a house")
+    expect(host.get_by_test_id("mh-house-place")).to_have_value("")   # no place chosen for a hurried tap
+    expect(host.get_by_test_id("mh-village-help").first).to_contain_text("numbered 1–30")
+    expect(host.get_by_test_id("mh-village-30")).to_be_attached()           # the board lists every village
     screenshot(host, "maharaja-house-form")
     _click(host, "End my turn, renouncing the rest (every other player +2 gold)")
 

@@ -2,7 +2,7 @@
 (``view(state, players)``), and what a phone may see of the state (``redact``)."""
 from __future__ import annotations
 
-from scoring.maharaja.apply import next_city
+from scoring.maharaja.apply import governor_target, next_city
 from scoring.maharaja.data import (ARTIST, BUILDER, CHIP_ACTIONS, CITIES, VILLAGES, bank_characters,
                                    character_of, holds, palace_cost, palaces_left)
 
@@ -32,8 +32,7 @@ def _turn(state: dict) -> dict | None:
             "builder": holds(state, seat, BUILDER) and not turn["builder_used"],
             "artist": holds(state, seat, ARTIST),
             "chip": state["yogi"] and state["chips"][seat] > 0 and not turn["chip_used"],
-            "governors": [c for c in CITIES if state["track"].index(c) >= 2] if all(
-                c in state["track"] for c in CITIES) else [],
+            "governors": [c for c in CITIES if c in state["track"] and governor_target(state["track"], c) is not None],
             "houses_in_cities": [c for c in CITIES if state["cities"][c]["houses"][seat]],
             "own_villages": [i + 1 for i in range(VILLAGES) if seat in state["villages"][i]]}
 
