@@ -133,12 +133,15 @@ def open_disputes(table: TableState) -> dict[int, dict]:
 
 def standings(table: TableState, last_parts: int | None = None) -> list[dict]:
     """Per-player totals, breakdown by category and the events behind each part,
-    ranked with shared ranks for ties (the game's tie-break first, if it has one).
+    ranked with shared ranks for ties (once the game is over, the game's tie-break
+    first, if it has one).
 
     ``last_parts``: list only each player's last parts, the earlier ones summed in
     ``earlier`` (the table page; a long score pad game has thousands of parts)."""
     game = table.rules
     parts = game.score(table.game)
+    # The tie-break decides only a finished game; during play equal scores share a rank.
+    breaks_ties = game.tiebreak is not None and game.is_over(table.game)
     rows = []
     for seat, player in enumerate(table.players):
         mine = parts.get(seat, [])
@@ -147,7 +150,7 @@ def standings(table: TableState, last_parts: int | None = None) -> list[dict]:
             breakdown[part.category] = breakdown.get(part.category, 0) + part.points
         shown = mine[-last_parts:] if last_parts and len(mine) > last_parts else mine
         total = sum(breakdown.values())
-        tiebreak = game.tiebreak(table.game, seat) if game.tiebreak else ()
+        tiebreak = game.tiebreak(table.game, seat) if breaks_ties else ()
         rows.append({"seat": seat, "player": player["name"], "colour": player.get("colour"),
                      "score": total, "breakdown": breakdown,
                      "parts": [p.as_dict() for p in shown],

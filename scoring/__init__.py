@@ -17,6 +17,7 @@ GAMES: dict[str, GameKind] = {g.kind: g for g in (
 RETIRED: dict[tuple[str, int], GameKind] = {
     ("maharaja", 1): maharaja.GAME_V1,
     ("five-tribes", 1): five_tribes.GAME_V1,
+    ("dragon", 1): dragon.GAME_V1,
 }
 
 

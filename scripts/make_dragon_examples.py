@@ -152,10 +152,19 @@ def _person(state, rng):
     else:
         worst = max((p for p in places if p["value"] != "away"), key=lambda p: rank[p["tile"].split(":")[0]])
         if rank[worst["tile"].split(":")[0]] > rank[kind]:
-            data["palace"], data["replace"] = worst["palace"], int(worst["value"].split(":")[2])
+            data["palace"], data["replace"] = worst["palace"], _slot(state, seat, worst["palace"], worst["tile"])
         else:
             data["away"] = True
     return "dragon-person-recruited", data
+
+
+def _slot(state, seat, palace, tile, taken=()) -> int:
+    """Where in ``palace`` the first such person not yet ``taken`` lives (the form offers
+    persons by what they are; the payload names the slot)."""
+    kind, age = tile.split(":")
+    persons = state["players"][seat]["palaces"][palace]["persons"]
+    return next(j for j, p in enumerate(persons)
+                if p == {"type": kind, "age": age} and [palace, j] not in taken)
 
 
 def _release(state):
@@ -166,7 +175,7 @@ def _release(state):
     for p in persons:
         if ask["reason"] == "drought" and p["palace"] in palaces:
             continue
-        chosen.append([p["palace"], int(p["value"].split(":")[1])])
+        chosen.append([p["palace"], _slot(state, ask["seat"], p["palace"], p["tile"], chosen)])
         palaces.add(p["palace"])
         if len(chosen) == ask["count"]:
             break

@@ -285,14 +285,27 @@ def test_money_never_below_zero_for_a_shared_group():
     dealt(table)
     table.play("dragon-action-chosen", {"seat": ANNA, "group": 0, "action": "taxes"})
     assert table.refused("dragon-action-chosen", {"seat": BEN, "group": 0, "action": "build"}) == [D.R_ACTION]
+    problem = table.problems("dragon-action-chosen", {"seat": BEN, "group": 0, "action": "build"})[0]
+    assert problem.en.startswith("This costs 3 yuan; Ben has 2.") and "Ben csak 2 yüannal" in problem.hu
     assert all(c["group"] != 0 for c in ask(table.state)["choices"])  # the form offers only legal ones
 
 
-def test_only_the_player_whose_turn_it_is_may_act():
+def test_only_the_player_whose_turn_it_is_may_act_and_the_refusal_names_who_is_due():
     table = dealt(started())
     first = table.state["next"]["seat"]
     other = (first + 1) % 5
-    table.refused("dragon-action-chosen", {"seat": other, "group": 0, "action": "taxes"})
+    assert table.refused("dragon-action-chosen", {"seat": other, "group": 0, "action": "taxes"}) == [D.R_FLOW]
+    problem = table.problems("dragon-action-chosen", {"seat": other, "group": 0, "action": "taxes"})[0]
+    assert problem.en == f"It is {NAMES[first]}'s turn, not {NAMES[other]}'s."
+    assert problem.hu == f"Most {NAMES[first]} következik, nem {NAMES[other]}."
+
+
+def test_an_event_row_refusal_names_the_months_that_clash_and_the_counts():
+    table = Table()
+    row = ["tribute", "tribute"] + ROW[2:]
+    problems = table.problems("dragon-events-laid", {"row": row})
+    assert "months 3–4: Imperial tribute" in problems[1].en and "3–4. hónap: Császári hűbér" in problems[1].hu
+    assert "Imperial tribute: 3, Contagion: 1" in problems[0].en
 
 
 # ---------------------------------------------------------------- person phase
@@ -324,7 +337,7 @@ def test_a_full_court_must_replace_or_send_away_and_sending_away_does_not_move_t
     _to_person_phase(table)
     assert table.refused("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"),
                                                      "palace": 0}) == [D.R_PALACE]
-    assert [p["value"] for p in ask(table.state)["places"]] == ["r:0:0", "r:1:0", "away"]
+    assert [p["value"] for p in ask(table.state)["places"]] == ["r:0:monk:young", "r:1:lady:young", "away"]
     left = table.state["supply"]["healer"]["young"]
     table.play("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"), "away": True})
     assert table.player(ANNA)["track"] == 90
@@ -420,6 +433,48 @@ def test_example_festival_clara_and_emil_6_anna_3_ben_nothing_half_returned_roun
     assert [table.player(s)["fireworks"] for s in range(5)] == [1, 1, 1, 0, 1]
     festival = [p for p in dragon.score(table.state)[CLARA] if p.category == "festival"]
     assert festival[0].events == (seq,)
+
+
+# Every shape of the festival (§16): (fireworks held at the festival) -> (points, fireworks after).
+FESTIVAL_SHAPES = {
+    "the issue's 3-3-1-0: leaders left with the runner-up's count": ((3, 3, 1, 0), (6, 6, 3, 0), (1, 1, 0, 0)),
+    "ties for first, 3 players": ((4, 4, 2), (6, 6, 3), (2, 2, 1)),
+    "ties for second, 3 players": ((5, 2, 2), (6, 3, 3), (2, 1, 1)),
+    "a leader whose half equals the runner-up's, 2 players": ((4, 2), (6, 3), (2, 1)),
+    "a leader whose half equals two runners-up, 5 players": ((6, 3, 3, 1, 0), (6, 3, 3, 0, 0), (3, 1, 1, 1, 0)),
+    "ties for first and second, 5 players": ((2, 2, 1, 1, 0), (6, 6, 3, 3, 0), (1, 1, 0, 0, 0)),
+    "one player with fireworks, 4 players": ((0, 5, 0, 0), (0, 6, 0, 0), (0, 2, 0, 0)),
+    "nobody has fireworks, 2 players": ((0, 0), (0, 0), (0, 0)),
+}
+
+
+@pytest.mark.parametrize("held, points, after", FESTIVAL_SHAPES.values(), ids=FESTIVAL_SHAPES.keys())
+def test_festival_places_come_from_the_counts_at_the_festival_and_each_scorer_returns_once(held, points, after):
+    table = started(len(held))
+    for seat, count in enumerate(held):
+        table.player(seat)["fireworks"] = count
+    trigger(table, "festival")
+    assert tuple(table.points(s, "festival") for s in range(len(held))) == points
+    assert tuple(table.player(s)["fireworks"] for s in range(len(held))) == after
+    returns = [r for r in table.state["last_report"]["items"] if "returned_fireworks" in r]
+    assert sorted(r["seat"] for r in returns) == [s for s, p in enumerate(points) if p]  # each scorer once
+
+
+def test_a_game_pinned_to_rules_version_1_keeps_its_festival_score():
+    from scoring import RETIRED, rules_for
+    from scoring.dragon import GAME_V1
+    assert dragon.rules_version == 2 and rules_for("dragon", 1) is GAME_V1 is RETIRED[("dragon", 1)]
+    table = Table(4)
+    table.state = GAME_V1.setup([{"name": x} for x in NAMES[:4]], {"large_privilege": 6})
+    table.play("dragon-events-laid", {"row": ROW})
+    for seat in range(4):
+        a, b = PAIRS[seat]
+        table.play("dragon-opening-recruited", {"seat": seat, "persons": [{"type": a, "palace": 0},
+                                                                         {"type": b, "palace": 1}]})
+    for seat, count in enumerate((3, 3, 1, 0)):
+        table.player(seat)["fireworks"] = count
+    trigger(table, "festival")
+    assert [table.points(s, "festival") for s in range(4)] == [9, 9, 3, 0]  # as version 1 scored it
 
 
 def test_example_mongol_invasion_points_for_helmets_david_and_emil_release():

@@ -55,3 +55,17 @@ def test_the_script_still_plays_the_same_game(tmp_path):
     again = json.loads(out.read_text(encoding="utf-8"))["events"]
     assert [(e["type"], e["data"] if e["seq"] > 1 else None) for e in again] == \
         [(e["type"], e["data"] if e["seq"] > 1 else None) for e in ours]
+
+
+def test_the_example_is_pinned_to_rules_version_1_and_scores_the_same_under_version_2():
+    from dataclasses import replace
+    from events.projection import standings
+    doc = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    assert doc["events"][0]["data"]["rules_version"] == 1
+    pinned = fold(verify(doc))
+    assert pinned.rules_version == 1 and pinned.game["rules_version"] == 1
+    rescored = fold(verify(doc) + [replace(verify(doc)[-1], seq=len(doc["events"]) + 1, type="rules-rescored",
+                                           data={"rules_version": 2})])
+    assert rescored.rules_version == 2 and rescored.game["rules_version"] == 2
+    assert [(r["player"], r["score"]) for r in standings(rescored)] == \
+        [(r["player"], r["score"]) for r in standings(pinned)]

@@ -6,12 +6,19 @@ import json
 import pytest
 
 from events import store
+from scoring.base import Move
 from scoring.dragon import GAME as dragon
 from scoring.dragon.data import R_TILES
 from scoring.dragon_tally import GAME as dragon_tally
 
 
-def form_for(type_, data) -> dict:
+def _who(state, seat, palace, slot) -> str:
+    """A person as the form names it: by palace and what it is, never by its slot."""
+    person = state["players"][seat]["palaces"][palace]["persons"][slot]
+    return f"{palace}:{person['type']}:{person['age']}"
+
+
+def form_for(type_, data, state=None) -> dict:
     """The fields a phone posts for a move (the seat comes from the state)."""
     fields = {"action": type_}
     if type_ == "dragon-events-laid":
@@ -32,11 +39,11 @@ def form_for(type_, data) -> dict:
         if data.get("away"):
             fields["place"] = "away"
         elif "replace" in data:
-            fields["place"] = f"r:{data['palace']}:{data['replace']}"
+            fields["place"] = "r:" + _who(state, data["seat"], data["palace"], data["replace"])
         elif "palace" in data:
             fields["place"] = f"p:{data['palace']}"
     elif type_ == "dragon-persons-released":
-        fields["release"] = [f"{a}:{b}" for a, b in data["persons"]]
+        fields["release"] = [_who(state, data["seat"], a, b) for a, b in data["persons"]]
     return fields
 
 
@@ -55,15 +62,19 @@ def test_the_demo_game_entered_through_the_phone_forms(app, client, db):
     players, _, moves = dragon.demo()
     url = _new(client, "dragon", [p["name"] for p in players])
     game_id = url.rsplit("/", 1)[1]
+    state = dragon.setup(players, {})
     for seq, (type_, data) in enumerate(moves, start=1):
         page = client.get(url)
         assert page.status_code == 200
         html = page.get_data(as_text=True)
         assert f'value="{type_}"' in html, f"the form should offer {type_} before event {seq + 1}"
-        response = _post(client, url, seq, form_for(type_, data))
+        if type_ == "dragon-floors-placed":  # Anna builds 1 floor: "az 1", not "a 1" (issue 17 item 9)
+            assert "Rakd le az <strong>1</strong> új szintet" in html
+        response = _post(client, url, seq, form_for(type_, data, state))
         assert response.status_code == 303, response.get_data(as_text=True)[:3000]
         recorded = store.read_events(db, game_id)[-1]
         assert (recorded.type, recorded.data) == (type_, data)
+        state = dragon.apply(state, Move(seq + 1, type_, data))
     html = client.get(url).get_data(as_text=True)
     assert 'data-testid="event-row"' in html and "Fertőzés" in html
 
@@ -85,11 +96,13 @@ def test_bad_input_is_refused_beside_the_form_never_a_500(app, client, db, field
 def test_every_phase_renders_in_both_languages(app, client):
     players, _, moves = dragon.demo()
     url = _new(client, "dragon", [p["name"] for p in players])
+    state = dragon.setup(players, {})
     for seq, (type_, data) in enumerate(moves, start=1):
         for lang in ("hu", "en"):
             client.set_cookie("lang", lang)
             assert client.get(url).status_code == 200
-        _post(client, url, seq, form_for(type_, data))
+        _post(client, url, seq, form_for(type_, data, state))
+        state = dragon.apply(state, Move(seq + 1, type_, data))
 
 
 def test_the_new_game_page_says_player_1_is_the_oldest_who_opens(client):
@@ -118,7 +131,6 @@ def test_final_tally_mode_scores_ben_25_from_a_phone_form(app, client, db):
 
 
 def test_tally_refuses_more_tiles_of_a_kind_than_the_player_count_supplies():
-    from scoring.base import Move
     players, _, moves = dragon_tally.demo()            # Ben holds the one old monk of a 2-player game
     state = dragon_tally.setup(players, {})
     ben = moves[0][1]
@@ -151,3 +163,24 @@ def test_a_finished_game_shows_the_final_scoring_arithmetic(app, client, db):
     for final in state["final"]:
         assert final["money"] == final["yuan"] + 2 * (final["rice"] + final["fireworks"])
         assert f"= {final['money']} " in html
+
+
+def test_releases_are_picked_by_what_the_persons_are_not_by_a_shifting_slot(app, client, db):
+    """Issue 15 item 2: the release form names "young healer, palace 1"; two alike persons of
+    one palace are two ticks of the same value, and the form computes the payload's slots."""
+    players, _, moves = dragon.demo()
+    url = _new(client, "dragon", [p["name"] for p in players])
+    for seq, (type_, data) in enumerate(moves[:-2], start=1):  # up to the contagion's releases
+        state = dragon.setup(players, {}) if seq == 1 else state
+        assert _post(client, url, seq, form_for(type_, data, state)).status_code == 303
+        state = dragon.apply(state, Move(seq + 1, type_, data))
+    client.set_cookie("lang", "en")
+    html = client.get(url).get_data(as_text=True)
+    assert 'value="0:monk:young"' in html and "young monk, palace 1" in html
+    assert 'value="0:0"' not in html  # no slot numbers on the form
+    seq = len(moves) - 1
+    wanted = [_who(state, 0, 0, 2), _who(state, 0, 1, 1)]  # the demo's [[0, 2], [1, 1]]
+    assert _post(client, url, seq, {"action": "dragon-persons-released", "release": wanted}).status_code == 303
+    assert store.read_events(db, url.rsplit("/", 1)[1])[-1].data["persons"] == [[0, 2], [1, 1]]
+    missing = _post(client, url, seq + 1, {"action": "dragon-persons-released", "release": ["1:tax:young"] * 2})
+    assert missing.status_code == 422 and "Palace 2 holds no (further) tax collector" in missing.get_data(as_text=True)

@@ -1,10 +1,14 @@
 """State at any sequence number is a fold; voids refold and re-check later moves."""
+import dataclasses
+
 import pytest
 
 from events import store
 from events.projection import fold, standings
 from events.cache import forget_cache, load
 from events.table import Refused, StaleSequence, check_move, new_game, record
+from scoring import GAMES
+from scoring.base import Move
 
 
 @pytest.fixture
@@ -124,3 +128,34 @@ def test_the_table_page_standings_list_the_last_parts_and_sum_the_earlier(db, ga
     assert full["score"] == short["score"] == 15 and full["breakdown"] == short["breakdown"]
     assert short["parts"] == full["parts"][-2:] and [p["points"] for p in short["parts"]] == [4, 5]
     assert short["earlier"] == {"count": 3, "points": 6} and full["earlier"] == {"count": 0, "points": 0}
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_during_play_equal_scores_share_a_rank_and_the_tie_break_waits_for_the_end(db, kind, monkeypatch):
+    """Issue 15 item 10: a tie-break that would separate every player (seat order here)
+    decides nothing until the game is over."""
+    game = dataclasses.replace(GAMES[kind], tiebreak=lambda state, seat: (-seat,))
+    monkeypatch.setitem(GAMES, kind, game)
+    players, options, moves = game.demo()
+    table = load(db, new_game(db, kind, players, options, "dev")["id"])
+    assert not game.is_over(table.game)
+    assert [r["rank"] for r in standings(table)] == [1] * len(players)  # everyone on 0
+    state = table.game
+    for seq, (type_, data) in enumerate(moves, start=2):
+        state = game.apply(state, Move(seq, type_, data))
+    if game.is_over(state):
+        over = standings(dataclasses.replace(table, game=state))
+        tied = [r for r in over if [o["score"] for o in over].count(r["score"]) > 1]
+        assert len({r["rank"] for r in tied}) == len(tied)  # the tie-break decides at the end
+
+
+def test_dragon_ranks_a_15_15_tie_during_play_as_shared_first(db):
+    from scoring.dragon import GAME as dragon
+    players, options, moves = dragon.demo()
+    table = load(db, new_game(db, "dragon", players, options, "dev")["id"])
+    state = table.game
+    state["points"] = [{"seat": 0, "cat": "research", "pts": 15, "seq": 2, "month": 1, "label": None},
+                       {"seat": 1, "cat": "research", "pts": 15, "seq": 3, "month": 1, "label": None}]
+    state["players"][0]["track"] = 9  # Anna ahead on the person track: no matter before the end
+    assert [(r["player"], r["rank"]) for r in standings(dataclasses.replace(table, game=state))] == \
+        [("Anna", 1), ("Béla", 1)]

@@ -7,19 +7,21 @@ the month's flow, events, scoring), score.py, forms.py, view.py, demo.py.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from scoring.base import GameKind, text
 from scoring.dragon.apply import apply
 from scoring.dragon.check import check
-from scoring.dragon.data import EVENT_TYPES, OPTIONS, labels
+from scoring.dragon.data import EVENT_TYPES, OPTIONS, RULES_VERSION, labels
 from scoring.dragon.demo import demo
 from scoring.dragon.forms import describe, parse_form
 from scoring.dragon.score import is_over, score, tiebreak
-from scoring.dragon.setup import setup
+from scoring.dragon.setup import setup, setup_v1
 from scoring.dragon.view import view
 
 GAME = GameKind(
     kind="dragon", title=text("A sárkány éve", "In the Year of the Dragon"),
-    min_players=2, max_players=5, rules_version=1, event_types=EVENT_TYPES,
+    min_players=2, max_players=5, rules_version=RULES_VERSION, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, categories=labels(),
     tiebreak=tiebreak,
@@ -27,3 +29,7 @@ GAME = GameKind(
                        "Ties: the player further ahead on the person track wins."),
     has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_players.html"}),
 )
+
+# Rules version 1 (its festival paid a leader twice, docs/rules/dragon.md §24), kept so the
+# games recorded under it score as they did until the table rescores them.
+GAME_V1 = replace(GAME, rules_version=1, setup=setup_v1)

@@ -249,17 +249,40 @@ def _drought(state: dict, seq: int, needs: dict) -> None:
 
 
 def _festival(state: dict, seq: int, needs: dict) -> None:
-    """6 points for the most fireworks, 3 for the second most (ties share; nobody with
-    0 scores); the scorers return half their tiles rounded up (§16)."""
+    """6 points for the most fireworks, 3 for the second most (ties share; nobody with 0
+    scores), both places taken from the counts at the festival; then each scorer returns
+    half of his tiles rounded up, once (§16)."""
+    held = [p["fireworks"] for p in state["players"]]  # fixed before anyone returns a tile
+    levels = sorted({count for count in held if count > 0}, reverse=True)[:2]
+    for rank, level in enumerate(levels):
+        for seat, count in enumerate(held):
+            if count == level:
+                _festival_pays(state, seat, FESTIVAL_POINTS[rank], (count + 1) // 2, seq)
+
+
+def _festival_v1(state: dict, seq: int, needs: dict) -> None:
+    """Rules version 1, kept for the games recorded under it (§24): second place was
+    matched after the leaders had returned their tiles, so a leader left with the
+    runner-up's count scored and returned a second time."""
     counts = sorted({p["fireworks"] for p in state["players"] if p["fireworks"] > 0}, reverse=True)
     for rank, level in enumerate(counts[:2]):
         for seat, player in enumerate(state["players"]):
             if player["fireworks"] == level:
-                _score(state, seat, "festival", FESTIVAL_POINTS[rank], seq)
-                returned = (level + 1) // 2
-                player["fireworks"] -= returned
-                state["report"].append({"seat": seat, "points": FESTIVAL_POINTS[rank],
-                                        "returned_fireworks": returned})
+                _festival_pays(state, seat, FESTIVAL_POINTS[rank], (level + 1) // 2, seq)
+
+
+def _festival_pays(state: dict, seat: int, points: int, returned: int, seq: int) -> None:
+    _score(state, seat, "festival", points, seq)
+    state["players"][seat]["fireworks"] -= returned
+    state["report"].append({"seat": seat, "points": points, "returned_fireworks": returned})
+
+
+# The festival of each rules version (§24).
+FESTIVALS = {1: _festival_v1, 2: _festival}
+
+
+def _festival_of_version(state: dict, seq: int, needs: dict) -> None:
+    FESTIVALS[state["rules_version"]](state, seq, needs)
 
 
 def _mongols(state: dict, seq: int, needs: dict) -> None:
@@ -284,7 +307,7 @@ def _contagion(state: dict, seq: int, needs: dict) -> None:
 # for the players who must release persons.
 EVENTS: dict[str, Callable[[dict, int, dict], None]] = {
     "peace": lambda state, seq, needs: None, "tribute": _tribute, "drought": _drought,
-    "festival": _festival, "mongols": _mongols, "contagion": _contagion}
+    "festival": _festival_of_version, "mongols": _mongols, "contagion": _contagion}
 
 
 def _event(state: dict, seq: int) -> None:

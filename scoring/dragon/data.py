@@ -11,6 +11,7 @@ from scoring.base import EventSpec, Option, text
 from scoring.schema import count, obj, seat
 
 RULES = "docs/rules/dragon.md"
+RULES_VERSION = 2  # 2: the festival's places are taken before anyone returns a tile (§24)
 R_PLAYERS = f"{RULES} §2"
 R_TILES = f"{RULES} §3"
 R_EVENTS_ROW = f"{RULES} §4"

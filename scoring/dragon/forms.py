@@ -18,9 +18,8 @@ _TILES = [f"{k}:{a}" for k, ages in PERSONS.items() for a in ages]
 _CARDS = list(TYPES) + [WILD]
 _CHOICES = [f"{g}:{a}" for g in range(5) for a in ACTIONS if a != "privilege"] + \
     [f"{g}:privilege:{size}" for g in range(5) for size in ("small", "large")]
-_PLACES = ["away"] + [f"p:{i}" for i in range(MAX_PALACES)] + \
-    [f"r:{i}:{j}" for i in range(MAX_PALACES) for j in range(MAX_FLOORS)]
-_SPOTS = [f"{i}:{j}" for i in range(MAX_PALACES) for j in range(MAX_FLOORS)]
+_PERSONS = [f"{i}:{tile}" for i in range(MAX_PALACES) for tile in _TILES]  # "<palace>:<type>:<age>"
+_PLACES = ["away"] + [f"p:{i}" for i in range(MAX_PALACES)] + [f"r:{person}" for person in _PERSONS]
 
 
 def _seat(state: dict) -> int:
@@ -81,7 +80,7 @@ def _floors(state: dict, form) -> dict:
 
 def _recruit(state: dict, form) -> dict:
     """``pick`` = "<card>|<type>:<age>" (or "<card>|" when no tile of it is left);
-    ``place`` = "p:<palace>", "r:<palace>:<slot>" (replace) or "away"."""
+    ``place`` = "p:<palace>", "r:<palace>:<type>:<age>" (replace that person) or "away"."""
     card, _, tile = (form.get("pick") or "").partition("|")
     if card not in _CARDS or (tile and tile not in _TILES):
         fail("Válaszd ki a kijátszott kártyát és a lapkát.", "Choose the card played and the tile.", R_FORM)
@@ -90,22 +89,41 @@ def _recruit(state: dict, form) -> dict:
         return data
     kind, _, age = tile.partition(":")
     data["person"] = {"type": kind, "age": age}
-    place = form_choice(form, "place", _PLACES, text("Hová kerül", "Where it goes"), rule=R_FORM).split(":")
-    if place == ["away"]:
+    place = form_choice(form, "place", _PLACES, text("Hová kerül", "Where it goes"), rule=R_FORM)
+    if place == "away":
         data["away"] = True
-    elif place[0] == "p":
-        data["palace"] = int(place[1])
+    elif place.startswith("p:"):
+        data["palace"] = int(place[2:])
     else:
-        data["palace"], data["replace"] = int(place[1]), int(place[2])
+        data["palace"], data["replace"] = _slots(state, [place[2:]])[0]
     return data
 
 
 def _release(state: dict, form) -> dict:
-    spots = [form_choice({"v": raw}, "v", _SPOTS, text("Elbocsátott", "Released"), rule=R_FORM)
-             for raw in form_list(form, "release")]
-    if not spots:
+    persons = [form_choice({"v": raw}, "v", _PERSONS, text("Elbocsátott", "Released"), rule=R_FORM)
+               for raw in form_list(form, "release")]
+    if not persons:
         fail("Jelöld be, kiket bocsát el.", "Tick the persons to release.", R_FORM)
-    return {"seat": _seat(state), "persons": [[int(x) for x in s.split(":")] for s in spots]}
+    return {"seat": _seat(state), "persons": [list(spot) for spot in _slots(state, persons)]}
+
+
+def _slots(state: dict, persons: list[str]) -> list[tuple[int, int]]:
+    """The [palace, slot] of each person named "<palace>:<type>:<age>" in the court of the
+    player whose turn it is; a person named twice is two such persons of that palace."""
+    palaces = state["players"][_seat(state)]["palaces"]
+    taken: list[tuple[int, int]] = []
+    for person in persons:
+        palace, kind, age = person.split(":")
+        i = int(palace)
+        tile = {"type": kind, "age": age}
+        lives = palaces[i]["persons"] if i < len(palaces) else []
+        free = [j for j, p in enumerate(lives) if p == tile and (i, j) not in taken]
+        if not free:
+            name = person_name(tile)
+            fail(f"A(z) {i + 1}. palotában nincs (több) {name['hu']}.",
+                 f"Palace {i + 1} holds no (further) {name['en']}.", R_FORM)
+        taken.append((i, free[0]))
+    return taken
 
 
 PARSERS: dict[str, Callable[[dict, Mapping], dict]] = {

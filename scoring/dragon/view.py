@@ -1,6 +1,8 @@
 """In the Year of the Dragon: what the phone form and the board show, derived from the
 folded facts when a page renders. The form offers only legal choices (``check`` still
-refuses anything else), §23."""
+refuses anything else), §23. Persons are offered by what they are and where they live
+("old monk, palace 2": ``<palace>:<type>:<age>``), never by a slot number that shifts
+when someone leaves; the form turns them into the payload's [palace, slot]."""
 from __future__ import annotations
 
 from typing import Callable
@@ -67,8 +69,8 @@ def _ask_person(state: dict) -> dict:
     rooms = free_rooms(player)
     places = [{"value": f"p:{i}", "palace": i} for i in rooms]
     if not rooms:
-        places = [{"value": f"r:{i}:{j}", "palace": i, "tile": f"{p['type']}:{p['age']}"}
-                  for i, pal in enumerate(player["palaces"]) for j, p in enumerate(pal["persons"])]
+        places = [{"value": f"r:{i}:{p['type']}:{p['age']}", "palace": i, "tile": f"{p['type']}:{p['age']}"}
+                  for i, pal in enumerate(player["palaces"]) for p in pal["persons"]]
         places.append({"value": "away"})
     return {"cards": cards, "places": places}
 
@@ -77,8 +79,8 @@ def _ask_release(state: dict) -> dict:
     due = state["next"]
     player = state["players"][due["seat"]]
     return {"count": due["count"], "reason": due["reason"], "rule": due["rule"],
-            "persons": [{"value": f"{i}:{j}", "palace": i, "tile": f"{p['type']}:{p['age']}"}
-                        for i, pal in enumerate(player["palaces"]) for j, p in enumerate(pal["persons"])]}
+            "persons": [{"value": f"{i}:{p['type']}:{p['age']}", "palace": i, "tile": f"{p['type']}:{p['age']}"}
+                        for i, pal in enumerate(player["palaces"]) for p in pal["persons"]]}
 
 
 ASKS: dict[str, Callable[[dict], dict]] = {
