@@ -244,3 +244,16 @@ def test_with_secret_gold_the_api_state_shows_a_players_gold_only_to_his_own_sea
     open_game = client.post("/api/games", json={"kind": "maharaja", "players": [{"name": "Anna"}, {"name": "Béla"}],
                                                 "options": {"secret_gold": False}}).get_json()
     assert client.get(f"/api/games/{open_game['id']}/state").get_json()["state"]["gold"] == [15, 15]
+
+
+def test_with_secret_gold_a_disputes_raw_state_shows_only_the_phones_own_gold(client):
+    """The dispute page prints the state before and after a move: with secret gold, the
+    other players' gold is hidden there too (docs/rules/maharaja.md §16)."""
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    _set_up(client, url)
+    seq = _seq(client, url)
+    opened = client.post(f"{url}/events/{seq}/dispute", data={"comment": "which village?", "expected_seq": str(seq)})
+    assert opened.status_code == 303
+    page = client.get(opened.headers["Location"]).data.decode()
+    assert re.search(r'&#34;gold&#34;: \[\s*15,\s*null,\s*null\s*\]|"gold": \[\s*15,\s*null,\s*null\s*\]', page)

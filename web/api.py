@@ -10,7 +10,7 @@ from events.table import Refused, StaleSequence, new_game, record
 from web.db import get_db
 from web.seating import my_seat, require_seat
 from web.security import device_id
-from web.views import join_url
+from web.views import join_url, visible_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -89,8 +89,7 @@ def list_events(game_id: str):
 def _state_json(game_id: str, at: int | None = None, seat: int | None = None) -> dict:
     """The state as the phone of ``seat`` may see it (the game's ``redact``)."""
     table = load(get_db(), game_id, at)
-    redact = table.rules.redact
-    return {"seq": table.seq, "state": redact(table.game, seat) if redact else table.game,
+    return {"seq": table.seq, "state": visible_state(table, seat),
             "over": table.rules.is_over(table.game),
             "standings": [{k: row[k] for k in ("seat", "player", "score", "rank", "breakdown")}
                           for row in standings(table)]}

@@ -202,10 +202,12 @@ def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200
     target = found["target"]
     event = events[target - 1]
     before, after = game.found.state_at(game.read, target - 1), game.found.state_at(game.read, target)
-    ctx = {"game_id": game_id, "table": final, "game": final.rules, "seat": my_seat(game_id),
+    seat = my_seat(game_id)
+    ctx = {"game_id": game_id, "table": final, "game": final.rules, "seat": seat,
            "dispute_seq": dispute_seq, "dispute": found, "event": event,
            "text": views.describe(after, event), "who": _player(after, event.seat),
            "before": before, "after": after,
+           "raw_before": views.visible_state(before, seat), "raw_after": views.visible_state(after, seat),
            "view_before": views.game_view(before), "view_after": views.game_view(after),
            "standings_before": standings(before), "standings_after": standings(after),
            "check": _recheck(before, event), "flag": final.flagged.get(target),

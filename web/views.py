@@ -126,6 +126,13 @@ def describe(table: TableState, event) -> dict:
     return game.describe(upcast(game, event), list(table.players), table.game)
 
 
+def visible_state(table: TableState, seat: int | None) -> dict:
+    """The folded state as the phone of ``seat`` (None: a spectator) may see it: the
+    game's ``redact`` hides what is secret from other seats (Maharaja's gold)."""
+    redact = table.rules.redact
+    return redact(table.game, seat) if redact else table.game
+
+
 def game_view(table: TableState) -> dict:
     """What the game's templates need, derived from the folded facts at render time."""
     rules = table.rules
