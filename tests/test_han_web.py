@@ -332,3 +332,28 @@ def test_junk_in_the_board_completion_is_a_422_with_csrf_on_and_nothing_is_store
     assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
     assert boards.load(db, HAN, "han-side1")["version"] == 1
     db.conn.close()
+
+
+def test_the_full_province_choice_starts_empty_and_an_empty_choice_is_refused(client, db):
+    data = example_profile(1)
+    data["areas"][5]["sites"] = None                          # Csou: the table says when it is full
+    boards.save(db, HAN, "unknown-csou", data)
+    location = _start(client, "unknown-csou").headers["Location"]
+    move = {"action": "pieces-placed", "seat": "0", "area": "csou", "card1": "violet", "piece1": "pagoda",
+            "site1": "ordinary", "piece2": "", "expected_seq": "1", "client_event_id": "m1"}
+    assert client.post(location + "/moves", data=move).status_code == 303
+    page = client.get(location).data.decode()
+    select = re.search(r'<select name="score_area"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert select.startswith('<option value="">') and "selected" not in select and 'value="csou"' in select
+    empty = client.post(location + "/moves", data={"action": "province-scored", "score_area": "",
+                                                   "expected_seq": "2", "client_event_id": "m2"})
+    assert empty.status_code == 422 and "docs/rules/han.md §3.2" in empty.data.decode()
+
+
+def test_with_a_road_network_the_site_choice_starts_empty(client, db):
+    data = example_profile(1)
+    data["roads"] = [["vej-1", "vej-2", "b1"]]
+    boards.save(db, HAN, "roads", data)
+    page = client.get(_start(client, "roads").headers["Location"]).data.decode()
+    select = re.search(r'<select name="site1">(.*?)</select>', page, re.S).group(1).strip()
+    assert select.startswith('<option value="">') and "selected" not in select and 'value="at:vej-1"' in select

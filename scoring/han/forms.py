@@ -194,7 +194,10 @@ def _ended(state: dict, form) -> dict:
 
 
 def _score_area(state: dict, form) -> dict:
-    return {"area": (form.get("score_area") or "").strip()[:24]}
+    area = (form.get("score_area") or "").strip()[:24]
+    if not area:
+        _fail("Válaszd ki, melyik tartomány telt meg.", "Choose the province that is full.", RULE + "3.2")
+    return {"area": area}
 
 
 _FIELDS: dict[str, Callable[[dict, Mapping], dict]] = {
