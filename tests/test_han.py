@@ -1,7 +1,7 @@
-"""Han: the seed's worked examples 1–8, the placement rules one by one, scoring.
+"""Han: the rulebook's worked examples 1–8 (docs/rules/han.md), the placement rules one by one, scoring.
 
 Boards here are the INVENTED example layouts of scoring/han/demo.py (the printed
-topology is unknown), keeping the seed's known facts: Vej red, Csi/Csin yellow,
+topology is unknown), keeping the rulebook's known facts: Vej red, Csi/Csin yellow,
 Lu/Csao orange, Csou violet, alliance 3 = Vej–Csin, alliance 4 = Csin–Su.
 """
 import pytest
@@ -77,7 +77,7 @@ def points(state, seat, category=None):
     return sum(p.points for p in GAME.score(state)[seat] if category in (None, p.category))
 
 
-# ---- the seed's worked examples -------------------------------------------------
+# ---- the rulebook's worked examples -------------------------------------------------
 
 def test_example_1_jeno_one_red_card_places_one_pagoda_in_empty_vej():
     s = new()
@@ -159,10 +159,10 @@ def test_example_6_alliance_3_scores_6_for_blue_and_alliance_4_nothing():
                  for p in parts if p.category == "alliances"}
     assert alliances["Alliance 3 (Vej–Csin)"] == (EVA, 6)
     assert not any(label.startswith("Alliance 4 ") for label in alliances)
-    assert han_rules_result(s, 4)["winners"] == []
+    assert alliance_outcome(s, 4)["winners"] == []
 
 
-def han_rules_result(state, n):
+def alliance_outcome(state, n):
     from scoring.han.score import alliance_result
     return alliance_result(state, n)
 
