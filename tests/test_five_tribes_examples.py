@@ -36,7 +36,7 @@ def replay(example: str, at: int | None = None) -> dict:
     return json.loads(out.stdout)
 
 
-@pytest.mark.parametrize("example", ["five-tribes-3p.json", "five-tribes-sheet-4p.json"])
+@pytest.mark.parametrize("example", ["five-tribes-3p.json", "five-tribes-3p-v1.json", "five-tribes-sheet-4p.json"])
 def test_example_replays_to_the_documented_standings(example):
     result = replay(example)
     assert result["finished"] is True
@@ -47,13 +47,26 @@ def test_example_replays_to_the_documented_standings(example):
         assert sum(row["breakdown"].values()) == row["score"]
 
 
-def test_the_kept_example_is_a_whole_game_that_ends_on_the_last_camel():
-    doc = json.loads((ROOT / "examples" / "five-tribes-3p.json").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("example", ["five-tribes-3p.json", "five-tribes-3p-v1.json"])
+def test_the_kept_example_is_a_whole_game_that_ends_on_the_last_camel(example):
+    doc = json.loads((ROOT / "examples" / example).read_text(encoding="utf-8"))
     types = {e["type"] for e in doc["events"]}
     assert {"board-laid", "bid-placed", "meeples-moved", "turn-ended", "round-ended"} <= types
     assert doc["events"][-1]["type"] == "round-ended"
-    middle = replay("five-tribes-3p.json", at=60)
+    assert not any(e["data"].get("no_move") for e in doc["events"] if e["type"] == "turn-ended")
+    middle = replay(example, at=60)
     assert middle["finished"] is False
+
+
+def test_the_kept_example_tracks_every_meeple_move_by_move():
+    doc = json.loads((ROOT / "examples" / "five-tribes-3p.json").read_text(encoding="utf-8"))
+    assert doc["events"][0]["data"]["rules_version"] == 2
+    laid = next(e for e in doc["events"] if e["type"] == "board-laid")
+    assert len(laid["data"]["meeples"]) == 30 and "seed" in laid["data"]
+    moves = [e for e in doc["events"] if e["type"] == "meeples-moved"]
+    assert moves and all(e["version"] == 2 and len(e["data"]["drops"]) == len(e["data"]["path"]) - 1 for e in moves)
+    old = json.loads((ROOT / "examples" / "five-tribes-3p-v1.json").read_text(encoding="utf-8"))
+    assert all("meeples" not in e["data"] for e in old["events"] if e["type"] == "board-laid")
 
 
 def test_the_sheet_example_breakdown_is_hand_checkable():

@@ -214,11 +214,18 @@ def walk(meeples: list[dict], path: list[int], drops: list[str]) -> dict:
 def last_tribes(meeples: list[dict], path: list[int]) -> list[str]:
     """The tribes the last meeple of a whole path may have (§4: one already stands on the end tile)."""
     hand = hand_of(meeples, path[0])
-    return [last for last in TRIBES if hand.get(last) and walk(meeples, path, _order(hand, last))["count"] >= 2]
+    return [last for last in TRIBES if hand.get(last) and walk(meeples, path, _order(hand, last, path))["count"] >= 2]
 
 
-def _order(hand: dict[str, int], last: str) -> list[str]:
-    return [t for t in TRIBES for _ in range(hand.get(t, 0) - (t == last))] + [last]
+def _order(hand: dict[str, int], last: str, path: list[int]) -> list[str]:
+    """The drops the app proposes: tribe by tribe, ``last`` at the end; when the path comes back
+    to its end tile, one of ``last`` is dropped there at the first pass, so the end holds it."""
+    rest = [t for t in TRIBES for _ in range(hand.get(t, 0) - (t == last))]
+    passes = [i for i, tile in enumerate(path[1:-1]) if tile == path[-1]]
+    if passes and last in rest:
+        rest.remove(last)
+        rest.insert(passes[0], last)
+    return rest + [last]
 
 
 def drop_options(meeples: list[dict], path: list[int], last: str | None = None) -> tuple[list[str] | None, bool]:
@@ -229,7 +236,7 @@ def drop_options(meeples: list[dict], path: list[int], last: str | None = None) 
     if not lasts:
         return None, False
     chosen = last if last in lasts else lasts[0]
-    drops = _order(hand_of(meeples, path[0]), chosen)
+    drops = _order(hand_of(meeples, path[0]), chosen, path)
     return drops, len(lasts) == 1 and len(set(drops[:-1])) <= 1
 
 
@@ -281,21 +288,34 @@ def _ends_on_a_loop(meeples, start) -> bool:
 
 def can_end(meeples: list[dict], path: list[int]) -> bool:
     """Whether a path begun can still end legally (§4): as many steps as the start tile had
-    meeples, never straight back, the last on a tile where a tribe of the hand stands (there
-    already, or dropped on it earlier in the path). Breadth first over (tile, tile just left):
-    at most 30 × 4 places per step, so a tap is answered at once."""
+    meeples, never straight back, the last on a tile where a tribe of the hand stands, or on a
+    tile the path dropped on before (with two of that tribe in hand). Breadth first over
+    (tile, tile just left), at most 30 × 4 places a step, so a tap is answered at once; the
+    loop case is searched exactly for the last few steps."""
     hand = hand_of(meeples, path[0])
     left = sum(hand.values()) - (len(path) - 1)
     if left < 0 or not hand:
         return False
+    if not left:
+        return len(last_tribes(meeples, path)) > 0
     places = {(path[-1], path[-2] if len(path) > 1 else None)}
     for _ in range(left):
         places = {(n, here) for here, before in places for n in neighbours(here, diagonal=False) if n != before}
-    # Coming back to a tile dropped on earlier needs two of a tribe: a guess good enough to
-    # offer the tile (the move itself is checked exactly).
-    loop = max(hand.values()) >= 2 and (left > 1 or path[-1] in path[1:])
-    return any(_holds(meeples, end, hand, path[0]) or loop for end, _ in places) if left \
-        else len(last_tribes(meeples, path)) > 0
+    ends = {end for end, _ in places}
+    if any(_holds(meeples, end, hand, path[0]) for end in ends):
+        return True
+    if max(hand.values()) < 2:
+        return False
+    if left > LOOP_SEARCH // 2:
+        return bool(ends & set(path[1:]))
+    return _loops_back(path, left)
+
+
+def _loops_back(path: list[int], left: int) -> bool:
+    if not left:
+        return path[-1] in path[1:-1]
+    return any(_loops_back(path + [n], left - 1) for n in neighbours(path[-1], diagonal=False)
+               if len(path) < 2 or n != path[-2])
 
 
 def _holds(meeples, tile, hand, start) -> bool:
