@@ -20,10 +20,13 @@ from bench.common import kinds
 FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "big_appends": 20,
         "big_states": 10, "load_tables": 200,
         "load_phones": 5, "load_seconds": 60, "load_move_every": 15.0, "max_seconds": 20, "max_clients": 16,
-        "wal_appends": 300}
+        "wal_appends": 300, "history_sizes": [1000, 10000], "live_tables": 400, "live_phones": 5,
+        "live_seconds": 60, "live_idle": 20, "poll_seconds": 30, "slow": 50, "slow_requests": 400}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
-         "wal_appends": 10, "real_taps": 3}
+         "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
+         "live_phones": 3, "live_seconds": 3, "live_idle": 2, "poll_seconds": 3, "live_move_every": 0.5,
+         "slow": 4, "slow_requests": 20}
 
 
 def main(argv=None) -> int:
@@ -31,7 +34,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small, fast variants (for the tests)")
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: sizes,real,load,max,wal")
+    parser.add_argument("--skip", default="",
+                        help="comma-separated parts to skip: sizes,real,load,max,wal,history,live,slow")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--default-gc", action="store_true",
@@ -68,7 +72,8 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
     save = save or (lambda results: None)
     results = {"machine": machine(), "plan": plan, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                                           time.gmtime()),
-               "sizes": [], "real": None, "load": None, "max": None, "wal": None}
+               "sizes": [], "real": None, "load": None, "max": None, "wal": None,
+               "history": None, "live": None, "slow": None}
     if "sizes" not in skip:
         from bench.sizes import measure
         for kind in games:
@@ -101,9 +106,36 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         from bench.wal_pages import measure as wal_pages
         log(f"WAL pages per append: {plan['wal_appends']} appends to each table")
         results["wal"] = wal_pages(plan["wal_appends"])
+    _run_live(plan, skip, results, log, save)
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     results["load_average_after"] = os.getloadavg()
     return results
+
+
+def _run_live(plan: dict, skip: set[str], results: dict, log, save) -> None:
+    """Issue 18's targets: history pages at two sizes, push against poll, slow clients."""
+    if "history" not in skip:
+        from bench.history_pages import growth, measure
+        log(f"history pages: score pad at {plan['history_sizes']} events, plain and one move in three undone")
+        runs = [measure(n, undone) for undone in (False, True) for n in plan["history_sizes"]]
+        results["history"] = {"runs": runs, "growth": growth(runs[0], runs[1]),
+                              "growth_undone": growth(runs[2], runs[3])}
+        save(results)
+    if "live" not in skip:
+        from bench.live import fan_out
+        every = plan.get("live_move_every", 15.0)
+        log(f"live: {plan['live_tables']} tables x {plan['live_phones']} phones, push then poll")
+        results["live"] = {
+            "push": fan_out(plan["live_tables"], plan["live_phones"], plan["live_seconds"], "push",
+                            every, plan["live_idle"]),
+            "poll": fan_out(plan["live_tables"], plan["live_phones"], plan["poll_seconds"], "poll",
+                            every, plan["live_idle"])}
+        save(results)
+    if "slow" not in skip:
+        from bench.live import slow_headers
+        log(f"slow clients: {plan['slow']} connections sending a header line a second")
+        results["slow"] = slow_headers(plan["slow"], plan["slow_requests"])
+        save(results)
 
 
 def machine() -> dict:
@@ -182,7 +214,46 @@ def render(results: dict) -> str:
                 f"{_f(m['client_cpu_s'])} s.", ""]
     if results.get("wal"):
         out += render_wal(results["wal"])
+    out += render_live(results)
     return "\n".join(out)
+
+
+def render_live(results: dict) -> list[str]:
+    out = []
+    if results.get("history"):
+        h = results["history"]
+        out += ["### History pages (score pad; ms; cold = a fresh worker process's first request)", "",
+                "| events | undone | page | cold | warm | KiB |", "|---|---|---|---|---|---|"]
+        for r in h["runs"]:
+            for page, m in r["pages"].items():
+                out.append(f"| {r['size']:,} | {'1 in 3' if r['undone'] else 'none'} | {page} "
+                           f"| {_f(m['cold_ms'])} | {_f(m['warm_ms'])} | {_f(m['bytes'] / 1024)} |")
+        out += ["", "Growth, largest ÷ smallest size (linear ≈ the size ratio): " + "; ".join(
+            f"{page} cold {g['cold']:.1f}×, warm {g['warm']:.1f}×" for page, g in h["growth"].items())
+            + ". One move in three undone: " + "; ".join(
+            f"{page} cold {g['cold']:.1f}×, warm {g['warm']:.1f}×" for page, g in h["growth_undone"].items())
+            + f". History cache after the largest game: {h['runs'][1]['cached_bytes'] / 2**20:.1f} MiB "
+              "as counted (JSON).", ""]
+    if results.get("live"):
+        out += ["### Tap to every other phone: pushed (SSE) and polled, side by side", "",
+                "| mode | tables × phones | streams open | tap→other phones p50 ms | p95 | p99 | deliveries "
+                "| errors | idle CPU ms per phone per min | memory KiB per connection | server RSS MiB |",
+                "|" + "---|" * 11]
+        for mode, r in results["live"].items():
+            lat = r["tap_to_other_phones"]
+            out.append(f"| {mode} | {r['tables']} × {r['phones']} | {r['streams_open']} | {_f(lat.get('p50'))} "
+                       f"| {_f(lat.get('p95'))} | {_f(lat.get('p99'))} | {r['deliveries']:,} | {r['errors']} "
+                       f"| {_f(r['idle_cpu_ms_per_phone_per_min'], 2)} | {_f(r['memory_kb_per_connection'])} "
+                       f"| {_f(r['server_rss_mb'])} |")
+        out += ["", "A move per table every ~" + f"{results['live']['push']['move_every_s']:g} s; "
+                "idle = a window with every phone connected and no move.", ""]
+    if results.get("slow"):
+        s = results["slow"]
+        out += ["### Slow clients", "",
+                f"{s['slow_connections']} connections sending one header line a second: the table page's "
+                f"p95 {_f(s['with_slow']['p95'], 2)} ms against {_f(s['alone']['p95'], 2)} ms without them "
+                f"in the same run ({s['p95_ratio']:.2f}×; target ≤ 2×), {s['requests']} requests each.", ""]
+    return out
 
 
 def render_load(load: dict) -> list[str]:

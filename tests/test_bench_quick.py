@@ -107,3 +107,17 @@ def test_every_example_game_is_replayed_tap_by_tap(quick):
         _sane(r["append_render"])
         _sane(r["append_render_cpu"])
     assert "### Real games, tap by tap" in bench.render(quick)
+
+
+def test_history_pages_push_and_poll_and_slow_clients_are_measured(quick):
+    history = quick["history"]
+    assert [r["undone"] for r in history["runs"]] == [False, False, True, True]
+    for r in history["runs"]:
+        assert set(r["pages"]) == {"timeline", "final", "replay", "race.svg"}
+        assert all(m["cold_ms"] > 0 and m["warm_ms"] > 0 for m in r["pages"].values())
+    push, poll = quick["live"]["push"], quick["live"]["poll"]
+    assert push["streams_open"] == push["tables"] * push["phones"] and push["errors"] == 0
+    _sane(push["tap_to_other_phones"])
+    _sane(poll["tap_to_other_phones"])
+    assert quick["slow"]["slow_connections"] == 4 and quick["slow"]["p95_ratio"] > 0
+    assert "Tap to every other phone" in bench.render(quick)
