@@ -252,3 +252,45 @@ def test_version_1_payloads_name_their_tiles_when_read():
     assert up({"tile": 7, "tribe": "elder", "count": 2, "path": [1, 7], "victims": [{"tile": 3, "tribe": "elder"}]}) \
         == {"tile": "B2", "tribe": "elder", "count": 2, "path": ["B1", "B2"], "victims": [{"tile": "D1", "tribe": "elder"}]}
     assert EVENT_TYPES["palm-placed"].upcasters[1]({"tile": 29}) == {"tile": "F5"}
+
+
+# ---------------------------------------------------------------- the rulebook's worked examples, tracked
+
+def test_rulebook_movement_example_a_loop_brings_the_last_green_back_to_the_oasis():
+    # Rulebook 2.2: 5 meeples from a small market – green on the oasis (1), blue (2), red (3),
+    # yellow (4), the last green on the oasis again (5): 3 green merchants on the oasis.
+    # Here: A2 (small market) → B2 (oasis, one green there) → C2 → C3 → B3 → B2, a loop round
+    # the 2 × 2 block; coming back is no step straight back.
+    t = ready(meeples=layout(B2="MVV"))
+    t.state["meeples"][TILE_INDEX["A2"]] = {"merchant": 2, "builder": 1, "assassin": 1, "vizier": 1}
+    t.do("meeples-moved", move("A2 B2 C2 C3 B3 B2", "MBAVM"))
+    assert t.state["next"]["tribe"] == "merchant" and t.state["next"]["count"] == 3
+    assert t.state["meeples"][TILE_INDEX["B2"]] == {"vizier": 2}
+
+
+def test_rulebook_builders_example_tracked_4_blue_tiles_times_3_plus_2_fakirs():
+    # Rulebook 2.4: the last builder on a red tile with 4 blue tiles around, 2 builders there
+    # before: 3 builders, 2 fakirs discarded → 4 × (3 + 2) = 20 gold. B2 is an oasis (red)
+    # with A1, B1, C2, C3 blue around it.
+    t = ready(meeples=layout(B2="BBV", D1="EEB"))
+    t.state["players"][2]["fakirs"] = 2                    # Gerda holds 2 fakirs
+    t.do("meeples-moved", move("D1 C1 B1 B2", "EEB", fakirs=2))
+    assert t.player(2)["gold"] == 50 + 20 and t.player(2)["fakirs"] == 0
+
+
+def test_the_board_offers_only_legal_taps_and_lists_the_assassins_victims():
+    from scoring.five_tribes.view import view
+    t = ready()
+    draft = view(t.state, [{"name": n, "colour": ""} for n in ("Peti", "Zoli", "Gerda")])["draft"]
+    d = draft("B1")
+    assert d["left"] == 3 and sorted(d["taps"]) == ["A1", "B2", "C1"]      # beside B1, never diagonally
+    d = draft("B1.C1")
+    assert "B1" not in d["taps"]                                            # never straight back
+    assert draft("B1.C3")["path"] == ["B1"]                                 # an illegal tap in the address is dropped
+    d = draft("B1.C1.D1.E1")                                               # E1 holds A A M: two tribes may be last
+    assert d["lasts"] == ["merchant", "assassin"] and d["outcome"]["tribe"] == "merchant"
+    o = draft("B1.C1.D1.E1", "assassin")["outcome"]                       # M, B on the way, A last
+    assert (o["tribe"], o["count"], o["tile"]) == ("assassin", 3, "E1")
+    victims = {v["value"]: v["fakirs"] for v in o["victims"]}
+    assert victims["tile:E1:merchant"] == 0 and victims["tile:D1:elder"] == 0
+    assert "tile:F5:elder" not in victims                                   # 5 steps away, reach 3, no fakirs

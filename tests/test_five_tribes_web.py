@@ -246,3 +246,26 @@ def test_every_place_select_starts_empty(client, db):
     assert {name for name, _ in selects} >= {"move_tile", "v1_tile"}
     for name, options in selects:
         assert re.match(r'\s*<option value="">', options) and "selected" not in options, name
+
+
+def test_a_move_with_choices_asks_only_what_the_rules_leave_open(phone):
+    from tests.test_five_tribes_meeples import BOARD
+    client, db = phone
+    game_id = _csrf_new(client)
+    fields = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)}
+    fields |= {f"meeple_{i}_{k}": tribe for i, tile in enumerate(BOARD) for k, tribe in enumerate(tile)}
+    assert _csrf_post(client, db, game_id, action="board-laid", **fields).status_code == 303
+    for _ in range(3):
+        assert _csrf_post(client, db, game_id, action="bid-placed", cost="0").status_code == 303
+    # B1 (M B A) → C1 → D1 → E1 (A A M): the last meeple may be the merchant or the assassin
+    page = client.get(f"/games/{game_id}?path=B1.C1.D1").get_data(as_text=True)
+    assert not FINAL.search(page) and 'data-testid="ft-tile-E1"' in page     # a choice is left: no record on tap
+    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1&last=assassin").get_data(as_text=True)
+    assert "Which colour do you take?" in page or "Melyik színt veszed fel?" in page
+    assert 'value="tile:D1:elder"' in page and 'name="victim"' in page
+    r = _csrf_post(client, db, game_id, page, action="meeples-moved", path="B1.C1.D1.E1", last="assassin",
+                   victim="tile:D1:elder")
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    moved = store.read_events(db, game_id)[-1].data
+    assert moved["tribe"] == "assassin" and moved["count"] == 3 and moved["victims"] == [{"tile": "D1", "tribe": "elder"}]
+    assert load(db, game_id).game["meeples"][3] == {"elder": 1, "builder": 2}   # D1: E E B + B dropped, an elder killed
