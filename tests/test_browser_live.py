@@ -111,3 +111,37 @@ def test_a_move_tapped_offline_after_someone_else_recorded_shows_the_refusal_and
     expect(host.get_by_test_id("score-1")).to_have_text("2")
     expect(host.get_by_test_id("score-0")).to_have_text("0")
     expect(host.get_by_test_id("pending")).to_be_hidden()
+
+
+@pytest.fixture
+def full_server(tmp_path):
+    """A server whose every live stream is over the limit (0 per worker): each phone is
+    answered 503 and must fall back to polling."""
+    import os
+    from tests.conftest import free_port, start_server
+    port = free_port()
+    os.environ["TABLESCRIBE_STREAMS_PER_WORKER"] = "0"
+    try:
+        proc = start_server(str(tmp_path / "full.db"), port)
+    finally:
+        del os.environ["TABLESCRIBE_STREAMS_PER_WORKER"]
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(10)
+
+
+def test_over_the_stream_limit_a_phone_falls_back_to_polling(full_server, new_phone):
+    host = new_phone()
+    host.goto(f"{full_server}/lang/en?next=/games/new")
+    host.get_by_label("Player 1", exact=True).fill("Anna")
+    host.get_by_label("Player 2", exact=True).fill("Béla")
+    host.get_by_role("button", name="Start the game").click()
+    watcher = new_phone()
+    refused = []
+    watcher.on("response", lambda r: refused.append(r.status) if "/stream" in r.url else None)
+    polls = _polls(watcher)
+    watcher.goto(host.url)
+    expect(watcher.locator("html[data-live=closed]")).to_have_count(1)
+    _record(host, "Anna", 6)
+    expect(watcher.get_by_test_id("score-0")).to_have_text("6", timeout=5000)  # a poll is every 1.5 s
+    assert polls and 503 in refused
