@@ -1,4 +1,6 @@
 """A Five Tribes table fills the score sheet for 3 players on a phone, in real Chromium."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -131,3 +133,63 @@ def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
     page.get_by_role("link", name="HU").click()
     expect(page.get_by_role("heading", name="Kör: Zoli")).to_be_visible()
     expect(page.get_by_test_id("ft-tap-help")).to_contain_text("Koppints")
+
+
+def _tap_a_turn(page, name):
+    """One player's turn on their own phone: tap the first tile offered until the move is
+    recorded (by the last tap, or by "Record the move" when a choice was left), place the
+    compulsory palm tree or palace, end the turn."""
+    expect(page.get_by_role("heading", name=f"Turn: {name}")).to_be_visible(timeout=8000)
+    for _ in range(40):
+        if page.get_by_test_id("ft-record-move").count():
+            page.get_by_test_id("ft-record-move").click()
+            break
+        final = page.locator("button.ft-cell.tap")
+        if final.count():
+            final.first.click()
+            break
+        link = page.locator("a.ft-cell.tap").first
+        href = link.get_attribute("href")
+        link.click()
+        page.wait_for_url(f"**{href}")
+    end = page.get_by_role("button", name="End the turn", exact=True)
+    expect(end).to_be_visible()
+    for action in ("Place a palm tree", "Place a palace"):
+        if page.get_by_role("button", name=action, exact=True).count():
+            page.get_by_role("button", name=action, exact=True).click()
+            expect(page.get_by_role("button", name=action, exact=True)).to_have_count(0)
+    end.click()
+    expect(page.get_by_role("heading", name=f"Turn: {name}")).to_have_count(0)
+
+
+def test_three_phones_play_two_rounds_by_tapping_the_board(live_server, new_phone):
+    host = _start(new_phone(), live_server)
+    host.get_by_test_id("ft-deal").click()                 # the app deals from a recorded seed
+    expect(host.get_by_test_id("ft-map")).to_be_visible()
+    join_url = host.get_by_test_id("join-link").get_attribute("href")
+    phones = {"Peti": host}
+    for name in ("Zoli", "Gerda"):
+        guest = new_phone()
+        guest.goto(f"{live_server}/lang/en?next=/")
+        guest.goto(join_url)
+        guest.get_by_role("button", name=name, exact=True).click()
+        phones[name] = guest
+    bid_order = ["Peti", "Zoli", "Gerda"]                  # the seats first, then the last round's turn order
+    for _ in range(2):
+        for name in bid_order:                             # everyone bids 0
+            page = phones[name]
+            expect(page.get_by_role("heading", name=re.compile(f"round – bid: {name}"))).to_be_visible(timeout=8000)
+            page.get_by_role("button", name="Bid", exact=True).click()
+        expect(host.get_by_test_id("ft-track-2")).to_be_visible(timeout=8000)
+        order = [host.get_by_test_id(f"ft-track-{i}").inner_text().split(":")[0] for i in range(3)]
+        assert order == bid_order[::-1]                    # all bid 0: the later bid plays first
+        bid_order = order
+        for name in order:
+            _tap_a_turn(phones[name], name)
+        expect(host.get_by_role("button", name="End the round")).to_be_visible(timeout=8000)
+        host.get_by_role("button", name="End the round").click()
+    expect(host.get_by_role("heading", name=re.compile("3. round – bid"))).to_be_visible(timeout=8000)
+    for page in phones.values():
+        expect(page.locator(".ft-cell .ftm").first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phones["Gerda"], "five-tribes-three-phones")
