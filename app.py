@@ -23,8 +23,8 @@ def create_app(test_config=None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
         if os.environ.get("TABLESCRIBE_DATABASE"):
             app.config["DATABASE"] = os.environ["TABLESCRIBE_DATABASE"]
-        if os.environ.get("TABLESCRIBE_STREAMS_PER_WORKER", "").isdigit():
-            app.config["STREAMS_PER_WORKER"] = int(os.environ["TABLESCRIBE_STREAMS_PER_WORKER"])
+        if os.environ.get("TABLESCRIBE_MAX_STREAMS", "").isdigit():
+            app.config["MAX_STREAMS"] = int(os.environ["TABLESCRIBE_MAX_STREAMS"])
     else:
         app.config.from_mapping(test_config)
 

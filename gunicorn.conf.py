@@ -8,14 +8,30 @@ not yield to other greenlets, so inside a worker a write transaction runs to its
 COMMIT untouched; across the two workers SQLite's lock keeps one writer and WAL lets
 everyone else read (docs/architecture.md, "Live updates").
 """
+from multiprocessing import RawArray as _shared_array
+
 workers = 2
 worker_class = "gevent"
-worker_connections = 2000   # per worker: 1,000 live streams (STREAMS_PER_WORKER) and room for requests
+worker_connections = 3000   # per worker: live streams (2,000 for the server, MAX_STREAMS) and requests
+
+# Each worker's count of open live streams, in memory this master shares with the
+# workers it forks: the stream limit is the server's, however the workers split the
+# phones (events/live.py). A slot per worker; a replaced worker takes the dead one's.
+_stream_counts = _shared_array("q", 64)
 timeout = 60
 graceful_timeout = 5        # a restart closes streams; phones reconnect by themselves
 keepalive = 5
 
 
+def pre_fork(server, worker):
+    taken = {getattr(w, "stream_slot", None) for w in server.WORKERS.values()}
+    worker.stream_slot = min(set(range(len(_stream_counts))) - taken)
+
+
 def post_worker_init(worker):
+    # after gevent patched the worker and the app was loaded (post_fork is too early:
+    # importing the app before gevent patches threading would give it real locks)
     from app import tune_gc
+    from events.live import HUB
+    HUB.share(_stream_counts, worker.stream_slot)
     tune_gc()

@@ -29,6 +29,25 @@ class Hub:
         self._known: dict[str, int] = {}  # game -> last seq the watcher saw
         self._watcher: threading.Thread | None = None
         self._database: str | None = None
+        self._slots = None   # every worker's count of open streams, shared (gunicorn.conf.py)
+        self._slot = 0
+
+    def share(self, slots, slot: int) -> None:
+        """Count this worker's streams in ``slots[slot]``, memory the server's master
+        shares with every worker, so the limit holds for the server, not per worker."""
+        self._slots, self._slot = slots, slot
+        slots[slot] = 0
+
+    def server_count(self) -> int:
+        """Streams open in every worker of this server (in this process alone outside
+        gunicorn)."""
+        if self._slots is None:
+            return self.count()
+        return sum(self._slots)
+
+    def _counted(self) -> None:
+        if self._slots is not None:
+            self._slots[self._slot] = self.count_locked()
 
     def subscribe(self, game_id: str, database: str) -> threading.Event:
         """A wake-up flag for this game's next event (``database``: where the watcher
@@ -36,6 +55,7 @@ class Hub:
         with self._lock:
             flag = threading.Event()
             self._waiting.setdefault(game_id, set()).add(flag)
+            self._counted()
             self._start_watcher(database)
             return flag
 
@@ -47,6 +67,7 @@ class Hub:
                 if not flags:
                     del self._waiting[game_id]
                     self._known.pop(game_id, None)
+            self._counted()
 
     def published(self, game_id: str) -> None:
         """Wake every stream of this game (a move was just recorded)."""

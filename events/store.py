@@ -141,6 +141,26 @@ def append(db, game_id: str, new: NewEvent, expected_seq: int,
            finished: bool | None = None) -> tuple[Event, bool]:
     """Append one event after ``expected_seq``. Returns (event, created); a
     resubmitted client event id returns the original event and created=False."""
+    return off_the_hub(_append, db, game_id, new, expected_seq, finished)
+
+
+def off_the_hub(call, *args):
+    """Run a call that blocks inside SQLite on a native thread when the server runs
+    gevent workers (gunicorn.conf.py). Waiting for the other worker's write lock and the
+    fsync of COMMIT happen in C and never yield: on the hub they froze every connection
+    of the worker, live streams included (bench/live.py measured taps at p95 ~2 s with
+    400 tables). The calling greenlet waits; the others run."""
+    try:
+        from gevent import get_hub, monkey
+    except ImportError:
+        return call(*args)
+    if not monkey.is_module_patched("threading"):
+        return call(*args)
+    return get_hub().threadpool.apply(call, args)
+
+
+def _append(db, game_id: str, new: NewEvent, expected_seq: int,
+            finished: bool | None) -> tuple[Event, bool]:
     with write_lock(db):
         existing = find_by_client_id(db, game_id, new.client_event_id)
         if existing:

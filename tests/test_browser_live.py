@@ -107,7 +107,7 @@ def test_a_move_tapped_offline_after_someone_else_recorded_shows_the_refusal_and
     _record(host, "Anna", 8)
     _record(guest, "Béla", 2)
     host.context.set_offline(False)
-    expect(host.locator(".problems")).to_contain_text("Someone else recorded a move meanwhile")
+    expect(host.get_by_test_id("problems")).to_contain_text("Someone else recorded a move meanwhile")
     expect(host.get_by_test_id("score-1")).to_have_text("2")
     expect(host.get_by_test_id("score-0")).to_have_text("0")
     expect(host.get_by_test_id("pending")).to_be_hidden()
@@ -120,11 +120,11 @@ def full_server(tmp_path):
     import os
     from tests.conftest import free_port, start_server
     port = free_port()
-    os.environ["TABLESCRIBE_STREAMS_PER_WORKER"] = "0"
+    os.environ["TABLESCRIBE_MAX_STREAMS"] = "0"
     try:
         proc = start_server(str(tmp_path / "full.db"), port)
     finally:
-        del os.environ["TABLESCRIBE_STREAMS_PER_WORKER"]
+        del os.environ["TABLESCRIBE_MAX_STREAMS"]
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(10)

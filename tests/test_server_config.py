@@ -3,6 +3,7 @@ applies (docs/performance.md, change 8)."""
 import gc
 import os
 import runpy
+from types import SimpleNamespace
 
 from gunicorn.config import KNOWN_SETTINGS
 
@@ -31,9 +32,26 @@ def test_a_worker_freezes_start_up_objects_and_collects_less_often():
     gc.unfreeze()
     gc.set_threshold(700, 10, 10)  # Python's defaults (bench.run.main, run by another test, tunes too)
     try:
-        config["post_worker_init"](worker=None)
+        config["post_worker_init"](worker=SimpleNamespace(stream_slot=0))
         assert gc.get_threshold()[0] > 700
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_each_worker_gets_its_own_stream_count_slot():
+    """pre_fork (in the master) gives every worker a slot no live worker holds; a worker
+    that replaces a dead one takes its slot."""
+    from types import SimpleNamespace
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    server = SimpleNamespace(WORKERS={})
+    for pid in (101, 102):
+        worker = SimpleNamespace()
+        config["pre_fork"](server, worker)
+        server.WORKERS[pid] = worker
+    assert sorted(w.stream_slot for w in server.WORKERS.values()) == [0, 1]
+    del server.WORKERS[101]
+    replacement = SimpleNamespace()
+    config["pre_fork"](server, replacement)
+    assert replacement.stream_slot == 0

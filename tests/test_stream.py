@@ -104,7 +104,7 @@ def test_a_bad_seq_in_the_address_gets_a_full_refresh(client, game):
 
 
 def test_past_the_limit_a_phone_gets_503_and_keeps_polling(app, client, game):
-    app.config["STREAMS_PER_WORKER"] = 1
+    app.config["MAX_STREAMS"] = 1
     held, _ = _open(client, game)
     refused = client.get(f"/games/{game}/stream")
     assert refused.status_code == 503
@@ -121,3 +121,22 @@ def test_the_table_page_subscribes_with_the_sse_extension(client, game):
     assert f'sse-connect="/games/{game}/stream?seq=1"' in page
     assert 'sse-swap="live" hx-target="#live" hx-swap="morph"' in page
     assert "vendor/htmx-ext-sse-" in page and "vendor/idiomorph-ext-" in page and "live.js" in page
+
+
+def test_the_limit_counts_the_streams_of_every_worker(app, client, game, monkeypatch):
+    """Under gunicorn each worker writes its count into memory the master shares: a
+    worker refuses when the server as a whole is full, however the phones are split."""
+    from multiprocessing import RawArray
+    slots = RawArray("q", 4)
+    monkeypatch.setattr(live.HUB, "_slots", None)
+    live.HUB.share(slots, 1)
+    try:
+        slots[0] = 2  # the other worker's streams
+        app.config["MAX_STREAMS"] = 3
+        held, _ = _open(client, game)
+        assert list(slots) == [2, 1, 0, 0]
+        assert client.get(f"/games/{game}/stream").status_code == 503
+        held.close()
+        assert slots[1] == 0
+    finally:
+        live.HUB._slots = None

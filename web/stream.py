@@ -6,8 +6,9 @@ carrying the game's sequence number as its id. A phone that reconnects sends the
 last id it saw (``Last-Event-ID``, or ``?seq=`` from the page it loaded): if the game
 moved on meanwhile, it gets the current region at once (the region is the whole
 state, so "what it missed" is the fresh region); an id that is not a number or lies
-beyond the end gets the same full refresh. Past the configured number of streams per
-worker the answer is 503, and the page keeps polling ``/live`` (static/live.js).
+beyond the end gets the same full refresh. Past the configured number of streams
+(``MAX_STREAMS`` for the whole server, counted across its workers) the answer is 503,
+and the page keeps polling ``/live`` (static/live.js).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ bp = Blueprint("stream", __name__)
 KEEPALIVE = 15.0        # seconds: a comment line that finds dead connections and idle proxies
 LIFETIME = 30 * 60.0    # seconds: a stream then ends and the phone reconnects (spreads load after restarts)
 RETRY_MS = 2000         # the browser's reconnection delay after a stream ends
-STREAMS_PER_WORKER = 1000
+MAX_STREAMS = 2000
 
 
 def _seen() -> int | None:
@@ -58,8 +59,7 @@ def stream(game_id: str):
     if store.last_seq(web_db.get_db(), game_id) == 0:
         abort(404)
     web_db.close_db()
-    limit = current_app.config.get("STREAMS_PER_WORKER", STREAMS_PER_WORKER)
-    if HUB.count() >= limit:
+    if HUB.server_count() >= current_app.config.get("MAX_STREAMS", MAX_STREAMS):
         return Response("Too many live connections; this phone checks for moves every few seconds "
                         "instead.\nTúl sok élő kapcsolat; ez a telefon pár másodpercenként "
                         "kérdez rá a lépésekre.\n", status=503, mimetype="text/plain",
