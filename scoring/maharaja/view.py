@@ -2,6 +2,7 @@
 (``view(state, players)``), and what a phone may see of the state (``redact``)."""
 from __future__ import annotations
 
+from scoring.base import text
 from scoring.maharaja.apply import governor_target, next_city
 from scoring.maharaja.data import (ARTIST, BUILDER, CHIP_ACTIONS, CITIES, VILLAGES, bank_characters,
                                    character_of, holds, palace_cost, palaces_left)
@@ -10,10 +11,17 @@ from scoring.maharaja.data import (ARTIST, BUILDER, CHIP_ACTIONS, CITIES, VILLAG
 def _villages(state: dict, players: list[dict]) -> list[dict]:
     """The 30 villages: number, the seats with a house there, and whether one more fits."""
     named = state.get("village_names") or {}
-    return [{"number": i + 1, "value": f"v{i + 1}", "name": named.get(str(i + 1), ""), "seats": list(owners),
-             "owners": [players[s]["name"] for s in owners if s < len(players)],
-             "room": len(owners) < state["village_cap"]}
+    return [_village(i + 1, named.get(str(i + 1), ""), owners, players, state["village_cap"])
             for i, owners in enumerate(state["villages"])]
+
+
+def _village(number: int, name: str, owners: list[int], players: list[dict], cap: int) -> dict:
+    """One village for the board and the form's choices; its label is built here, once,
+    rather than by a template macro per option (the form lists the 30 villages thrice)."""
+    names = [players[s]["name"] for s in owners if s < len(players)]
+    extra = (f" · {name}" if name else "") + (f" ({', '.join(names)})" if names else "")
+    return {"number": number, "value": f"v{number}", "name": name, "seats": list(owners), "owners": names,
+            "room": len(owners) < cap, "label": text(f"{number}. falu{extra}", f"village {number}{extra}")}
 
 
 def _seats(state: dict) -> list[dict]:
