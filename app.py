@@ -5,6 +5,7 @@ import secrets
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import InternalServerError
 
 csrf = CSRFProtect()
 
@@ -15,7 +16,7 @@ def create_app(test_config=None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=_instance_secret(app.instance_path),
         DATABASE=os.path.join(app.instance_path, "tablescribe.db"),
-        MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few hundred bytes; imports stay small
+        MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few hundred bytes; imports: LARGE_UPLOADS
         WTF_CSRF_TIME_LIMIT=None,       # a game lasts hours; the token lives with the session
         SESSION_COOKIE_SAMESITE="Lax",
     )
@@ -33,6 +34,7 @@ def create_app(test_config=None) -> Flask:
     cli.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    app.before_request(_allow_large_uploads)  # before CSRF reads the form under the global limit
     csrf.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
@@ -44,6 +46,17 @@ def create_app(test_config=None) -> Flask:
     _register_errors(app)
     poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)
     return app
+
+
+# Routes that take a whole game: the largest game the benchmark builds (Han at 10,000
+# events) exports 16.7 MiB (docs/reliability.md §4).
+LARGE_UPLOADS = {"audit.import_page": 24 * 2**20}
+
+
+def _allow_large_uploads() -> None:
+    limit = LARGE_UPLOADS.get(request.endpoint)
+    if limit is not None:
+        request.max_content_length = limit
 
 
 def tune_gc() -> None:
@@ -84,8 +97,9 @@ def _register_errors(app: Flask) -> None:
         return request.path.startswith("/api/")
 
     def error(status: int, en: str, hu: str):
-        if wants_json():
-            return jsonify({"error": en}), status
+        if wants_json():  # every API answer is JSON, in the client's language, errors too
+            from web.i18n import t
+            return jsonify({"error": t(hu, en)}), status
         return render_template("error.html", status=status, message_en=en, message_hu=hu), status
 
     app.register_error_handler(CSRFError, lambda e: error(
@@ -101,3 +115,5 @@ def _register_errors(app: Flask) -> None:
     # A JSON body nested deeper than the parser can recurse (found by tests/test_fuzz_http.py).
     app.register_error_handler(RecursionError, lambda e: error(
         400, "The data is nested too deeply.", "Az adat túl mélyen egymásba ágyazott."))
+    app.register_error_handler(InternalServerError, lambda e: error(
+        500, "Something went wrong on the server; try again.", "Hiba történt a szerveren; próbáld újra."))

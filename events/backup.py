@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from events import store
+from events import integrity, store
 
 
 def check_copy(path: str) -> tuple[int, list[str]]:
@@ -17,7 +17,7 @@ def check_copy(path: str) -> tuple[int, list[str]]:
             problems.append(f"integrity_check: {ok}")
         games = store.game_ids(db)
         for game_id in games:
-            broken = store.verify_game(db, game_id)
+            broken = integrity.verify_whole(db, game_id)
             if broken:
                 problems.append(f"game {game_id}: event {broken[0]}: {broken[1]}")
         return len(games), problems

@@ -11,6 +11,7 @@ import re
 
 from events.store import now, write_lock
 from scoring.base import FormError, GameKind, Problem
+from scoring.schema import unencodable_path
 
 FORMAT = "tablescribe-board"
 FORMAT_VERSION = 1
@@ -76,6 +77,10 @@ def save(db, game: GameKind, profile_id: str, data) -> dict:
     if not isinstance(profile_id, str) or not PROFILE_ID.match(profile_id):
         raise BadProfile([_problem("A profil azonosítója kisbetű, szám és kötőjel (max. 40).",
                                    "A profile id is lower-case letters, digits and hyphens (at most 40).")])
+    where = unencodable_path(data)
+    if where is not None:
+        raise BadProfile([_problem(f"Érvénytelen Unicode-szöveg itt: {where}.",
+                                   f"The text at {where} is not valid Unicode (a lone surrogate).")])
     problems = game.boards.validate(data)
     if problems:
         raise BadProfile(problems)
@@ -132,6 +137,7 @@ def export(game: GameKind, profile: dict) -> dict:
 def import_document(db, game: GameKind, document, profile_id: str | None = None) -> dict:
     """Store an exported profile as a new version (of its own id, or ``profile_id``)."""
     if not isinstance(document, dict) or document.get("format") != FORMAT \
+            or type(document.get("format_version")) is not int \
             or document.get("format_version") != FORMAT_VERSION or document.get("kind") != game.kind:
         raise BadProfile([_problem("Ez nem ennek a játéknak a tábla-profilja (tablescribe-board, 1).",
                                    "This is not a board profile of this game (tablescribe-board, 1).")])

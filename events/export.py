@@ -7,29 +7,36 @@ state folded from the events before it. The first bad event is named by number.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta, timezone
 
-from events import store
+from events import integrity, store
 from events.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.hashing import HASHED_FIELDS, first_broken_link
 from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event, NewEvent
 from events.seats import hash_token
-from events.table import check_move, check_setup
+from events.table import check_move, check_setup, new_game_id
 from scoring import get_game, knows_rules, rules_for
-from scoring.schema import schema_texts, strict_validator
+from scoring.schema import schema_texts, strict_validator, unencodable_path
 
 FORMAT = "tablescribe-export"
 FORMAT_VERSION = 1
 
+# Every stored field, typed and bounded: what the store, the pages and the hash chain take.
 _ENVELOPE = strict_validator({
     "type": "object", "required": [*HASHED_FIELDS, "hash"],
     "properties": {
-        "seq": {"type": "integer", "minimum": 1}, "type": {"type": "string"},
-        "version": {"type": "integer", "minimum": 1}, "data": {"type": "object"},
-        "seat": {"type": ["integer", "null"]}, "device": {"type": "string"},
-        "recorded_at": {"type": "string"},
+        "seq": {"type": "integer", "minimum": 1, "maximum": 2**53},
+        "type": {"type": "string", "minLength": 1, "maxLength": 64},
+        "version": {"type": "integer", "minimum": 1, "maximum": 1000}, "data": {"type": "object"},
+        "seat": {"type": ["integer", "null"], "minimum": 0, "maximum": 63},
+        "device": {"type": "string", "maxLength": 64},
+        "recorded_at": {"type": "string", "minLength": 10, "maxLength": 40},
         "client_event_id": {"type": "string", "minLength": 1, "maxLength": 64},
-        "hash": {"type": "string"}}})
+        "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}})
+# A recorded time is an ISO 8601 moment with its offset, between the app's first year and
+# a day after now (a server's clock may run a little ahead of this one's).
+EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
 _CREATED = strict_validator(CORE_SCHEMAS["game-created"])
 _CHAIN_HU = {True: "hiányzó vagy felcserélt esemény: nem ez a sorszám következik",
              False: "a lenyomat (hash) nem egyezik a tartalommal és az előző lenyomattal"}
@@ -47,13 +54,18 @@ class BadExport(ValueError):
 
 
 def export_game(db, game_id: str) -> dict:
-    """Every event of the game with its envelope and hash, in order."""
+    """Every event of the game with its envelope and hash, in order; a record that does
+    not verify (its chain, or its summary against the chain) says so in ``unverified``."""
     events = store.read_events(db, game_id)
     if not events:
         raise LookupError(game_id)
-    return {"format": FORMAT, "format_version": FORMAT_VERSION,
-            "game": {"id": game_id, "kind": events[0].data["kind"], "exported_at": store.now()},
-            "events": [e.envelope() for e in events]}
+    doc = {"format": FORMAT, "format_version": FORMAT_VERSION,
+           "game": {"id": game_id, "kind": events[0].data["kind"], "exported_at": store.now()},
+           "events": [e.envelope() for e in events]}
+    broken = integrity.verify_whole(db, game_id)
+    if broken:
+        doc["unverified"] = integrity.warning(broken)
+    return doc
 
 
 def verify(doc) -> list[Event]:
@@ -82,7 +94,7 @@ def _verify(doc) -> list[Event]:
 def _envelopes(doc) -> list[dict]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BadExport(0, f"not a {FORMAT} document", "ez nem Tablescribe-export")
-    if doc.get("format_version") != FORMAT_VERSION:
+    if type(doc.get("format_version")) is not int or doc["format_version"] != FORMAT_VERSION:
         raise BadExport(0, f"format version {doc.get('format_version')!r} is not supported "
                            f"(this is version {FORMAT_VERSION})",
                         f"a(z) {doc.get('format_version')!r} formátumverzió nem támogatott")
@@ -93,17 +105,43 @@ def _envelopes(doc) -> list[dict]:
         raise BadExport(0, "the file has no events", "a fájlban nincs esemény")
     seen: dict[str, int] = {}
     for i, env in enumerate(envelopes, start=1):
-        error = next(iter(_ENVELOPE.iter_errors(env)), None)
-        if error is not None:
-            where = ".".join(str(p) for p in error.path)
-            where = f" ({where})" if where else ""
-            hu, en = schema_texts(error)
-            raise BadExport(i, f"malformed envelope{where}: {en}", f"hibás boríték{where}: {hu}")
+        _check_envelope(i, env)
         first = seen.setdefault(env["client_event_id"], i)
         if first != i:
             raise BadExport(i, f"its client_event_id repeats event {first}'s",
                             f"a client_event_id-ja a(z) {first}. eseményét ismétli")
+    where = unencodable_path(doc)
+    if where is not None:
+        raise BadExport(0, f"{where} is not valid Unicode text (a lone surrogate)",
+                        f"{where}: érvénytelen Unicode-szöveg (magányos helyettesítő karakter)")
     return envelopes
+
+
+def _check_envelope(i: int, env) -> None:
+    bad_text = unencodable_path(env)
+    if bad_text is not None:
+        raise BadExport(i, f"{bad_text} is not valid Unicode text (a lone surrogate)",
+                        f"{bad_text}: érvénytelen Unicode-szöveg (magányos helyettesítő karakter)")
+    error = next(iter(_ENVELOPE.iter_errors(env)), None)
+    if error is not None:
+        where = ".".join(str(p) for p in error.path)
+        where = f" ({where})" if where else ""
+        hu, en = schema_texts(error)
+        raise BadExport(i, f"malformed envelope{where}: {en}", f"hibás boríték{where}: {hu}")
+    if not _sane_time(env["recorded_at"]):
+        raise BadExport(i, f"recorded_at {env['recorded_at']!r} is not a time with its offset "
+                           f"between {EARLIEST.year} and tomorrow",
+                        f"a recorded_at ({env['recorded_at']!r}) nem időpont időeltolással "
+                        f"{EARLIEST.year} és holnap között")
+
+
+def _sane_time(recorded_at: str) -> bool:
+    try:
+        moment = datetime.fromisoformat(recorded_at)
+        return moment.tzinfo is not None and \
+            EARLIEST <= moment.astimezone(timezone.utc) <= datetime.now(timezone.utc) + timedelta(days=1)
+    except (ValueError, OverflowError):
+        return False
 
 
 def _check_created(doc: dict, created: Event) -> None:
@@ -183,7 +221,7 @@ def import_game(db, doc, device: str | None = None) -> dict:
     game, so the phone that imported it holds the host's seat and can show the join code."""
     events = verify(doc)
     created = events[0].data
-    game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
+    game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
     raw_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
     tokens = [hash_token(t) for t in raw_tokens]
     final = fold(events)

@@ -20,9 +20,9 @@ def chain_hash(prev_hash: str, envelope: dict) -> str:
     return hashlib.sha256((prev_hash + body).encode("utf-8")).hexdigest()
 
 
-def first_broken_link(envelopes) -> tuple[int, str] | None:
-    """Walk a game's events in order; return (seq, reason) of the first bad one."""
-    prev, expected_seq = GENESIS, 1
+def first_broken_link(envelopes, prev: str = GENESIS, expected_seq: int = 1) -> tuple[int, str] | None:
+    """Walk a game's events in order; return (seq, reason) of the first bad one. ``prev``
+    and ``expected_seq``: go on from a verified prefix (its last hash, the next seq)."""
     for env in envelopes:
         if env["seq"] != expected_seq:
             return env["seq"], f"expected event {expected_seq}, found {env['seq']}"

@@ -37,6 +37,13 @@ def locked_seats(db, game_id: str) -> set[int]:
     return {r[0] for r in db.execute("SELECT seat FROM seat_locks WHERE game_id = ?", [game_id])}
 
 
+def closed_to_join(db, game_id: str) -> set[int]:
+    """Seats the join link does not open: the host's (host powers pass only by the host's
+    hand-over) and every locked seat (a handed-over seat is locked: it stays with the
+    new phone, and the lost one cannot rejoin through the unchanged join link)."""
+    return locked_seats(db, game_id) | {HOST_SEAT}
+
+
 def set_lock(db, game_id: str, seat: int, locked: bool) -> None:
     with db.atomic():
         if locked:
@@ -52,11 +59,13 @@ def phones_per_seat(db, game_id: str) -> dict[int, int]:
 
 
 def hand_over(db, game_id: str, seat: int) -> str:
-    """Revoke every token of the seat and return a fresh one-time link code for it
-    (earlier unused links of the seat stop working too)."""
+    """Revoke every token of the seat, lock it against the join link, and return a fresh
+    one-time link code for it (earlier unused links of the seat stop working too)."""
     code = secrets.token_urlsafe(16)  # 128 bits
     with db.atomic():
         db.execute("DELETE FROM seat_tokens WHERE game_id = ? AND seat = ?", [game_id, seat])
+        db.execute("INSERT OR IGNORE INTO seat_locks (game_id, seat, locked_at) VALUES (?,?,?)",
+                   [game_id, seat, store.now()])
         db.execute("UPDATE seat_handovers SET used_at = ? WHERE game_id = ? AND seat = ? AND used_at IS NULL",
                    [store.now(), game_id, seat])
         db.execute("INSERT INTO seat_handovers (code_hash, game_id, seat, issued_at) VALUES (?,?,?,?)",

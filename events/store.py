@@ -198,8 +198,8 @@ def _insert(db, game_id: str, new: NewEvent, expected_seq: int) -> Event:
 
 
 def _touch_summary(db, game_id: str, event: Event, finished: bool | None) -> None:
-    sql = "UPDATE games SET last_seq = ?, updated_at = ?"
-    params: list[Any] = [event.seq, event.recorded_at]
+    sql = "UPDATE games SET last_seq = ?, last_hash = ?, updated_at = ?"
+    params: list[Any] = [event.seq, event.hash, event.recorded_at]
     if finished is not None:
         sql += ", finished = ?"
         params.append(int(finished))

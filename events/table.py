@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import json
 import secrets
 from functools import lru_cache
 
@@ -18,7 +19,13 @@ from scoring import get_game, rules_for
 from scoring.base import Problem
 from scoring.schema import schema_texts, strict_validator
 
+from events.palette import COLOUR_IDS
+from scoring.schema import unencodable_path
+
 MAX_NAME = 40
+# Game ids: letters and digits only, a letter first, so every command line (no leading
+# "-"), URL and file name takes one as it is; 10 characters ≈ 51 random bits.
+ID_FIRST, ID_REST = "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
 class Refused(Exception):
@@ -29,7 +36,25 @@ class Refused(Exception):
         self.problems = problems
 
 
-__all__ = ["Refused", "UnknownGame", "StaleSequence", "new_game", "record", "load"]
+class ReusedId(Exception):
+    """The submission id was already used for a different move: answering with the
+    earlier event would pass it off as this one."""
+
+    def __init__(self, earlier: Event):
+        super().__init__(f"client_event_id {earlier.client_event_id!r} was already used for event {earlier.seq}")
+        self.earlier = earlier
+        self.problem = Problem(
+            "core §2", f"Ez a beküldési azonosító már a(z) #{earlier.seq} lépésé, amely más volt; "
+                       "töltsd újra az oldalt, és küldd újra.",
+            f"This submission id already belongs to event #{earlier.seq}, a different move; "
+            "reload the page and send again.")
+
+
+__all__ = ["Refused", "ReusedId", "UnknownGame", "StaleSequence", "new_game", "record", "load"]
+
+
+def new_game_id() -> str:
+    return secrets.choice(ID_FIRST) + "".join(secrets.choice(ID_REST) for _ in range(9))
 
 
 def new_game(db, kind: str, players: list[dict], options: dict | None, device: str,
@@ -40,6 +65,9 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
     players = [{"name": str(p.get("name", "")).strip(), "colour": str(p.get("colour") or "")}
                for p in players]
     options = {**game.default_options(), **(options or {})}
+    problems = text_problems({"players": players, "options": options})
+    if problems:
+        raise Refused(problems)
     completing = boards.asks_completion(game, options.get("board"))
     if completing:  # the table answered what the board profile lacks (Boards.complete)
         options["board"] = _refused_if_bad(boards.completed, db, game, options["board"])
@@ -48,7 +76,7 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
         raise Refused(problems)
     if completing:
         options["board"] = _refused_if_bad(boards.save_completed, db, game, options["board"])
-    game_id, join_code = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
+    game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
     tokens = [secrets.token_urlsafe(24) for _ in players]
     store.insert_game(db, game_id, kind, players, join_code, [hash_token(t) for t in tokens])
     data = {"kind": kind, "rules_version": game.rules_version, "players": players,
@@ -75,6 +103,12 @@ def check_setup(game, players: list[dict], options: dict) -> list[Problem]:
     if any(not p["name"] or len(p["name"]) > MAX_NAME for p in players):
         problems.append(Problem("core §1", f"Minden játékosnak legyen neve (max. {MAX_NAME} karakter).",
                                 f"Every player needs a name of at most {MAX_NAME} characters."))
+    odd = sorted({p["colour"] for p in players if p["colour"] and p["colour"] not in COLOUR_IDS})
+    if odd:
+        problems.append(Problem("core §1", f"Ismeretlen szín: {', '.join(odd)[:80]}; a paletta színei: "
+                                           f"{', '.join(sorted(COLOUR_IDS))}.",
+                                f"Unknown colour {', '.join(odd)[:80]}; the palette has "
+                                f"{', '.join(sorted(COLOUR_IDS))}."))
     declared = {o.name: o for o in game.options}
     for name, value in options.items():
         option = declared.get(name)
@@ -95,8 +129,20 @@ def _validator(kind: str, rules_version: int, type_: str):
     return strict_validator(schema)
 
 
+def text_problems(value) -> list[Problem]:
+    """A refusal naming where a text is not valid Unicode (it could not be stored or hashed)."""
+    where = unencodable_path(value)
+    if where is None:
+        return []
+    return [Problem("core §2", f"Érvénytelen Unicode-szöveg itt: {where} (magányos helyettesítő karakter).",
+                    f"The text at {where} is not valid Unicode (a lone surrogate).")]
+
+
 def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
     game = table.rules
+    problems = text_problems({"type": type_, "data": data})
+    if problems:
+        return problems
     if type_ not in CORE_EVENTS and type_ not in game.event_types:
         return [Problem("core §2", f"Ismeretlen eseménytípus: {type_}.", f"Unknown event type {type_!r}.")]
     if not isinstance(data, dict):
@@ -122,10 +168,15 @@ def check_move(table: TableState, type_: str, data) -> list[Problem]:
 
 def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | None,
            device: str, client_event_id: str) -> tuple[Event, bool]:
-    """Append a move; returns (event, created). Raises UnknownGame, StaleSequence, Refused."""
+    """Append a move; returns (event, created). A resubmission of the same move (same
+    ``client_event_id``, type, payload and seat) returns the original event. Raises
+    UnknownGame, StaleSequence, Refused, ReusedId."""
+    problems = text_problems({"client_event_id": client_event_id, "device": device})
+    if problems:
+        raise Refused(problems)
     earlier = store.find_by_client_id(db, game_id, client_event_id)
     if earlier:
-        return earlier, False
+        return _resubmitted(earlier, type_, data, seat), False
     try:
         return _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id)
     except StaleSequence:
@@ -133,8 +184,17 @@ def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | No
         # view but the same submission; answer as the first answer did.
         earlier = store.find_by_client_id(db, game_id, client_event_id)
         if earlier:
-            return earlier, False
+            return _resubmitted(earlier, type_, data, seat), False
         raise
+
+
+def _resubmitted(earlier: Event, type_: str, data, seat: int | None) -> Event:
+    """The earlier event, when this submission is the same move again; else ReusedId."""
+    same = earlier.type == type_ and earlier.seat == seat and \
+        json.dumps(earlier.data, sort_keys=True) == json.dumps(data, sort_keys=True)
+    if not same:
+        raise ReusedId(earlier)
+    return earlier
 
 
 def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id):
@@ -150,7 +210,8 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
     after = advance(table, pending) or fold(store.read_events(db, game_id) + [pending])
     event, created = store.append(db, game_id, new, expected_seq,
                                   finished=table.rules.is_over(after.game))
-    if created:  # the state after it is known: the next load need not fold it again
-        remember(game_id, after)
-        live.HUB.published(game_id)  # wake this game's streams in this process at once
+    if not created:  # the same id appended meanwhile (under the write lock)
+        return _resubmitted(event, type_, data, seat), False
+    remember(game_id, after)  # the state after it is known: the next load need not fold it again
+    live.HUB.published(game_id)  # wake this game's streams in this process at once
     return event, created

@@ -145,3 +145,33 @@ def schema_problems(schema: Mapping[str, Any], data, rule: str,
     errors = sorted(strict_validator(schema).iter_errors(data), key=lambda e: list(e.path))
     return [Problem(rule, f"Hibás {subject['hu']}: {hu}", f"Invalid {subject['en']}: {en}")
             for hu, en in map(schema_texts, errors[:limit])]
+
+
+def unencodable_path(value: Any) -> str | None:
+    """Where in a JSON value a text is not valid Unicode (a lone surrogate such as
+    ``"\\ud800"``, which JSON's escapes can carry but UTF-8 cannot store), as a path
+    like ``players.0.name``; None when every key and string is valid. Walked without
+    recursion, so a deeply nested value cannot exhaust the stack."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            if not _encodes(node):
+                return path or "(text)"
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                where = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and not _encodes(key):
+                    return path or "(key)"
+                stack.append((where, child))
+        elif isinstance(node, list):
+            stack.extend((f"{path}.{i}" if path else str(i), child) for i, child in enumerate(node))
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False

@@ -132,5 +132,5 @@ def test_schema_refusals_speak_hungarian_too(client, game, data, hu):
 
 @pytest.mark.parametrize("at", ["\u00b2", "\u0661", "1e2", "0x2"])
 def test_state_at_takes_ascii_digits_only(client, game, at):
-    response = client.get(f"/api/games/{game['id']}/state", query_string={"at": at})
+    response = client.get(f"/api/games/{game['id']}/state", query_string={"at": at, "lang": "en"})
     assert response.status_code == 400 and "positive event number" in response.json["error"]

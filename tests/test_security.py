@@ -107,7 +107,7 @@ def test_join_codes_are_compared_in_constant_time(app, client, monkeypatch):
     assert client.get(f"/games/{game['id']}/join/{code}").status_code == 200
     wrong = code[:-1] + ("B" if code.endswith("A") else "A")
     assert client.get(f"/games/{game['id']}/join/{wrong}").status_code == 404
-    assert (code, code) in calls and len(calls) == 2
+    assert (code.encode(), code.encode()) in calls and len(calls) == 2
 
 
 # ---- spectators and other tables ----------------------------------------------------------

@@ -89,7 +89,8 @@ def test_a_bad_import_file_is_refused_with_a_reason(app, client, db, doc, case):
 
 
 def test_a_huge_import_file_is_refused(app, client, db, doc):
-    padded = {**doc, "padding": "x" * (5 * 1024 * 1024)}
+    from app import LARGE_UPLOADS
+    padded = {**doc, "padding": "x" * (LARGE_UPLOADS["audit.import_page"] + 1)}
     response = _upload(client, json.dumps(padded).encode())
     assert response.status_code == 413 and 'role="alert"' in response.data.decode()
 

@@ -1,13 +1,16 @@
 """The JSON API (docs/api.md): the same path and rules as the phone forms."""
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, abort, jsonify, make_response, request
 
-from events import store
+from events import integrity, store
 from events.projection import standings
 from events.cache import UnknownGame, load
-from events.table import Refused, StaleSequence, new_game, record
+from events.table import Refused, ReusedId, StaleSequence, new_game, record
+from scoring.base import text
+from scoring.schema import unencodable_path
 from web.db import get_db
+from web.i18n import tr
 from web.seating import my_seat, require_seat
 from web.security import device_id
 from web.views import join_url, visible_state
@@ -15,13 +18,27 @@ from web.views import join_url, visible_state
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _error(status: int, message: str, **extra):
-    return jsonify({"error": message, **extra}), status
+def _error(status: int, message: dict, **extra):
+    """A JSON error: ``error`` in the client's language (?lang=, the lang cookie or
+    Accept-Language, as the pages choose); ``problems`` keep both languages."""
+    return jsonify({"error": tr(message), **extra}), status
+
+
+NOT_AN_OBJECT = text("a törzs JSON-objektum legyen", "the body must be a JSON object")
+NO_SUCH_GAME = text("nincs ilyen játék", "no such game")
 
 
 def _body():
+    """The JSON object sent, or None. Text that is not valid Unicode (a lone surrogate, which
+    JSON escapes can carry) is refused here with its place, before anything reads it."""
     body = request.get_json(silent=True)
-    return body if isinstance(body, dict) else None
+    if not isinstance(body, dict):
+        return None
+    where = unencodable_path(body)
+    if where is not None:
+        abort(make_response(_error(400, text(f"érvénytelen Unicode-szöveg itt: {where} (magányos helyettesítő karakter)",
+                                              f"the text at {where} is not valid Unicode (a lone surrogate)"))))
+    return body
 
 
 def _problems(refusal: Refused) -> list[dict]:
@@ -38,15 +55,17 @@ def _is_player(p) -> bool:
 def create_game():
     body = _body()
     if body is None:
-        return _error(400, "the body must be a JSON object")
+        return _error(400, NOT_AN_OBJECT)
     players, options = body.get("players"), body.get("options", {})
     if not isinstance(body.get("kind"), str) or not isinstance(players, list) \
             or not all(_is_player(p) for p in players) or not isinstance(options, dict):
-        return _error(400, "expected {kind: str, players: [{name: str, colour?: str}], options?: {}}")
+        return _error(400, text("várt forma: {kind: str, players: [{name: str, colour?: str}], options?: {}}",
+                                "expected {kind: str, players: [{name: str, colour?: str}], options?: {}}"))
     try:
         created = new_game(get_db(), body["kind"], players, options, device_id())
     except Refused as refusal:
-        return _error(422, "the game cannot be set up", problems=_problems(refusal))
+        return _error(422, text("a játék nem indítható így", "the game cannot be set up"),
+                      problems=_problems(refusal))
     return jsonify({"id": created["id"], "seq": created["seq"],
                     "join_url": join_url(created["id"], created["join_code"]),
                     "seats": created["seats"]}), 201
@@ -56,25 +75,32 @@ def create_game():
 def append_event(game_id: str):
     db = get_db()
     if store.last_seq(db, game_id) == 0:
-        return _error(404, "no such game")
+        return _error(404, NO_SUCH_GAME)
     token = request.headers.get("X-Seat-Token")
     seat = require_seat(game_id, lambda problems, status: _error(
-        status if token else 401, "a seat token of this game is needed (X-Seat-Token)"), token=token or "")
+        status if token else 401, text("ennek a játéknak egy helyéhez tartozó token kell (X-Seat-Token)",
+                                       "a seat token of this game is needed (X-Seat-Token)")), token=token or "")
     body = _body()
     if body is None:
-        return _error(400, "the body must be a JSON object")
+        return _error(400, NOT_AN_OBJECT)
     type_, expected, client_id = body.get("type"), body.get("expected_seq"), body.get("client_event_id")
     if not isinstance(type_, str) or type(expected) is not int or not isinstance(client_id, str) \
             or not 1 <= len(client_id) <= 64:
-        return _error(400, "expected {type: str, data: {}, expected_seq: int, client_event_id: str (1-64)}")
+        return _error(400, text("várt forma: {type: str, data: {}, expected_seq: int, client_event_id: str (1-64)}",
+                                "expected {type: str, data: {}, expected_seq: int, client_event_id: str (1-64)}"))
     try:
         event, _ = record(db, game_id, type_, body.get("data", {}), expected, seat,
                           device_id(), client_id)
     except StaleSequence:
         fresh = _state_json(game_id, seat=seat)  # read after the refusal: as fresh as it gets
-        return _error(409, "stale: someone recorded first", seq=fresh["seq"], state=fresh)
+        return _error(409, text("elavult: közben más rögzített", "stale: someone recorded first"),
+                      seq=fresh["seq"], state=fresh)
+    except ReusedId as reused:
+        return _error(409, text("a client_event_id már egy másik lépésé", "client_event_id reused for a different move"),
+                      seq=reused.earlier.seq, problems=[reused.problem.as_dict()])
     except Refused as refusal:
-        return _error(422, "the rules refuse this move", problems=_problems(refusal))
+        return _error(422, text("a szabályok nem engedik ezt a lépést", "the rules refuse this move"),
+                      problems=_problems(refusal))
     return jsonify({"seq": event.seq, "hash": event.hash}), 201
 
 
@@ -82,8 +108,14 @@ def append_event(game_id: str):
 def list_events(game_id: str):
     events = store.read_events(get_db(), game_id)
     if not events:
-        return _error(404, "no such game")
-    return jsonify({"events": [e.envelope() for e in events]})
+        return _error(404, NO_SUCH_GAME)
+    return jsonify({"events": [e.envelope() for e in events], **_unverified(game_id)})
+
+
+def _unverified(game_id: str) -> dict:
+    """``{"unverified": {"from", "reason", "hu", "en"}}`` for a record that does not verify."""
+    broken = integrity.unverified_from(get_db(), game_id)
+    return {"unverified": integrity.warning(broken)} if broken else {}
 
 
 def _state_json(game_id: str, at: int | None = None, seat: int | None = None) -> dict:
@@ -92,16 +124,17 @@ def _state_json(game_id: str, at: int | None = None, seat: int | None = None) ->
     return {"seq": table.seq, "state": visible_state(table, seat),
             "over": table.rules.is_over(table.game),
             "standings": [{k: row[k] for k in ("seat", "player", "score", "rank", "breakdown")}
-                          for row in standings(table)]}
+                          for row in standings(table)], **_unverified(game_id)}
 
 
 @bp.get("/games/<game_id>/state")
 def state(game_id: str):
     at = request.args.get("at")
-    if at is not None and not (at.isascii() and at.isdigit() and int(at) >= 1):  # "²" is a digit too
-        return _error(400, "at must be a positive event number")
+    # "²" is a digit too; 5,000 digits are refused by int() itself
+    if at is not None and not (at.isascii() and at.isdigit() and len(at) <= 15 and int(at) >= 1):
+        return _error(400, text("az at pozitív sorszám legyen", "at must be a positive event number"))
     try:
         seat = my_seat(game_id, request.headers.get("X-Seat-Token"))
         return jsonify(_state_json(game_id, int(at) if at else None, seat))
     except UnknownGame:
-        return _error(404, "no such game")
+        return _error(404, NO_SUCH_GAME)

@@ -15,7 +15,7 @@ from events.export import BadExport, export_game, import_game
 from events.history import History, history
 from events.projection import TableState, fold, open_disputes, standings, upcast
 from events.store import Event
-from events.table import Refused, StaleSequence, check_move, record
+from events.table import Refused, ReusedId, StaleSequence, check_move, record
 from scoring import get_game
 from scoring.base import Problem
 from web import chart, views
@@ -27,7 +27,6 @@ from web.security import device_id
 bp = Blueprint("audit", __name__)
 
 COMMENT_NEEDED = Problem("core §4", "Írj megjegyzést.", "Write a comment.")
-MAX_IMPORT = 4 * 1024 * 1024
 BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Choose an exported game (JSON).")
 
 
@@ -185,6 +184,8 @@ def _write(game_id: str, type_: str, data: dict, then, refused, has_text=True):
                           seat, device_id(), (request.form.get("client_event_id") or secrets.token_hex(16))[:64])
     except StaleSequence:
         return refused([views.STALE], 409)
+    except ReusedId as reused:
+        return refused([reused.problem], 409)
     except Refused as refusal:
         return refused(refusal.problems, 422)
     return redirect(then(event), code=303)
@@ -342,7 +343,6 @@ def export(game_id: str):
 def import_page():
     if request.method == "GET":
         return render_template("audit/import.html", refusal=None, problems=[])
-    request.max_content_length = MAX_IMPORT  # a whole game, more than one move's form
     upload = request.files.get("file")
     try:
         doc = json.loads(upload.read().decode("utf-8")) if upload else None

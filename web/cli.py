@@ -12,8 +12,9 @@ import sys
 
 import click
 from flask import current_app
+from flask.cli import with_appcontext
 
-from events import backup, seats, store
+from events import backup, integrity, seats, store
 from events.export import BadExport, export_game, replay, verify
 from web.db import get_db
 from web.views import hand_url
@@ -30,11 +31,12 @@ def init_db_command() -> None:
 
 @click.command("verify-db")
 def verify_db_command() -> None:
-    """Check every game's hash chain; exit non-zero naming the first broken event."""
+    """Check every game's hash chain and its summary (last event and hash); exit non-zero
+    naming the first event that does not verify."""
     db = get_db()
     bad = 0
     for game_id in store.game_ids(db):
-        broken = store.verify_game(db, game_id)
+        broken = integrity.verify_whole(db, game_id)
         if broken:
             bad += 1
             click.echo(f"game {game_id}: event {broken[0]}: {broken[1]}", err=True)
@@ -160,4 +162,5 @@ COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command,
 
 def init_app(app) -> None:
     for command in COMMANDS:
+        command.callback = with_appcontext(command.callback)  # `flask` and test runners alike
         app.cli.add_command(command)

@@ -62,8 +62,9 @@ def _local(recorded_at: str, fmt: str, fallback: slice) -> str:
     try:
         moment = datetime.fromisoformat(recorded_at)
         return moment.astimezone(ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest"))).strftime(fmt)
-    except (ValueError, ZoneInfoNotFoundError):
-        return recorded_at[fallback].replace("T", " ")
+    except (ValueError, OverflowError, TypeError, ZoneInfoNotFoundError):
+        # Whatever was stored renders: the recorded text as it is (docs/reliability.md).
+        return str(recorded_at)[fallback].replace("T", " ")
 
 
 def clock(recorded_at: str) -> str:
@@ -80,7 +81,9 @@ def day_and_clock(recorded_at: str) -> str:
 
 
 def init_app(app) -> None:
-    from web.palette import COLOURS
+    from events.palette import COLOURS
+    from web.views import unverified_record
     app.jinja_env.filters.update(clock=clock, day=day, day_and_clock=day_and_clock)
     app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, sse_file=SSE_FILE, morph_file=MORPH_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
-                                 problem_text=problem_text, game_css=game_css, lang_next=lang_next)
+                                 problem_text=problem_text, game_css=game_css, lang_next=lang_next,
+                                 unverified_record=unverified_record)

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from events import seats, store
 from events.cache import load
-from events.table import Refused, StaleSequence, new_game, record
+from events.table import Refused, ReusedId, StaleSequence, new_game, record
 from scoring import GAMES, get_game
 from scoring.base import FormError
 from web import views
@@ -125,6 +125,8 @@ def _record(game_id, table_state, seat, type_, data):
         event, _ = record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64])
     except StaleSequence:
         return views.refuse(game_id, load(get_db(), game_id), seat, 409, [views.STALE])
+    except ReusedId as reused:
+        return views.refuse(game_id, load(get_db(), game_id), seat, 409, [reused.problem])
     except Refused as refusal:
         return views.refuse(game_id, table_state, seat, 422, refusal.problems)
     return views.after_write(game_id, seat, event.seq)
@@ -134,18 +136,19 @@ def _record(game_id, table_state, seat, type_, data):
 def join(game_id: str, code: str):
     limit("join", JOIN_RATE)
     row = store.game_row(get_db(), game_id) or abort(404)
-    if not secrets.compare_digest(code, row["join_code"]):
+    if not secrets.compare_digest(code.encode("utf-8", "surrogatepass"), row["join_code"].encode()):
         abort(404)
     table_state = table_or_404(game_id)
-    locked = seats.locked_seats(get_db(), game_id)
+    closed = seats.closed_to_join(get_db(), game_id)
     if request.method == "GET":
         return render_template("join.html", game_id=game_id, code=code, table=table_state,
-                               seat=my_seat(game_id), locked=locked)
+                               seat=my_seat(game_id), locked=closed)
     seat = request.form.get("seat", type=int)
-    if seat is None or not 0 <= seat < len(table_state.players) or seat in locked:
-        problem = views.SEAT_LOCKED if seat in locked else views.NO_SUCH_SEAT
-        return render_template("join.html", game_id=game_id, code=code, table=table_state,
-                               seat=None, locked=locked, problems=[problem]), 403 if seat in locked else 422
+    if seat is None or not 0 <= seat < len(table_state.players) or seat in closed:
+        problem = views.NO_SUCH_SEAT if seat not in closed else \
+            views.HOST_SEAT_CLOSED if seat == seats.HOST_SEAT else views.SEAT_LOCKED
+        return render_template("join.html", game_id=game_id, code=code, table=table_state, seat=None,
+                               locked=closed, problems=[problem]), 403 if seat in closed else 422
     token = seats.issue_seat_token(get_db(), game_id, seat)
     response = redirect(url_for("pages.table", game_id=game_id))
     remember_seat(response, game_id, token)

@@ -11,7 +11,7 @@ import qrcode
 import qrcode.image.svg
 from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
 
-from events import store
+from events import integrity, store
 from events.cache import load
 from events.core_types import CORE_EVENTS
 from events.projection import TableState, open_disputes, standings, upcast
@@ -26,6 +26,8 @@ STALE = Problem("core §2", "Közben valaki más rögzített egy lépést. Nézd
                 "Someone else recorded a move meanwhile. Check the board and send again.")
 NO_SUCH_SEAT = Problem("core §5", "Válassz egy helyet.", "Choose a seat.")
 SEAT_LOCKED = Problem("core §5", "Ezt a helyet a házigazda lezárta.", "The host has locked this seat.")
+HOST_SEAT_CLOSED = Problem("core §5", "A házigazda helyét csak a házigazda adhatja át (Helyek kezelése).",
+                           "The host's seat passes only by the host's own hand-over (Manage seats).")
 RECENT = 12  # the rest is one tap away in the timeline
 SCOREBOARD_PARTS = 12  # per player on the table page; the final page lists every part
 
@@ -131,6 +133,13 @@ def visible_state(table: TableState, seat: int | None) -> dict:
     game's ``redact`` hides what is secret from other seats (Maharaja's gold)."""
     redact = table.rules.redact
     return redact(table.game, seat) if redact else table.game
+
+
+def unverified_record() -> dict | None:
+    """For base.html: the warning about this page's game, when its record does not verify."""
+    game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
+    broken = integrity.unverified_from(get_db(), game_id) if isinstance(game_id, str) else None
+    return integrity.warning(broken) if broken else None
 
 
 def game_view(table: TableState) -> dict:

@@ -1,0 +1,89 @@
+"""Whether a game's stored record verifies: its hash chain, and its summary row (last
+sequence number and last hash) against the chain, so that events cut off the end are
+noticed as surely as a changed payload. Every page, API answer and export of a game
+whose record does not verify says so ("this record does not verify from event N").
+
+Each server process verifies each event once, when it first reads it: the verified
+prefix (its last seq and hash) is remembered, so a page costs one indexed read of the
+events since. A change made to the file behind a running server's back is therefore
+caught at its next start, by ``verify-db``, and by every export (which verifies the
+whole chain it sends).
+"""
+from __future__ import annotations
+
+import threading
+
+from events import store
+from events.hashing import GENESIS, first_broken_link
+
+_lock = threading.Lock()
+_verified: dict[str, tuple[int, str]] = {}  # game -> (last verified seq, its hash)
+_broken: dict[str, tuple[int, str]] = {}    # game -> (first bad seq, why)
+_MAX_GAMES = 5000
+
+
+def _against_summary(row: dict | None, last_seq: int, hash_at) -> tuple[int, str] | None:
+    """(seq, why) when the summary row and the chain disagree, else None. ``row`` is read
+    before the events: appends only add events, so a chain shorter than the row says, or
+    another hash at the row's last seq, is a record changed behind the app's back.
+    ``hash_at(seq)``: the chain's hash at ``seq``."""
+    if row is None or not row.get("last_hash"):
+        return None  # a game being created, or a row from before summaries kept the hash
+    if last_seq < row["last_seq"]:
+        return last_seq + 1, f"the summary says the game has {row['last_seq']} events; the record ends at {last_seq}"
+    if hash_at(row["last_seq"]) != row["last_hash"]:
+        return row["last_seq"], "the summary's last hash differs from the record's"
+    return None
+
+
+def unverified_from(db, game_id: str) -> tuple[int, str] | None:
+    """(N, why) if the record of ``game_id`` does not verify from event N, else None."""
+    with _lock:
+        if game_id in _broken:
+            return _broken[game_id]
+        seq, prev = _verified.get(game_id, (0, GENESIS))
+    row = store.game_row(db, game_id)
+    events = [e.envelope() for e in store.read_events(db, game_id, after=seq)]
+    broken = first_broken_link(events, prev, seq + 1)
+    if broken is None and events:
+        seq, prev = events[-1]["seq"], events[-1]["hash"]
+
+    def hash_at(n: int) -> str | None:
+        if n == seq:
+            return prev
+        found = store.read_events(db, game_id, after=n - 1, upto=n)
+        return found[0].hash if found else None
+
+    broken = broken or _against_summary(row, seq, hash_at)
+    with _lock:
+        if len(_verified) >= _MAX_GAMES:
+            _verified.clear()
+        if broken:
+            _broken[game_id] = broken
+        else:
+            _verified[game_id] = (seq, prev)
+    return broken
+
+
+def verify_whole(db, game_id: str) -> tuple[int, str] | None:
+    """The whole chain and the summary, read now (verify-db, exports)."""
+    row = store.game_row(db, game_id)
+    events = store.read_events(db, game_id)
+    broken = first_broken_link(e.envelope() for e in events)
+    return broken or _against_summary(row, len(events), lambda n: events[n - 1].hash)
+
+
+def warning(broken: tuple[int, str]) -> dict:
+    """What a page, an API answer or an export says of a record that does not verify."""
+    seq, why = broken
+    return {"from": seq, "reason": why,
+            "hu": f"Ez a játéknapló a(z) {seq}. eseménytől nem igazolható (a lenyomatlánc nem egyezik); "
+                  "az innentől mutatott pontok nem hitelesek.",
+            "en": f"This record does not verify from event {seq} ({why}); "
+                  "the scores shown from there on cannot be trusted."}
+
+
+def forget() -> None:
+    with _lock:
+        _verified.clear()
+        _broken.clear()
