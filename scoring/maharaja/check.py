@@ -87,7 +87,8 @@ def _chooser_problem(state, seat) -> list[Problem]:
     if seat is None or not 0 <= seat < state["n"]:
         return refuse(4, "Ki nyerte a licitet? Add meg a játékost.", "Who won the bid? Name the player.")
     if character_of(state, seat) is not None:
-        return refuse(4, f"{name(state, seat)} már választott karaktert.", f"{name(state, seat)} already has a character.")
+        who = name(state, seat)
+        return refuse(4, f"{who} már választott karaktert.", f"{who} already has a character.")
     return []
 
 
@@ -147,7 +148,8 @@ def _travel(state, move):
     if city == state["architects"][seat]:
         return refuse(8, f"Az építész már {city} városban van.", f"The architect is already in city {city}.")
     if not via and state.get("rules", 1) >= 2:
-        return refuse(8, "Minden úton 1–2 falu fekszik: egy utazás legalább egy falun áthalad. Add meg, melyeken.",
+        return refuse(8, "Minden úton 1–2 falu fekszik: egy utazás legalább egy falun áthalad. "
+                         "Add meg, melyeken.",
                       "Every road carries one or two villages, so a journey passes at least one: "
                       "enter the villages passed.")
     empty = [village_index(v) + 1 for v in via if not state["villages"][village_index(v)]]

@@ -198,11 +198,13 @@ def _house_moved(d, names):
 
 def _palace(d, names):
     site = text("belső", "inner") if d["site"] == "inner" else text("külső", "outer")
-    return text(f"Palota – {_city_named(names, d['city'])} város, {site['hu']}", f"Palace – city {_city_named(names, d['city'])}, {site['en']}")
+    city = _city_named(names, d["city"])
+    return text(f"Palota – {city} város, {site['hu']}", f"Palace – city {city}, {site['en']}")
 
 
 def _governor(d, names):
-    return text(f"{_city_named(names, d['city'])} kormányzó két mezőt lejjebb", f"Governor {_city_named(names, d['city'])} two boxes down")
+    city = _city_named(names, d["city"])
+    return text(f"{city} kormányzó két mezőt lejjebb", f"Governor {city} two boxes down")
 
 
 def _character_line(verb: dict):
@@ -231,7 +233,8 @@ def _governors(d, names):
 
 LINES = {
     "governors-laid": _governors, "character-chosen": _character_chosen, "start-house-placed": _start_house,
-    "actions-revealed": _revealed, "gold-taken": _gold_taken, "architect-travelled": _travelled, "house-built": _house_built,
+    "actions-revealed": _revealed, "gold-taken": _gold_taken, "architect-travelled": _travelled,
+    "house-built": _house_built,
     "house-moved": _house_moved, "palace-built": _palace, "governor-moved": _governor,
     "character-swapped": _character_line(text("Karaktercsere", "Swapped to")),
     "character-picked": _character_line(text("Választott", "Picked")), "chip-used": _chip, "turn-ended": _turn_ended,

@@ -41,7 +41,8 @@ def setup(players: list[dict], options: dict, rules: int = RULES_VERSION) -> dic
     n = len(players)
     short = options.get("short", False)
     state = {
-        "rules": rules, "n": n, "names": [p["name"] for p in players], "phase": "setup", "round": 0, "short": short, "auction": options.get("auction", False),
+        "rules": rules, "n": n, "names": [p["name"] for p in players], "phase": "setup", "round": 0,
+        "short": short, "auction": options.get("auction", False),
         "yogi": options.get("yogi", False), "homes": options.get("homes", ""),
         "secret_gold": options.get("secret_gold", True),
         "palaces_each": 6 if short else 7, "village_cap": 1 if n == 2 else 2,
