@@ -162,7 +162,7 @@ class History:
     def _snapshot(self, walker: Walker) -> None:
         """A replay starting point: the recent states as they stood at this event."""
         recent = dict(list(walker.recent.items())[-4:])
-        size = sum(_json_size(t.game) for t in recent.values())
+        size = sum(_state_size(t) for t in recent.values())
         self.snapshots[walker.table.seq] = (recent, size)
         while len(self.snapshots) > 1 and sum(s for _, s in self.snapshots.values()) > SNAPSHOT_BYTES:
             self.every *= 2
@@ -179,6 +179,12 @@ class History:
         for event in read(base + 1, at):
             table = walker.step(event)
         return table
+
+
+def _state_size(table: TableState) -> int:
+    """A kept state's bytes as counted against the budgets: its game state as JSON, and
+    the sequence numbers and voids every state carries (8 and ~100 bytes each)."""
+    return _json_size(table.game) + 8 * len(table.game_seqs) + 100 * (len(table.voided) + len(table.flagged))
 
 
 def _json_size(state: dict) -> int:
