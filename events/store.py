@@ -6,6 +6,7 @@ phones racing for the same game can never both win and nothing is merged silentl
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 from contextlib import contextmanager
@@ -72,6 +73,20 @@ def write_lock(db):
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def prepare(path: str) -> None:
+    """Create or migrate the store at ``path`` at start-up, one process at a time: the
+    server's workers (and `flask init-db`) starting together on a fresh file take turns
+    on a lock file beside it, so one creates the schema and the others find it done.
+    The lock holds for any engine a later version may use, not only SQLite's own."""
+    with open(f"{path}.startup-lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        db = connect(path)
+        try:
+            migrate(db)
+        finally:
+            db.conn.close()
 
 
 def migrate(db: sqlite_utils.Database) -> None:

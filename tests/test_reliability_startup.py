@@ -10,7 +10,7 @@ import time
 
 from reliability_kit import ROOT
 
-ROUNDS, PROCESSES = 5, 4
+ROUNDS, PROCESSES = 5, 6
 MIGRATE = """
 import sys, time
 from events import store
@@ -31,3 +31,28 @@ def test_workers_migrating_a_fresh_database_at_once_all_start(tmp_path):
         results = [p.communicate(timeout=60) for p in procs]
         assert all(p.returncode == 0 for p in procs), [err[-300:] for _, err in results]
         assert len({out.strip() for out, _ in results}) == 1  # every process sees every migration
+
+
+START_APP = """
+import sys, time
+time.sleep(max(0, float(sys.argv[2]) - time.time()))  # every process starts at once
+import os
+os.environ["TABLESCRIBE_DATABASE"] = sys.argv[1]
+from app import create_app
+create_app()
+print("ok")
+"""
+
+
+def test_several_servers_starting_on_a_fresh_database_all_start(tmp_path):
+    """The whole start-up of `make run`'s workers (connect, WAL, schema), not only the
+    migrations: several processes creating the app on one fresh file at the same moment
+    all start (issue 16 item 9)."""
+    for round_ in range(ROUNDS):
+        path = str(tmp_path / f"boot{round_}.db")
+        at = time.time() + 2.5
+        procs = [subprocess.Popen([sys.executable, "-c", START_APP, path, str(at)], cwd=ROOT,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(PROCESSES)]
+        results = [p.communicate(timeout=90) for p in procs]
+        assert all(p.returncode == 0 for p in procs), [err[-400:] for _, err in results]

@@ -25,7 +25,7 @@ from web.views import hand_url
 @click.command("init-db")
 def init_db_command() -> None:
     """Create or migrate the database (idempotent: never drops anything)."""
-    store.migrate(get_db())
+    store.prepare(current_app.config["DATABASE"])
     click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
 

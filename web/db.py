@@ -18,5 +18,4 @@ def close_db(exc=None) -> None:
 
 def init_app(app) -> None:
     app.teardown_appcontext(close_db)
-    with app.app_context():
-        store.migrate(get_db())
+    store.prepare(app.config["DATABASE"])
