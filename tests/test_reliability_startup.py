@@ -21,16 +21,21 @@ print(db.execute("SELECT COUNT(*) FROM _sqlite_migrations").fetchone()[0])
 """
 
 
+def _together(script: str, path: str) -> list[str]:
+    """Run ``script`` in PROCESSES processes that all start at the same moment; their outputs."""
+    at = time.time() + 2.5
+    procs = [subprocess.Popen([sys.executable, "-c", script, path, str(at)], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(PROCESSES)]
+    results = [p.communicate(timeout=90) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err[-400:] for _, err in results]
+    return [out.strip() for out, _ in results]
+
+
 def test_workers_migrating_a_fresh_database_at_once_all_start(tmp_path):
     for round_ in range(ROUNDS):
-        path = str(tmp_path / f"fresh{round_}.db")
-        at = time.time() + 1.5
-        procs = [subprocess.Popen([sys.executable, "-c", MIGRATE, path, str(at)], cwd=ROOT,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for _ in range(PROCESSES)]
-        results = [p.communicate(timeout=60) for p in procs]
-        assert all(p.returncode == 0 for p in procs), [err[-300:] for _, err in results]
-        assert len({out.strip() for out, _ in results}) == 1  # every process sees every migration
+        outputs = _together(MIGRATE, str(tmp_path / f"fresh{round_}.db"))
+        assert len(set(outputs)) == 1  # every process sees every migration
 
 
 START_APP = """
@@ -49,10 +54,4 @@ def test_several_servers_starting_on_a_fresh_database_all_start(tmp_path):
     migrations: several processes creating the app on one fresh file at the same moment
     all start (issue 16 item 9)."""
     for round_ in range(ROUNDS):
-        path = str(tmp_path / f"boot{round_}.db")
-        at = time.time() + 2.5
-        procs = [subprocess.Popen([sys.executable, "-c", START_APP, path, str(at)], cwd=ROOT,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for _ in range(PROCESSES)]
-        results = [p.communicate(timeout=90) for p in procs]
-        assert all(p.returncode == 0 for p in procs), [err[-400:] for _, err in results]
+        assert _together(START_APP, str(tmp_path / f"boot{round_}.db")) == ["ok"] * PROCESSES
