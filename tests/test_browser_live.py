@@ -145,3 +145,37 @@ def test_over_the_stream_limit_a_phone_falls_back_to_polling(full_server, new_ph
     _record(host, "Anna", 6)
     expect(watcher.get_by_test_id("score-0")).to_have_text("6", timeout=5000)  # a poll is every 1.5 s
     assert polls and 503 in refused
+
+
+def _api(base, path, body, token=None):
+    import json
+    import urllib.request
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              **({"X-Seat-Token": token} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def test_after_a_server_restart_the_phone_reconnects_by_itself(tmp_path, new_phone):
+    from tests.conftest import free_port, start_server
+    port, db_path = free_port(), str(tmp_path / "restart.db")
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(db_path, port)
+    try:
+        created = _api(base, "/api/games", {"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]})
+        watcher = new_phone()
+        watcher.goto(f"{base}/lang/en?next=/games/{created['id']}")
+        expect(watcher.locator("html[data-live=open]")).to_have_count(1)
+        server.terminate()
+        server.wait(10)
+        expect(watcher.locator("html[data-live=closed]")).to_have_count(1)  # the stream was closed
+        server = start_server(db_path, port)
+        _api(base, f"/api/games/{created['id']}/events",
+             {"type": "points-recorded", "data": {"seat": 1, "points": 4}, "expected_seq": 1,
+              "client_event_id": "after-restart"}, created["seats"][0]["token"])
+        expect(watcher.get_by_test_id("score-1")).to_have_text("4", timeout=15_000)  # no reload
+        expect(watcher.locator("html[data-live=open]")).to_have_count(1, timeout=15_000)
+    finally:
+        server.terminate()
+        server.wait(10)
