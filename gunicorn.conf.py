@@ -4,9 +4,9 @@ the load benchmark (each passes its own --bind; command-line flags win over this
 gevent workers: every connection is a greenlet, so thousands of mostly idle live
 streams (web/stream.py) and slow or idle clients cost memory, not threads; a client
 that sends its header a line a second holds only its own greenlet. SQLite's calls do
-not yield to other greenlets, so inside a worker a write transaction runs to its
-COMMIT untouched; across the two workers SQLite's lock keeps one writer and WAL lets
-everyone else read (docs/architecture.md, "Live updates").
+not yield to other greenlets: appends (the write lock's wait, the fsync) run on gevent's
+thread pool, SQLite's lock keeps one writer at a time and WAL lets everyone else read
+(docs/architecture.md, "Live updates").
 """
 from multiprocessing import RawArray as _shared_array
 
@@ -18,6 +18,7 @@ worker_connections = 3000   # per worker: live streams (2,000 for the server, MA
 # workers it forks: the stream limit is the server's, however the workers split the
 # phones (events/live.py). A slot per worker; a replaced worker takes the dead one's.
 _stream_counts = _shared_array("q", 64)
+
 timeout = 60
 graceful_timeout = 5        # a restart closes streams; phones reconnect by themselves
 keepalive = 5
