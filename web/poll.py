@@ -1,12 +1,14 @@
 """Polls that find nothing new, answered before Flask.
 
-Every phone at every table polls its table's live region (``/live`` every 1.5 s)
+A phone that cannot hold the table's event stream (web/stream.py: over the server's
+limit, or a network that cuts it) polls its live region instead (``/live`` every 1.5 s),
 and almost every poll finds the game where it was: the
 route answers 204 when ``?seq=`` equals the game's last sequence number. That
 answer needs one indexed SQLite read, yet going through Flask (request context,
 session, a new SQLite connection, hooks) cost ~3 ms of CPU per poll, which is what
 limited a hall of phones (docs/performance.md). This WSGI middleware gives the
-same 204 with one read on a connection kept per thread, and hands everything else,
+same 204 with one read on a connection kept per thread (per greenlet under gevent
+workers), and hands everything else,
 including every poll that has something new, to the app unchanged.
 """
 from __future__ import annotations
