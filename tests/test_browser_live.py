@@ -179,3 +179,30 @@ def test_after_a_server_restart_the_phone_reconnects_by_itself(tmp_path, new_pho
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp_path, new_phone):
+    """The phone thinks it is online, but the POST cannot reach the server: the move waits
+    on the phone and goes when the stream reopens."""
+    from tests.conftest import free_port, start_server
+    port, db_path = free_port(), str(tmp_path / "down.db")
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(db_path, port)
+    try:
+        host = new_phone()
+        host.goto(f"{base}/lang/en?next=/games/new")
+        host.get_by_label("Player 1", exact=True).fill("Anna")
+        host.get_by_label("Player 2", exact=True).fill("Béla")
+        host.get_by_role("button", name="Start the game").click()
+        expect(host.locator("html[data-live=open]")).to_have_count(1)
+        server.terminate()
+        server.wait(10)
+        _record(host, "Anna", 7)
+        expect(host.get_by_test_id("pending")).to_contain_text("Waiting to send (1)")
+        server = start_server(db_path, port)
+        expect(host.get_by_test_id("score-0")).to_have_text("7", timeout=15_000)
+        expect(host.get_by_test_id("pending")).to_be_hidden()
+        expect(host.locator("#log li .what", has_text="+7")).to_have_count(1)
+    finally:
+        server.terminate()
+        server.wait(10)
