@@ -70,6 +70,7 @@ def _turn(state) -> dict:
         opponents = [s for s in range(state["n"]) if s != seat and "Boaz" not in state["players"][s]["djinns"]]
         return out | {"fakirs": me["fakirs"], "cards": None if state["displays"] else CARDS,
                       "victim_seats": opponents, "iblis": "Iblis" in turn["used"],
+                      "kandicha": "Kandicha" in me["djinns"], "all_cards": CARDS,
                       "draft": partial(draft, state) if state.get("meeples") is not None else None}
     compulsory = _compulsory(state, turn)
     sell_now = not compulsory or state.get("rules", 1) < 2   # §5: selling after the tile action
