@@ -294,3 +294,23 @@ def test_the_board_offers_only_legal_taps_and_lists_the_assassins_victims():
     victims = {v["value"]: v["fakirs"] for v in o["victims"]}
     assert victims["tile:E1:merchant"] == 0 and victims["tile:D1:elder"] == 0
     assert "tile:F5:elder" not in victims                                   # 5 steps away, reach 3, no fakirs
+
+
+def test_the_turn_offers_no_legal_move_only_when_the_app_finds_none():
+    from scoring.five_tribes.view import view
+    players = [{"name": n, "colour": ""} for n in ("Peti", "Zoli", "Gerda")]
+    t = ready()
+    assert view(t.state, players)["stuck"] is False
+    lone = [{} for _ in range(30)]
+    lone[0], lone[29] = {"vizier": 1}, {"elder": 1}
+    t.state["meeples"] = lone
+    assert view(t.state, players)["stuck"] is True
+    assert view(t.state, players)["draft"]("")["taps"] == []
+
+
+def test_an_illegal_step_in_the_address_is_named_and_cut_off():
+    from scoring.five_tribes.view import view
+    draft = view(ready().state, [{"name": n, "colour": ""} for n in ("Peti", "Zoli", "Gerda")])["draft"]
+    d = draft("B1.C2.D2")                                   # B1 → C2 is diagonal
+    assert d["path"] == ["B1"] and d["refused"] == "C2"
+    assert draft("B1.C1")["refused"] is None

@@ -225,6 +225,18 @@ def test_a_bad_path_is_refused_with_the_rule_and_nothing_is_appended(phone):
     assert rule(4) in _csrf_post(client, db, game_id, action="meeples-moved", path="A1 B2 C3 D4").get_data(as_text=True)
 
 
+def test_a_tapped_step_that_is_not_legal_is_named_on_the_board(phone):
+    client, db = phone
+    game_id = _dealt_and_bid(client, db)
+    start = TAP.findall(client.get(f"/games/{game_id}").get_data(as_text=True))[0]
+    col, row = "ABCDEF".index(start[0]), int(start[1])
+    diagonal = "ABCDEF"[col + 1 if col < 5 else col - 1] + str(row + 1 if row < 5 else row - 1)
+    page = client.get(f"/games/{game_id}?path={start}.{diagonal}").get_data(as_text=True)
+    assert 'data-testid="ft-tap-refused"' in page
+    assert f"{diagonal}: not a legal step" in page or f"{diagonal}: nem szabályos lépés" in page
+    assert load(db, game_id).seq == 5                        # a tap appends nothing
+
+
 def test_hand_entered_meeples_are_refused_saying_which_colour_is_off(phone):
     client, db = phone
     game_id = _csrf_new(client)

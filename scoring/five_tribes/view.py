@@ -9,7 +9,8 @@ from scoring.five_tribes.check import cards_left, djinns_left, in_bag
 from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, CELLS, COLOURS, DJINNS, FAKIRS, GOODS,
                                       PAYMENT_LABELS, PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES,
                                       blue_around, can_end, card_label, distance, drop_options, hand_of,
-                                      in_reach, last_tribes, neighbours, tile_name, walk)
+                                      in_reach, last_tribes, neighbours, some_move_exists, tile_name,
+                                      walk)
 from scoring.five_tribes.score import holdings_all
 
 CARDS = [{"id": k, "label": card_label(k)} for k in CARD_KINDS]
@@ -71,6 +72,7 @@ def _turn(state) -> dict:
         return out | {"fakirs": me["fakirs"], "cards": None if state["displays"] else CARDS,
                       "victim_seats": opponents, "iblis": "Iblis" in turn["used"],
                       "kandicha": "Kandicha" in me["djinns"], "all_cards": CARDS,
+                      "stuck": state.get("meeples") is not None and not some_move_exists(state["meeples"]),
                       "draft": partial(draft, state) if state.get("meeples") is not None else None}
     compulsory = _compulsory(state, turn)
     sell_now = not compulsory or state.get("rules", 1) < 2   # §5: selling after the tile action
@@ -178,8 +180,9 @@ def draft(state: dict, raw_path: str | None, last: str | None = None) -> dict:
     a script): the tiles that may be tapped next, and once the path is whole what the move
     does and what is left to choose (§4, §13)."""
     meeples = state["meeples"]
-    path = _tapped(meeples, raw_path or "")
-    out = {"path": [TILE_NAMES[t] for t in path], "query": ".".join(TILE_NAMES[t] for t in path)}
+    path, refused = _tapped(meeples, raw_path or "")
+    out = {"path": [TILE_NAMES[t] for t in path], "query": ".".join(TILE_NAMES[t] for t in path),
+           "refused": refused}
     if not path:
         return out | {"hand": None, "taps": [TILE_NAMES[t] for t in range(CELLS)
                                               if hand_of(meeples, t) and can_end(meeples, [t])]}
@@ -196,16 +199,17 @@ def draft(state: dict, raw_path: str | None, last: str | None = None) -> dict:
                   "outcome": _outcome(state, path, drops)}
 
 
-def _tapped(meeples, raw: str) -> list[int]:
-    """The tapped tiles, as far as each was a legal tap (a stale or edited address is cut short)."""
+def _tapped(meeples, raw: str) -> tuple[list[int], str | None]:
+    """The tapped tiles, as far as each was a legal tap, and the first one that was not (a
+    stale or edited address is cut short there and the page says so)."""
     path: list[int] = []
     for word in raw.replace(",", ".").split(".")[:91]:
         tile = TILE_INDEX.get(word.strip().upper())
         ok = tile is not None and (hand_of(meeples, tile) if not path else tile in _next_steps(path))
         if not ok or not can_end(meeples, path + [tile]):
-            break
+            return path, (word.strip().upper()[:3] or None)
         path.append(tile)
-    return path
+    return path, None
 
 
 def _next_steps(path) -> list[int]:
