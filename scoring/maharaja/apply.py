@@ -161,20 +161,32 @@ def advance(state: dict) -> dict:
 
 # ---- the fold step ------------------------------------------------------------------------
 
-def acting_seat(state: dict, move: Move) -> int | None:
-    """Who makes ``move``: the player whose turn it is (a set-up or reveal step may name
-    him, and must name the same one, §6); in the auction, where it is nobody's turn, the
-    bid's winner as named, else the phone that recorded it (§4)."""
-    if move.type in SEAT_IN_PAYLOAD:
-        due = state["next"]["seat"] if state["next"] else None
-        given = move.data.get("seat")
-        return given if given is not None else (due if due is not None else move.seat)
-    if move.type == "character-picked":
-        return state["picks"][0] if state["picks"] else None
+def _named_or_due(state: dict, move: Move) -> int | None:
+    """A set-up or reveal step: the seat named (which must be whose turn it is, §6), else
+    whose turn it is; in the auction, where it is nobody's turn, the phone that recorded it
+    (§4)."""
+    due = state["next"]["seat"] if state["next"] else None
+    given = move.data.get("seat")
+    return given if given is not None else (due if due is not None else move.seat)
+
+
+def _picker(state: dict, move: Move) -> int | None:
+    return state["picks"][0] if state["picks"] else None
+
+
+def _turn_player(state: dict, move: Move) -> int | None:
     return state["turn"]["seat"] if state["turn"] else None
 
 
-SEAT_IN_PAYLOAD = {"character-chosen", "start-house-placed", "actions-revealed"}
+ACTORS: dict[str, Callable[[dict, Move], int | None]] = {
+    "character-chosen": _named_or_due, "start-house-placed": _named_or_due, "actions-revealed": _named_or_due,
+    "character-picked": _picker,
+}
+
+
+def acting_seat(state: dict, move: Move) -> int | None:
+    """Who makes ``move`` (None for the governor track, laid by the table)."""
+    return ACTORS.get(move.type, _turn_player)(state, move)
 
 
 def apply(state: dict, move: Move) -> dict:
