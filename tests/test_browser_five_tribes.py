@@ -130,6 +130,11 @@ def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
             assert d["x"] >= outer["x"] and d["x"] + d["width"] <= outer["x"] + outer["width"] + 0.5
             assert d["height"] >= 10                        # readable: at least 10 px tall
     screenshot(page, "five-tribes-board-360")
+    from tests.test_browser_contrast import CONTRAST
+    for scheme in ("light", "dark"):                       # the board is readable in sunlight and at night
+        page.emulate_media(color_scheme=scheme)
+        low = page.evaluate(CONTRAST)
+        assert low == [], (scheme, sorted({tuple(x[:2] + x[3:]) for x in low}))
     page.get_by_role("link", name="HU").click()
     expect(page.get_by_role("heading", name="Kör: Zoli")).to_be_visible()
     expect(page.get_by_test_id("ft-tap-help")).to_contain_text("Koppints")
