@@ -48,9 +48,9 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     guest = new_phone()
     guest.goto(f"{live_server}/lang/en?next=/")
     guest.goto(host.get_by_test_id("join-link").get_attribute("href"))
-    guest.get_by_role("button", name="Anna").click()
-    expect(guest.get_by_test_id("mh-gold-0")).to_have_text("15")
-    expect(guest.get_by_test_id("mh-gold-1")).to_have_text("?")      # secret on other phones
+    guest.get_by_role("button", name="Béla").click()                 # the host's seat is never offered
+    expect(guest.get_by_test_id("mh-gold-1")).to_have_text("15")
+    expect(guest.get_by_test_id("mh-gold-0")).to_have_text("?")      # secret on other phones
 
     # Béla (Mogul): gold, then a palace in A on the inner site.
     _reveal(host, "gold", "palace")
@@ -88,7 +88,8 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     expect(host.get_by_test_id("mh-maharaja")).to_have_text("D")
     expect(host.get_by_test_id("mh-step")).to_contain_text("Round 2")
     expect(guest.get_by_test_id("mh-maharaja")).to_have_text("D", timeout=4000)   # live, no reload
-    expect(guest.get_by_test_id("mh-gold-0")).to_have_text("17")                  # 15 + 2 (she renounced)
+    expect(host.get_by_test_id("mh-gold-0")).to_have_text("17")                   # 15 + 2 (she renounced)
+    expect(guest.get_by_test_id("mh-gold-1")).to_have_text("23")   # 15 + 2 − 12 + 2 (renounced) + 16
     for page, name in ((host, "maharaja-round-2-host"), (guest, "maharaja-round-2-guest")):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         screenshot(page, name)
