@@ -109,3 +109,16 @@ def add_last_hash(db):
         db.execute("ALTER TABLE games ADD COLUMN last_hash TEXT")
     db.execute("UPDATE games SET last_hash = (SELECT hash FROM events WHERE events.game_id = games.id"
                " AND events.seq = games.last_seq) WHERE last_hash IS NULL")
+
+
+@migrations()
+def create_revoked_seat_tokens(db):
+    # The tokens a hand-over took away (only their SHA-256, as in seat_tokens): the phone
+    # that held one is told its seat went to another phone, not shown a bare spectator page.
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS revoked_seat_tokens (
+            token_hash TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            revoked_at TEXT NOT NULL
+        )""")

@@ -58,11 +58,23 @@ def phones_per_seat(db, game_id: str) -> dict[int, int]:
                            [game_id]).fetchall())
 
 
+def revoked_seat(db, game_id: str, token: str | None) -> int | None:
+    """The seat a hand-over took from this token (the phone is told what happened), or None."""
+    if not token or len(token) > 128:
+        return None
+    row = db.execute("SELECT seat FROM revoked_seat_tokens WHERE token_hash = ? AND game_id = ?",
+                     [hash_token(token), game_id]).fetchone()
+    return row[0] if row else None
+
+
 def hand_over(db, game_id: str, seat: int) -> str:
     """Revoke every token of the seat, lock it against the join link, and return a fresh
     one-time link code for it (earlier unused links of the seat stop working too)."""
     code = secrets.token_urlsafe(16)  # 128 bits
     with db.atomic():
+        db.execute("INSERT OR IGNORE INTO revoked_seat_tokens (token_hash, game_id, seat, revoked_at)"
+                   " SELECT token_hash, game_id, seat, ? FROM seat_tokens WHERE game_id = ? AND seat = ?",
+                   [store.now(), game_id, seat])
         db.execute("DELETE FROM seat_tokens WHERE game_id = ? AND seat = ?", [game_id, seat])
         db.execute("INSERT OR IGNORE INTO seat_locks (game_id, seat, locked_at) VALUES (?,?,?)",
                    [game_id, seat, store.now()])

@@ -222,7 +222,7 @@ def _touch_summary(db, game_id: str, event: Event, finished: bool | None) -> Non
 
 
 def insert_game(db, game_id: str, kind: str, players: list[dict], join_code: str,
-                token_hashes: list[str], imported_from: str | None = None) -> None:
+                token_hashes: list[str | None], imported_from: str | None = None) -> None:
     """The game's summary row and seat tokens; the caller appends event 1 next."""
     stamp = now()
     with db.atomic():
@@ -231,7 +231,8 @@ def insert_game(db, game_id: str, kind: str, players: list[dict], join_code: str
                    [game_id, kind, stamp, json.dumps(players, ensure_ascii=False), stamp,
                     join_code, imported_from])
         for seat, token_hash in enumerate(token_hashes):
-            add_seat_token(db, game_id, seat, token_hash)
+            if token_hash:  # None: a seat nobody holds yet (it is joined by QR code)
+                add_seat_token(db, game_id, seat, token_hash)
 
 
 def game_row(db, game_id: str) -> dict | None:

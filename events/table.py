@@ -58,7 +58,10 @@ def new_game_id() -> str:
 
 
 def new_game(db, kind: str, players: list[dict], options: dict | None, device: str,
-             origin: str | None = None) -> dict:
+             origin: str | None = None, phones_for: tuple[int, ...] | None = None) -> dict:
+    """Create a game. Seat tokens are issued for the seats in ``phones_for`` (the phone
+    form: only the creator's seat 0, the others join by QR code), or for every seat (the
+    API hands them all to its caller)."""
     game = get_game(kind)
     if game is None:
         raise Refused([Problem("core §1", "Ismeretlen játék.", f"Unknown game kind {kind!r}.")])
@@ -77,8 +80,9 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
     if completing:
         options["board"] = _refused_if_bad(boards.save_completed, db, game, options["board"])
     game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
-    tokens = [secrets.token_urlsafe(24) for _ in players]
-    store.insert_game(db, game_id, kind, players, join_code, [hash_token(t) for t in tokens])
+    tokens = [secrets.token_urlsafe(24) if phones_for is None or i in phones_for else None
+              for i in range(len(players))]
+    store.insert_game(db, game_id, kind, players, join_code, [t and hash_token(t) for t in tokens])
     data = {"kind": kind, "rules_version": game.rules_version, "players": players,
             "options": options, "origin": origin or game_id}
     store.append(db, game_id, NewEvent("game-created", CORE_VERSION, data, None, device,

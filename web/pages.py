@@ -52,7 +52,7 @@ def create():
     players = views.players_from_form(request.form)
     try:
         options = views.options_from_form(game, request.form)
-        created = new_game(get_db(), kind, players, options, device_id())
+        created = new_game(get_db(), kind, players, options, device_id(), phones_for=(seats.HOST_SEAT,))
     except (Refused, FormError) as refusal:
         return render_template("new.html", game=game, games=GAMES, form=request.form,
                                problems=refusal.problems), 422

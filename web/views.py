@@ -11,7 +11,7 @@ import qrcode
 import qrcode.image.svg
 from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
 
-from events import integrity, store
+from events import integrity, seats, store
 from events.cache import load
 from events.core_types import CORE_EVENTS
 from events.projection import TableState, open_disputes, standings, upcast
@@ -19,6 +19,7 @@ from scoring import get_game
 from scoring.base import FormError, GameKind, Problem, text
 from web import address
 from web.db import get_db
+from web.seating import seat_cookie
 
 NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
 REASON_NEEDED = Problem("core §3", "Add meg az érvénytelenítés okát.", "Give a reason for the void.")
@@ -160,9 +161,16 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
             "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, row["join_code"]), "watch_url": watch_url(game_id),
             "loopback_host": loopback_host(watch_url(game_id)),
+            "handed_away": _handed_away(game_id, table) if seat is None else None,
             "client_event_id": secrets.token_hex(16), "undo_move": _undo_move(game_id, table, db_events),
             "open_disputes": list(open_disputes(table).values()),
             "problems": [], "form": {}, "at": None, "ack": None}
+
+
+def _handed_away(game_id: str, table: TableState) -> str | None:
+    """The player whose seat this phone held until the host handed it to another phone."""
+    seat = seats.revoked_seat(get_db(), game_id, request.cookies.get(seat_cookie(game_id)))
+    return table.players[seat]["name"] if seat is not None and seat < len(table.players) else None
 
 
 def _event(game_id: str, seq: int, known=()):
