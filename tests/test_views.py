@@ -100,7 +100,7 @@ def test_stale_form_gets_409_with_the_fresh_board_and_keeps_the_input(client, se
     client.set_cookie("lang", "en")
     _move(client, seated, 1, seat="0", points="5")
     late = client.post(f"{seated}/moves", data={"expected_seq": "1", "client_event_id": "other",
-                                                "seat": "1", "points": "8"})
+                                                "action": "round-entered", "round": "1", "points_1": "8"})
     assert late.status_code == 409
     assert b"Someone else recorded" in late.data
     assert b'value="8"' in late.data and b'id="expected-seq" value="2"' in late.data
@@ -140,17 +140,18 @@ def test_live_poll_answers_204_until_something_changes(client, seated):
     assert b'data-seq="2"' in changed.data
 
 
-def test_the_live_poll_updates_the_round_on_the_close_button(client, seated):
-    """Another phone closed round 1: the poll must relabel this phone's "Close the round
-    (1.)" button, or the table closes round 2 believing it closes round 1."""
+def test_the_live_poll_updates_the_round_the_pad_form_fills(client, seated):
+    """Another phone entered round 1: the update must relabel this phone's form "Round 2",
+    or the table enters round 2's points as round 1's."""
     form = client.get(f"{seated}?lang=en").get_data(as_text=True)
-    assert '<span id="scorepad-round">1</span>' in form and 'id="scorepad-round" hx-swap-oob' not in form
+    assert '<span id="pad-round">Round 1<input type="hidden" name="round" value="1"></span>' in form
+    assert 'id="pad-round" hx-swap-oob' not in form
     _move(client, seated, 1, seat="0", points="5")
     _move(client, seated, 2, action="round-closed")
-    live = client.get(f"{seated}/live?seq=2").get_data(as_text=True)
-    assert '<span id="scorepad-round" hx-swap-oob="true">2</span>' in live
+    live = client.get(f"{seated}/live?seq=2&lang=en").get_data(as_text=True)
+    assert '<span id="pad-round" hx-swap-oob="true">Round 2<input type="hidden" name="round" value="2"></span>' in live
     _move(client, seated, 3, action="game-ended")
-    assert 'id="scorepad-round"' not in client.get(f"{seated}/live?seq=3").get_data(as_text=True)
+    assert 'id="pad-round"' not in client.get(f"{seated}/live?seq=3").get_data(as_text=True)
 
 
 def test_undo_and_void_strike_through(client, seated):

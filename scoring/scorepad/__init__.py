@@ -10,11 +10,13 @@ from scoring.scorepad.demo import demo
 from scoring.scorepad.forms import describe, parse_form
 from scoring.scorepad.score import is_over, score, totals
 from scoring.scorepad.setup import setup
+from scoring.scorepad.view import view
 
 GAME = GameKind(
     kind="scorepad", title=text("Általános pontozólap", "Generic score pad"),
     min_players=1, max_players=12, rules_version=1, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
-    describe=describe, parse_form=parse_form, demo=demo, templates=frozenset({"_live_oob.html"}),
+    describe=describe, parse_form=parse_form, demo=demo, view=view, has_board=True,
+    templates=frozenset({"_board.html", "_live_oob.html"}),
     totals=totals,
 )

@@ -27,11 +27,28 @@ def _close(state: dict, move: Move) -> dict:
     return {**state, "round": state["round"] + 1}
 
 
+def _row(state: dict, move: Move) -> dict:
+    """A round's row: each entry fills its cell; entering the round being played (or a
+    later one) closes it, so the pad moves on to the next round (§5)."""
+    r = move.data["round"]
+    rounds = list(state["rounds"])
+    while len(rounds) < r:
+        rounds.append([None] * state["seats"])
+    row = list(rounds[r - 1])
+    totals = list(state["totals"])
+    for entry in move.data["entries"]:
+        row[entry["seat"]] = [entry["points"], [move.seq]]
+        totals[entry["seat"]] += entry["points"]
+    rounds[r - 1] = row
+    return {**state, "rounds": rounds, "totals": totals, "round": max(state["round"], r + 1)}
+
+
 def _end(state: dict, move: Move) -> dict:
     return {**state, "over": True}
 
 
 def _with_points(state: dict, seat: int, points: int, seq: int) -> list:
+    """The rounds with ``points`` added to the seat's cell of the round being played."""
     rounds, index = list(state["rounds"]), state["round"] - 1
     while len(rounds) <= index:
         rounds.append([None] * state["seats"])
@@ -43,4 +60,4 @@ def _with_points(state: dict, seat: int, points: int, seq: int) -> list:
 
 
 APPLY: dict[str, Callable[[dict, Move], dict]] = {
-    "points-recorded": _points, "round-closed": _close, "game-ended": _end}
+    "points-recorded": _points, "round-closed": _close, "round-entered": _row, "game-ended": _end}

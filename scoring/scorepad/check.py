@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Callable
 
 from scoring.base import Move, Problem
-from scoring.scorepad.data import MAX_ABS_POINTS, R_END, R_POINTS, R_ROUND
+from scoring.scorepad.data import MAX_ABS_POINTS, R_END, R_POINTS, R_ROUND, R_ROW
 
 
 def check(state: dict, move: Move) -> list[Problem]:
@@ -32,6 +32,31 @@ def _check_close(state: dict, move: Move) -> list[Problem]:
                     f"Nothing has been recorded in round {state['round']} yet.")]
 
 
+def _check_row(state: dict, move: Move) -> list[Problem]:
+    """A row fills empty cells only: a cell is changed by voiding its entry and entering
+    it again (§5); each player once, each within the limits of §1."""
+    r, entries = move.data["round"], move.data["entries"]
+    seats = [e["seat"] for e in entries]
+    if len(set(seats)) != len(seats):
+        return [Problem(R_ROW, "Egy sorban minden játékos legfeljebb egyszer szerepelhet.",
+                        "Each player appears at most once in a round's row.")]
+    problems = []
+    for entry in entries:
+        problems += _check_points(state, Move(move.seq, "points-recorded", entry))
+    if problems:
+        return problems
+    row = state["rounds"][r - 1] if r <= len(state["rounds"]) else None
+    for seat in seats:
+        if row and row[seat]:
+            points, seqs = row[seat]
+            name = state["names"][seat]
+            return [Problem(R_ROW, f"{name} már kapott pontot a(z) {r}. körben ({points}, #{seqs[-1]}); "
+                                   "javításhoz érvénytelenítsd azt a bejegyzést, és írd be újra.",
+                            f"{name} already has {points} in round {r} (#{seqs[-1]}); "
+                            "to change it, void that entry and enter it again.")]
+    return []
+
+
 def _check_end(state: dict, move: Move) -> list[Problem]:
     return []
 
@@ -42,4 +67,5 @@ def round_has_points(state: dict) -> bool:
 
 
 CHECKS: dict[str, Callable[[dict, Move], list[Problem]]] = {
-    "points-recorded": _check_points, "round-closed": _check_close, "game-ended": _check_end}
+    "points-recorded": _check_points, "round-closed": _check_close, "round-entered": _check_row,
+    "game-ended": _check_end}

@@ -8,5 +8,7 @@ def demo() -> tuple[list[dict], dict, list[tuple[str, dict]]]:
              ("points-recorded", {"seat": 1, "points": -3, "note": ""}),
              ("round-closed", {}),
              ("points-recorded", {"seat": 1, "points": 20}),
+             ("round-closed", {}),
+             ("round-entered", {"round": 3, "entries": [{"seat": 0, "points": 7}, {"seat": 1, "points": -2}]}),
              ("game-ended", {})]
     return players, {}, moves

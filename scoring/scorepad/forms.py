@@ -5,7 +5,7 @@ from typing import Callable, Mapping
 
 from scoring.base import Move, text
 from scoring.forms import fail, form_int, parse_action, player_name
-from scoring.scorepad.data import EVENT_TYPES, MAX_NOTE, R_FORM
+from scoring.scorepad.data import EVENT_TYPES, MAX_NOTE, MAX_ROUND, R_FORM
 
 
 def parse_form(state: dict, form: Mapping[str, str]) -> tuple[str, dict]:
@@ -17,22 +17,63 @@ def _points(state: dict, form) -> dict:
     points = form_int(form, "points", text("Pont", "Points"), R_FORM)
     if form.get("sign") == "-":  # phone keypads often lack a minus key
         points = -abs(points)
+    return {"seat": seat, "points": points, "note": _note(form)}
+
+
+def _row(state: dict, form) -> dict:
+    """One field per player (``points_<seat>``, empty: no entry), a "−" tick per player
+    (``minus_<seat>``: phone keypads often lack a minus key) and the round it fills."""
+    r = form_int(form, "round", text("Kör", "Round"), R_FORM, low=1, high=MAX_ROUND)
+    entries = []
+    for seat, name in enumerate(state["names"]):
+        if not (form.get(f"points_{seat}") or "").strip():
+            continue
+        points = form_int(form, f"points_{seat}", text(name, name), R_FORM)
+        if form.get(f"minus_{seat}"):
+            points = -abs(points)
+        entries.append({"seat": seat, "points": points})
+    if not entries:
+        fail("Írj be legalább egy játékos pontját.", "Type at least one player's points.", R_FORM)
+    data = {"round": r, "entries": entries}
+    note = _note(form)
+    return {**data, "note": note} if note else data
+
+
+def _note(form) -> str:
     note = (form.get("note") or "").strip()
     if len(note) > MAX_NOTE:
         fail(f"A megjegyzés legfeljebb {MAX_NOTE} karakter (most {len(note)}).",
              f"The note may be at most {MAX_NOTE} characters (got {len(note)}).", R_FORM)
-    return {"seat": seat, "points": points, "note": note}
+    return note
 
 
 PARSERS: dict[str, Callable[[dict, Mapping], dict]] = {
-    "points-recorded": _points, "round-closed": lambda state, form: {},
+    "points-recorded": _points, "round-entered": _row, "round-closed": lambda state, form: {},
     "game-ended": lambda state, form: {}}
 
 
 def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
-    if move.type != "points-recorded":
-        return dict(EVENT_TYPES[move.type].label)
-    name = player_name(players, move.data["seat"])
-    note = f" ({move.data['note']})" if move.data.get("note") else ""
-    pts = move.data["points"]
-    return text(f"{name}: {pts:+d} pont{note}", f"{name}: {pts:+d} point{'' if abs(pts) == 1 else 's'}{note}")
+    said = DESCRIBE.get(move.type)
+    return said(move.data, players) if said else dict(EVENT_TYPES[move.type].label)
+
+
+def _points_said(points: int) -> dict[str, str]:
+    return text(f"{points:+d} pont", f"{points:+d} point{'' if abs(points) == 1 else 's'}")
+
+
+def _said_points(d: dict, players: list[dict]) -> dict[str, str]:
+    name = player_name(players, d["seat"])
+    note = f" ({d['note']})" if d.get("note") else ""
+    pts = _points_said(d["points"])
+    return text(f"{name}: {pts['hu']}{note}", f"{name}: {pts['en']}{note}")
+
+
+def _said_row(d: dict, players: list[dict]) -> dict[str, str]:
+    items = [(player_name(players, e["seat"]), e["points"]) for e in d["entries"]]
+    note = f" ({d['note']})" if d.get("note") else ""
+    return text(f"{d['round']}. kör: " + ", ".join(f"{n} {p:+d}" for n, p in items) + note,
+                f"Round {d['round']}: " + ", ".join(f"{n} {p:+d}" for n, p in items) + note)
+
+
+DESCRIBE: dict[str, Callable[[dict, list[dict]], dict]] = {"points-recorded": _said_points,
+                                                          "round-entered": _said_row}

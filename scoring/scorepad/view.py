@@ -1,0 +1,39 @@
+"""Generic score pad: the paper pad the table page shows, derived when a page renders.
+
+A grid of rounds × players, each cell with its points and the player's running total,
+the current totals above it (the scoreboard), and which round the entry form fills:
+the first round left empty by a void (to enter it again), else the round being played
+(docs/rules/scorepad.md §5). A long game has thousands of rounds: the grid shows the
+last ``SHOWN`` and starts their running totals from ``state["totals"]``, so a render
+never walks the whole game (docs/performance.md)."""
+from __future__ import annotations
+
+SHOWN = 12
+
+
+def view(state: dict, players: list[dict]) -> dict:
+    rounds = state["rounds"]
+    first = max(0, len(rounds) - SHOWN)
+    shown = rounds[first:]
+    running = [total - sum(row[seat][0] for row in shown if row[seat]) for seat, total in enumerate(state["totals"])]
+    rows = []
+    for number, row in enumerate(shown, start=first + 1):
+        cells = []
+        for seat, cell in enumerate(row):
+            if cell:
+                running[seat] += cell[0]
+            cells.append({"points": cell[0], "events": cell[1], "total": running[seat]} if cell else None)
+        rows.append({"round": number, "cells": cells})
+    fill = _round_to_fill(state)
+    filled = rounds[fill - 1] if fill <= len(rounds) else [None] * state["seats"]
+    return {"rows": rows, "hidden": first, "totals": list(state["totals"]), "fill": fill,
+            "filled": [cell[0] if cell else None for cell in filled], "playing": state["round"]}
+
+
+def _round_to_fill(state: dict) -> int:
+    """The first round before the one being played with no entry at all (a void emptied
+    it), else the round being played."""
+    for number, row in enumerate(state["rounds"][:state["round"] - 1], start=1):
+        if not any(row):
+            return number
+    return state["round"]
