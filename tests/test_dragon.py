@@ -525,6 +525,8 @@ def test_contagion_releases_everything_without_asking_when_there_is_no_choice():
     assert all(len(p["palaces"]) == 2 and all(not pal["persons"] for pal in p["palaces"])
                for p in table.state["players"])  # 2-floor palaces decayed to 1 floor, not gone
     assert all([pal["floors"] for pal in p["palaces"]] == [1, 1] for p in table.state["players"])
+    # the month's report says what decayed (it used to count the floors after the decay twice: 0)
+    assert [r["decayed"] for r in table.state["last_report"]["items"] if "decayed" in r] == [2] * 5
 
 
 def test_releases_go_in_person_track_order_and_no_voluntary_extra():

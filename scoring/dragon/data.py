@@ -272,9 +272,13 @@ def group_fee(state: dict, group: int) -> int:
     return SHARED_GROUP_FEE if state["dragons"][group] > 0 else 0
 
 
+# What each yielding action gives, in words: (Hungarian, English singular, English plural).
+GAIN_UNITS = {"taxes": ("yüan", "yuan", "yuan"), "build": ("palotaszint", "palace floor", "palace floors"),
+              "harvest": ("rizs", "rice", "rice"), "fireworks": ("tűzijáték", "fireworks", "fireworks"),
+              "parade": ("lépés a személysávon", "step on the person track", "steps on the person track"),
+              "research": ("pont", "point", "points")}
+
+
 def gain_text(action: str, gain: int) -> dict:
-    unit = {"taxes": ("yüan", "yuan"), "build": ("palotaszint", "palace floor(s)"),
-            "harvest": ("rizs", "rice"), "fireworks": ("tűzijáték", "fireworks"),
-            "parade": ("lépés a személysávon", "step(s) on the person track"),
-            "research": ("pont", "point(s)")}[action]
-    return text(f"+{gain} {unit[0]}", f"+{gain} {unit[1]}")
+    hu, one, many = GAIN_UNITS[action]
+    return text(f"+{gain} {hu}", f"+{gain} {one if gain == 1 else many}")
