@@ -122,3 +122,52 @@ def create_revoked_seat_tokens(db):
             seat INTEGER NOT NULL,
             revoked_at TEXT NOT NULL
         )""")
+
+
+@migrations()
+def create_roster(db):
+    # The roster's own append-only log (events/roster.py, docs/people.md): people and
+    # which seat of which game each was; games' events are never rewritten for it.
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS roster_events (
+            seq INTEGER PRIMARY KEY,
+            type TEXT NOT NULL,
+            data TEXT NOT NULL,
+            device TEXT NOT NULL,
+            recorded_at TEXT NOT NULL,
+            client_event_id TEXT NOT NULL UNIQUE,
+            hash TEXT NOT NULL
+        )""")
+    _refuse_changes(db, "roster_events", "roster events are append-only")
+
+
+def _refuse_changes(db, table: str, message: str) -> None:
+    """Facts are never changed: the database itself refuses updates and deletes."""
+    for verb in ("update", "delete"):
+        db.execute(f"CREATE TRIGGER IF NOT EXISTS {table}_no_{verb} BEFORE {verb.upper()} ON {table} "
+                   f"BEGIN SELECT RAISE(ABORT, '{message}'); END")
+
+
+@migrations()
+def create_stat_seats(db):
+    # The statistics' read model (events/stats.py): one row per seat of each finished game
+    # or imported play, replaced when the game ends again (after a void or rescore) and
+    # rebuilt from the logs by `flask --app app rebuild-stats`. Not a fact: it may be dropped.
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS stat_seats (
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL,
+            bgg_id INTEGER,
+            name TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            rank INTEGER NOT NULL,
+            breakdown TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            ended_at TEXT NOT NULL,
+            imported INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game_id, seat)
+        )""")
+    db.execute("CREATE INDEX IF NOT EXISTS stat_seats_ended ON stat_seats (ended_at)")

@@ -218,4 +218,11 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
         return _resubmitted(event, type_, data, seat), False
     remember(game_id, after)  # the state after it is known: the next load need not fold it again
     live.HUB.published(game_id)  # wake this game's streams in this process at once
+    for hook in AFTER_RECORD:
+        hook(db, game_id, event, after)
     return event, created
+
+
+# Read models kept beside the log (events/stats.py registers the statistics'): called
+# after each appended event with the state after it; the event is already committed.
+AFTER_RECORD: list = []

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from events import integrity, store
+from events import integrity, roster, store
+from events.roster import RosterRefused
 from events.projection import standings
 from events.cache import UnknownGame, load
 from events.table import Refused, ReusedId, StaleSequence, new_game, record
@@ -41,13 +42,14 @@ def _body():
     return body
 
 
-def _problems(refusal: Refused) -> list[dict]:
+def _problems(refusal: Refused | RosterRefused) -> list[dict]:
     return [p.as_dict() for p in refusal.problems]
 
 
 def _is_player(p) -> bool:
-    """{name: str, colour?: str}: a null or numeric name is no name (it would become "None")."""
-    return isinstance(p, dict) and isinstance(p.get("name"), str) \
+    """{name: str, colour?: str} or {person: int, colour?: str} (a roster person,
+    docs/people.md): a null or numeric name is no name (it would become "None")."""
+    return isinstance(p, dict) and (isinstance(p.get("name"), str) or type(p.get("person")) is int) \
         and isinstance(p.get("colour", ""), (str, type(None)))
 
 
@@ -59,13 +61,17 @@ def create_game():
     players, options = body.get("players"), body.get("options", {})
     if not isinstance(body.get("kind"), str) or not isinstance(players, list) \
             or not all(_is_player(p) for p in players) or not isinstance(options, dict):
-        return _error(400, text("várt forma: {kind: str, players: [{name: str, colour?: str}], options?: {}}",
-                                "expected {kind: str, players: [{name: str, colour?: str}], options?: {}}"))
+        return _error(400, text("várt forma: {kind: str, players: [{name: str, colour?: str} vagy "
+                                "{person: int, colour?: str}], options?: {}}",
+                                "expected {kind: str, players: [{name: str, colour?: str} or "
+                                "{person: int, colour?: str}], options?: {}}"))
     try:
+        players, people = roster.resolve_players(roster.load(get_db()), players)
         created = new_game(get_db(), body["kind"], players, options, device_id())
-    except Refused as refusal:
+    except (Refused, RosterRefused) as refusal:
         return _error(422, text("a játék nem indítható így", "the game cannot be set up"),
                       problems=_problems(refusal))
+    roster.link_game(get_db(), created["id"], people, device_id())
     return jsonify({"id": created["id"], "seq": created["seq"],
                     "join_url": join_url(created["id"], created["join_code"]),
                     "seats": created["seats"]}), 201

@@ -9,7 +9,8 @@ import secrets
 from flask import (Blueprint, Response, abort, g, redirect, render_template, request, url_for)
 from markupsafe import Markup
 
-from events import store
+from events import roster, stats, store
+from events.roster import RosterRefused
 from events.core_types import CORE_EVENTS
 from events.export import BadExport, export_game, import_game
 from events.history import History, history
@@ -335,6 +336,7 @@ def export(game_id: str):
         doc = export_game(get_db(), game_id)
     except LookupError:
         abort(404)
+    doc["people"] = roster.export_links(get_db(), game_id)  # who sat where (docs/people.md)
     return Response(json.dumps(doc, ensure_ascii=False, indent=1), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="tablescribe-{game_id}.json"'})
 
@@ -351,9 +353,14 @@ def import_page():
     if doc is None:
         return render_template("audit/import.html", refusal=None, problems=[BAD_FILE]), 422
     try:
+        people = roster.import_links(doc)
         created = import_game(get_db(), doc, device_id())
     except BadExport as err:
         return render_template("audit/import.html", refusal=err, problems=[]), 422
+    except RosterRefused as refusal:
+        return render_template("audit/import.html", refusal=None, problems=refusal.problems), 422
+    roster.link_game(get_db(), created["id"], people, device_id())
+    stats.write_game(get_db(), created["id"], load(get_db(), created["id"]))
     response = redirect(url_for("pages.table", game_id=created["id"]), code=303)
     remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
     return response

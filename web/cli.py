@@ -14,7 +14,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from events import backup, integrity, seats, store
+from events import backup, integrity, roster, seats, store
 from events.export import BadExport, export_game, replay, verify
 from web.db import get_db
 from web.views import hand_url
@@ -97,6 +97,7 @@ def export_command(game_id: str) -> None:
     except LookupError:
         click.echo(f"no such game: {game_id}", err=True)
         sys.exit(1)
+    doc["people"] = roster.export_links(get_db(), game_id)  # who sat where (docs/people.md)
     click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
 
 

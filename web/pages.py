@@ -7,7 +7,7 @@ import secrets
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from events import seats, store
+from events import roster, seats, store
 from events.cache import load
 from events.table import Refused, ReusedId, StaleSequence, new_game, record
 from scoring import GAMES, get_game
@@ -56,6 +56,7 @@ def create():
     except (Refused, FormError) as refusal:
         return render_template("new.html", game=game, games=GAMES, form=request.form,
                                problems=refusal.problems), 422
+    roster.link_game(get_db(), created["id"], [p["name"] for p in players], device_id())
     response = redirect(url_for("pages.table", game_id=created["id"]))
     remember_seat(response, created["id"], created["seats"][0]["token"])
     return response

@@ -1,0 +1,199 @@
+"""BG Stats files (docs/people.md §8): a finished play as a ``.bgsplay`` document and as
+the app's create-play link, and a BG Stats export read back as score-only plays.
+
+Pure functions over plays as the read model gives them (events/stats.py:plays) and over
+parsed JSON; nothing here touches the database.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timedelta, timezone
+from urllib.parse import quote
+
+from events.stats import BGG_IDS
+from scoring.base import Problem
+
+SOURCE = "Tablescribe"
+_NAMESPACE = uuid.UUID("8a3c7d0e-3f51-4b8e-9d0a-5d7f2b6c1e44")  # this app's uuids, stable per play
+MAX_PLAYS = 10_000
+_KIND_OF_BGG = {}
+for _kind, _bgg in BGG_IDS.items():
+    _KIND_OF_BGG.setdefault(_bgg, _kind)  # 31594: the move-by-move Dragon, not its tally mode
+
+
+class BadBGStats(ValueError):
+    """The file is refused; ``problems`` say where and why (HU/EN)."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(p.en for p in problems))
+        self.problems = problems
+
+
+def _uuid(*parts) -> str:
+    return str(uuid.uuid5(_NAMESPACE, "/".join(map(str, parts))))
+
+
+def _local(moment: str, zone) -> str:
+    """A stored UTC time as BG Stats writes dates: the table's wall clock, "YYYY-MM-DD HH:mm:ss"."""
+    return datetime.fromisoformat(moment).astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _players(play: dict, names: dict[int, str]) -> list[dict]:
+    """The play's seats in seat order, each named as the roster knows the person."""
+    return [{**s, "shown": names.get(s["person"], s["name"]) if s["person"] else s["name"]}
+            for s in sorted(play["seats"], key=lambda s: s["seat"])]
+
+
+def play_document(play: dict, game_name: str, names: dict[int, str], zone) -> dict:
+    """One finished play as a ``.bgsplay`` file: top-level about, players, locations, games,
+    plays, userInfo (userInfo names no "me": the server does not know whose phone it is)."""
+    seats = _players(play, names)
+    stamp = _local(play["ended_at"], zone)
+    return {
+        "about": f"{SOURCE}: play {play['game_id']}, exported for BG Stats",
+        "players": [{"id": i + 1, "name": s["shown"], "isAnonymous": False,
+                     "uuid": _uuid("person", s["person"] or s["shown"]), "modificationDate": stamp}
+                    for i, s in enumerate(seats)],
+        "locations": [{"id": 1, "name": SOURCE, "uuid": _uuid("location", SOURCE), "modificationDate": stamp}],
+        "games": [{"id": 1, "name": game_name, "bggId": play["bgg_id"] or 0, "highestWins": True,
+                   "cooperative": False, "noPoints": False, "uuid": _uuid("game", play["key"]),
+                   "modificationDate": stamp}],
+        "plays": [{"uuid": _uuid("play", play["game_id"]), "gameRefId": 1, "locationRefId": 1,
+                   "playDate": _local(play["started_at"], zone), "durationMin": play["seconds"] // 60,
+                   "entryDate": stamp, "modificationDate": stamp, "ignored": False,
+                   "manualWinner": False, "rounds": 0, "board": "", "bggId": 0,
+                   "comments": f"{SOURCE} {play['game_id']}",
+                   "playerScores": [{"score": str(s["score"]), "winner": s["rank"] == 1, "rank": s["rank"],
+                                     "seatOrder": s["seat"] + 1, "startPlayer": s["seat"] == 0,
+                                     "playerRefId": i + 1, "newPlayer": False}
+                                    for i, s in enumerate(seats)]}],
+        "userInfo": {"bggUsername": ""},
+    }
+
+
+def create_play_link(play: dict, game_name: str, names: dict[int, str], zone) -> str:
+    """The BG Stats app's create-play link: one tap on a phone with the app opens the play."""
+    data = {"sourceName": SOURCE, "sourcePlayId": play["game_id"],
+            "playDate": _local(play["started_at"], zone), "durationMin": play["seconds"] // 60,
+            "game": {"name": game_name, "bggId": play["bgg_id"] or 0, "highestWins": True},
+            "players": [{"name": s["shown"], "score": str(s["score"]), "winner": s["rank"] == 1,
+                         "startPlayer": s["seat"] == 0, "rank": s["rank"]}
+                        for s in _players(play, names)]}
+    return "bgstats://app.bgstatsapp.com/createPlay.html?data=" + quote(
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
+
+
+# ---- reading a BG Stats export ---------------------------------------------------------
+
+def _bad(hu: str, en: str) -> BadBGStats:
+    return BadBGStats([Problem("people §8", hu, en)])
+
+
+def _by_id(doc: dict, key: str, required: bool = True) -> dict[int, dict]:
+    items = doc.get(key, [] if not required else None)
+    if not isinstance(items, list):
+        raise _bad(f"A(z) „{key}” lista kell.", f"\"{key}\" must be a list.")
+    found: dict[int, dict] = {}
+    for i, item in enumerate(items, start=1):
+        if not isinstance(item, dict) or type(item.get("id")) is not int or item["id"] in found:
+            raise _bad(f"{key} {i}.: egyedi egész „id” kell.", f"{key} #{i}: needs a unique integer \"id\".")
+        if not isinstance(item.get("name"), str):
+            raise _bad(f"{key} {i}.: „name” szöveg kell.", f"{key} #{i}: \"name\" must be text.")
+        found[item["id"]] = item
+    return found
+
+
+def read_export(doc, zone) -> list[dict]:
+    """A BG Stats export (the structure ``play_document`` writes) → plays as
+    {source_id, date, started_at, game: {name, bggId, highestWins}, kind, scores: [{name,
+    score, rank, winner, seat, start}]}, or BadBGStats naming the first problem: an unknown
+    reference, a score that is not a whole number, a malformed field."""
+    if not isinstance(doc, dict):
+        raise _bad("Ez nem BG Stats-export (JSON objektum kell).", "This is no BG Stats export (a JSON object is needed).")
+    players, games = _by_id(doc, "players"), _by_id(doc, "games")
+    locations = _by_id(doc, "locations", required=False)
+    plays = doc.get("plays")
+    if not isinstance(plays, list) or len(plays) > MAX_PLAYS:
+        raise _bad(f"A „plays” legfeljebb {MAX_PLAYS} elemű lista legyen.",
+                   f"\"plays\" must be a list of at most {MAX_PLAYS}.")
+    return [_read_play(i, play, players, games, locations, zone) for i, play in enumerate(plays, start=1)]
+
+
+def _read_play(n: int, play, players, games, locations, zone) -> dict:
+    where = (f"{n}. játszma", f"play #{n}")
+    if not isinstance(play, dict):
+        raise _bad(f"{where[0]}: objektum kell.", f"{where[1]}: must be an object.")
+    game = games.get(play.get("gameRefId")) if type(play.get("gameRefId")) is int else None
+    if game is None:
+        raise _bad(f"{where[0]}: a gameRefId {play.get('gameRefId')!r} nincs a játékok között.",
+                   f"{where[1]}: gameRefId {play.get('gameRefId')!r} is not among the games.")
+    if "locationRefId" in play and play["locationRefId"] not in (None, 0) and play["locationRefId"] not in locations:
+        raise _bad(f"{where[0]}: a locationRefId {play['locationRefId']!r} nincs a helyszínek között.",
+                   f"{where[1]}: locationRefId {play['locationRefId']!r} is not among the locations.")
+    started = _date(play.get("playDate"), where, zone)
+    minutes = play.get("durationMin", 0)
+    if type(minutes) is not int or not 0 <= minutes <= 60 * 24 * 14:
+        raise _bad(f"{where[0]}: a durationMin 0 és 20160 közti egész legyen.",
+                   f"{where[1]}: durationMin must be a whole number 0–20160.")
+    scores = play.get("playerScores")
+    if not isinstance(scores, list) or not 1 <= len(scores) <= 12:
+        raise _bad(f"{where[0]}: 1–12 playerScores kell.", f"{where[1]}: needs 1–12 playerScores.")
+    read = [_read_score(where, i, s, players) for i, s in enumerate(scores, start=1)]
+    highest = game.get("highestWins", True) is not False
+    _settle_seats_and_ranks(read, highest)
+    bgg = game.get("bggId") if type(game.get("bggId")) is int and 0 < game.get("bggId") < 10**8 else None
+    source_id = play.get("uuid") if isinstance(play.get("uuid"), str) and len(play["uuid"]) <= 64 else ""
+    return {"source_id": source_id, "started_at": _stamp(started),
+            "date": _stamp(started + timedelta(minutes=minutes)),
+            "game": {"name": game["name"][:100], "bggId": bgg, "highestWins": highest},
+            "kind": _KIND_OF_BGG.get(bgg, "scorepad"), "scores": read}
+
+
+def _stamp(moment: datetime) -> str:
+    """As the logs write times: UTC, ISO 8601 with milliseconds."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _date(raw, where, zone) -> datetime:
+    """BG Stats dates are the table's wall clock."""
+    try:
+        if not isinstance(raw, str) or len(raw) != 19:
+            raise ValueError
+        return datetime.strptime(raw, "%Y-%m-%d %H:%M:%S").replace(tzinfo=zone)
+    except ValueError:
+        raise _bad(f"{where[0]}: a playDate „ÉÉÉÉ-HH-NN óó:pp:mm” alakú legyen, nem {str(raw)[:30]!r}.",
+                   f"{where[1]}: playDate must be \"YYYY-MM-DD HH:mm:ss\", not {str(raw)[:30]!r}.") from None
+
+
+def _read_score(where, i: int, s, players) -> dict:
+    if not isinstance(s, dict):
+        raise _bad(f"{where[0]}, {i}. eredmény: objektum kell.", f"{where[1]}, score #{i}: must be an object.")
+    player = players.get(s.get("playerRefId")) if type(s.get("playerRefId")) is int else None
+    if player is None:
+        raise _bad(f"{where[0]}: a playerRefId {s.get('playerRefId')!r} nincs a játékosok között.",
+                   f"{where[1]}: playerRefId {s.get('playerRefId')!r} is not among the players.")
+    raw = s.get("score")
+    text_ = raw if isinstance(raw, str) else str(raw) if type(raw) is int else None
+    if text_ is None or not text_.strip().lstrip("-").isascii() or not text_.strip().lstrip("-").isdigit() \
+            or len(text_) > 10:
+        raise _bad(f"{where[0]}, {player['name']}: a pontszám ({str(raw)[:20]!r}) nem egész szám.",
+                   f"{where[1]}, {player['name']}: the score {str(raw)[:20]!r} is not a whole number.")
+    rank = s.get("rank") if type(s.get("rank")) is int and 0 < s.get("rank") <= 12 else None
+    seat = s.get("seatOrder") if type(s.get("seatOrder")) is int else None
+    return {"name": player["name"], "score": int(text_), "rank": rank, "winner": s.get("winner") is True,
+            "seat": seat, "start": s.get("startPlayer") is True}
+
+
+def _settle_seats_and_ranks(scores: list[dict], highest: bool) -> None:
+    """Seats from seatOrder when it numbers them 1..n, else in file order; ranks as the
+    file gives them, else by score (shared on equal scores)."""
+    orders = [s["seat"] for s in scores]
+    valid = sorted(o for o in orders if o is not None) == list(range(1, len(scores) + 1))
+    for i, s in enumerate(scores):
+        s["seat"] = s["seat"] - 1 if valid else i
+    if all(s["rank"] for s in scores):
+        return
+    for s in scores:
+        better = [o for o in scores if (o["score"] > s["score"] if highest else o["score"] < s["score"])]
+        s["rank"] = len(better) + 1

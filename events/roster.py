@@ -1,0 +1,470 @@
+"""The roster: the people who play on this server, as their own append-only log.
+
+Games keep the names their first event recorded; who a seat *was* lives here, in
+``roster_events`` (hash-chained, never updated or deleted, like a game's log). Every
+change is an event (docs/people.md): a person added, renamed or merged into another,
+a seat linked to a person or unlinked, a play imported from BG Stats, and a change
+reverted. The roster is the fold of that log; a revert re-folds without its target,
+re-checking every later event, so a revert that would leave the log contradictory is
+refused instead.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+
+from events import store
+from events.hashing import GENESIS, chain_hash
+from scoring.base import Problem
+
+MAX_NAME = 40
+VERSION = 1
+TYPES = ("person-added", "person-renamed", "people-merged", "seat-linked", "seat-unlinked",
+         "play-imported", "change-reverted")
+
+
+class RosterRefused(ValueError):
+    """The change breaks a rule of docs/people.md; ``problems`` say why (HU/EN)."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(p.en for p in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class RosterEvent:
+    seq: int
+    type: str
+    data: dict
+    device: str
+    recorded_at: str
+    client_event_id: str
+    hash: str
+
+    def envelope(self) -> dict:
+        return {"seq": self.seq, "type": self.type, "version": VERSION, "data": self.data,
+                "seat": None, "device": self.device, "recorded_at": self.recorded_at,
+                "client_event_id": self.client_event_id, "hash": self.hash}
+
+
+@dataclass
+class Roster:
+    """The folded log. A person's id is the number of the event that added them."""
+
+    seq: int = 0
+    hash: str = GENESIS  # of the last event folded: a cached roster is current only if it matches
+    people: dict[int, dict] = field(default_factory=dict)      # id -> {id, name, merged_into, since}
+    links: dict[str, dict[int, int]] = field(default_factory=dict)  # game -> {seat: person as linked}
+    imported: dict[int, dict] = field(default_factory=dict)    # event seq -> play-imported data
+    reverted: dict[int, int] = field(default_factory=dict)     # target seq -> reverting seq
+
+    def canonical(self, person: int) -> int:
+        """Where a person ended up after merges (a merged person's plays count for the survivor)."""
+        seen = set()
+        while self.people[person]["merged_into"] is not None and person not in seen:
+            seen.add(person)
+            person = self.people[person]["merged_into"]
+        return person
+
+    def active(self) -> list[dict]:
+        return sorted((p for p in self.people.values() if p["merged_into"] is None),
+                      key=lambda p: p["name"].casefold())
+
+    def by_name(self, name: str) -> dict | None:
+        key = name.casefold()
+        return next((p for p in self.people.values()
+                     if p["merged_into"] is None and p["name"].casefold() == key), None)
+
+    def person_of(self, game_id: str, seat: int) -> int | None:
+        linked = self.links.get(game_id, {}).get(seat)
+        return None if linked is None else self.canonical(linked)
+
+    def seats_of(self, game_id: str) -> dict[int, int]:
+        return {seat: self.canonical(p) for seat, p in self.links.get(game_id, {}).items()}
+
+
+# ---- the rules of a change (docs/people.md) ------------------------------------------
+
+def clean_name(raw) -> str | None:
+    """A name as stored, or None when it is no usable name: empty, too long, or holding
+    control characters, unpaired surrogates or the replacement character (what invalid
+    UTF-8 turns into)."""
+    if not isinstance(raw, str):
+        return None
+    name = unicodedata.normalize("NFC", " ".join(raw.split())) if _clean_text(raw) else ""
+    return name if 1 <= len(name) <= MAX_NAME else None
+
+
+def _clean_text(raw: str) -> bool:
+    return not any(unicodedata.category(c) in ("Cc", "Cs", "Co") or c == "\ufffd" for c in raw)
+
+
+BAD_NAME = Problem("people §1", f"A név 1–{MAX_NAME} karakter legyen, vezérlőkarakterek nélkül.",
+                   f"A name is 1–{MAX_NAME} characters without control characters.")
+
+
+def _person(roster: Roster, person, role_hu: str = "", role_en: str = "") -> list[Problem]:
+    if type(person) is not int or person not in roster.people:
+        return [Problem("people §2", f"Nincs {role_hu}ilyen személy: {person!r}.",
+                        f"There is no {role_en}person {person!r}.")]
+    if roster.people[person]["merged_into"] is not None:
+        into = roster.people[roster.canonical(person)]["name"]
+        return [Problem("people §3", f"{roster.people[person]['name']} már össze lett vonva vele: {into}.",
+                        f"{roster.people[person]['name']} was merged into {into}.")]
+    return []
+
+
+def _name_free(roster: Roster, name: str, person: int | None = None) -> list[Problem]:
+    other = roster.by_name(name)
+    if other is not None and other["id"] != person:
+        return [Problem("people §1", f"Már van ilyen nevű személy: {other['name']} (#{other['id']}).",
+                        f"There is already a person called {other['name']} (#{other['id']}).")]
+    return []
+
+
+def _check_added(roster: Roster, d: dict) -> list[Problem]:
+    name = clean_name(d.get("name"))
+    return [BAD_NAME] if name is None or name != d["name"] else _name_free(roster, name)
+
+
+def _check_renamed(roster: Roster, d: dict) -> list[Problem]:
+    problems = _person(roster, d.get("person"))
+    name = clean_name(d.get("name"))
+    if problems or name is None or name != d["name"]:
+        return problems or [BAD_NAME]
+    return _name_free(roster, name, d["person"])
+
+
+def _check_merged(roster: Roster, d: dict) -> list[Problem]:
+    if d.get("source") == d.get("into"):
+        return [Problem("people §3", "Senkit sem lehet önmagával összevonni.",
+                        "A person cannot be merged into himself.")]
+    return _person(roster, d.get("source")) + _person(roster, d.get("into"))
+
+
+def _check_linked(roster: Roster, d: dict) -> list[Problem]:
+    problems = _person(roster, d.get("person"))
+    seats = roster.links.get(d.get("game"), {}) if isinstance(d.get("game"), str) else {}
+    linked = seats.get(d.get("seat"))
+    if linked is not None:
+        who = roster.people[roster.canonical(linked)]["name"]
+        problems.append(Problem("people §4", f"Ez a hely már össze van kötve vele: {who}; előbb bontsd a kötést.",
+                                f"This seat is already linked to {who}; unlink it first."))
+    elif not problems and d["person"] in {roster.canonical(p) for p in seats.values()}:
+        seat = next(s for s, p in seats.items() if roster.canonical(p) == d["person"])
+        problems.append(Problem("people §4", f"{roster.people[d['person']]['name']} már a(z) {seat + 1}. helyen ül ebben a játékban.",
+                                f"{roster.people[d['person']]['name']} already sits at seat {seat + 1} of this game."))
+    return problems
+
+
+def _check_unlinked(roster: Roster, d: dict) -> list[Problem]:
+    game = d.get("game")
+    if not isinstance(game, str) or d.get("seat") not in roster.links.get(game, {}):
+        return [Problem("people §4", "Ez a hely nincs senkihez kötve.", "This seat is linked to nobody.")]
+    return []
+
+
+def _check_imported(roster: Roster, d: dict) -> list[Problem]:
+    return [p for seat in d.get("seats", []) for p in _person(roster, seat.get("person"))]
+
+
+def _check_reverted(roster: Roster, d: dict, events: list[RosterEvent]) -> list[Problem]:
+    target = d.get("target")
+    if type(target) is not int or not 1 <= target <= len(events) \
+            or events[target - 1].type == "change-reverted":
+        return [Problem("people §5", "Csak a névsor egy változása vonható vissza.",
+                        "Only a change of the roster can be reverted.")]
+    if target in roster.reverted:
+        return [Problem("people §5", f"A(z) #{target} változást már visszavonták.",
+                        f"Change #{target} is already reverted.")]
+    try:
+        fold(events, extra_reverted={target})
+    except RosterRefused as err:
+        return [Problem("people §5", f"A(z) #{target} nem vonható vissza, mert egy későbbi változás épít rá: "
+                        + "; ".join(p.hu for p in err.problems),
+                        f"Change #{target} cannot be reverted: a later change depends on it: "
+                        + "; ".join(p.en for p in err.problems))]
+    return []
+
+
+CHECKS = {"person-added": _check_added, "person-renamed": _check_renamed,
+          "people-merged": _check_merged, "seat-linked": _check_linked,
+          "seat-unlinked": _check_unlinked, "play-imported": _check_imported}
+
+
+# ---- the fold -------------------------------------------------------------------------
+
+def _apply(roster: Roster, seq: int, type_: str, d: dict, recorded_at: str) -> None:
+    if type_ == "person-added":
+        roster.people[seq] = {"id": seq, "name": d["name"], "merged_into": None, "since": recorded_at}
+    elif type_ == "person-renamed":
+        roster.people[d["person"]]["name"] = d["name"]
+    elif type_ == "people-merged":
+        roster.people[d["source"]]["merged_into"] = d["into"]
+    elif type_ == "seat-linked":
+        roster.links.setdefault(d["game"], {})[d["seat"]] = d["person"]
+    elif type_ == "seat-unlinked":
+        del roster.links[d["game"]][d["seat"]]
+    elif type_ == "play-imported":
+        roster.imported[seq] = d
+        roster.links[imported_game_id(seq)] = {s["seat"]: s["person"] for s in d["seats"]}
+
+
+def imported_game_id(seq: int) -> str:
+    """The id an imported play has in the statistics (it is no game of this server)."""
+    return f"bgs-{seq}"
+
+
+def fold(events: list[RosterEvent], extra_reverted: set[int] = frozenset(),
+         checked: bool = True) -> Roster:
+    """The roster after every event. ``checked``: re-check each event against the roster
+    before it (a revert must leave a consistent log); raises RosterRefused if one fails."""
+    reverted = {e.data["target"]: e.seq for e in events if e.type == "change-reverted"}
+    reverted.update({t: 0 for t in extra_reverted})
+    roster = Roster(reverted=reverted)
+    for e in events:
+        roster.seq, roster.hash = e.seq, e.hash
+        if e.type == "change-reverted" or e.seq in reverted:
+            continue
+        if checked and (extra_reverted or reverted):
+            problems = CHECKS[e.type](roster, e.data)
+            if problems:
+                raise RosterRefused(problems)
+        _apply(roster, e.seq, e.type, e.data, e.recorded_at)
+    return roster
+
+
+# ---- storage --------------------------------------------------------------------------
+
+_COLUMNS = "seq, type, data, device, recorded_at, client_event_id, hash"
+
+
+def read_log(db, after: int = 0) -> list[RosterEvent]:
+    rows = db.execute(f"SELECT {_COLUMNS} FROM roster_events WHERE seq > ? ORDER BY seq", [after])
+    return [RosterEvent(seq, type_, json.loads(data), device, at, cid, hash_)
+            for seq, type_, data, device, at, cid, hash_ in rows.fetchall()]
+
+
+def last_seq(db) -> int:
+    return _last(db)[0]
+
+
+def _last(db) -> tuple[int, str]:
+    row = db.execute("SELECT seq, hash FROM roster_events ORDER BY seq DESC LIMIT 1").fetchone()
+    return (row[0], row[1]) if row else (0, GENESIS)
+
+
+_cache: dict[str, Roster] = {}
+_cache_lock = threading.Lock()
+
+
+def load(db) -> Roster:
+    """The roster now: folded once per worker, extended by the events since (a revert
+    folds the whole log again). Keyed by the database file, as tests use several."""
+    key = _db_key(db)
+    current = _last(db)
+    with _cache_lock:
+        cached = _cache.get(key)
+    if cached is not None and (cached.seq, cached.hash) == current:
+        return cached
+    if cached is not None and cached.seq < current[0]:
+        newer = read_log(db, after=cached.seq)
+        if newer[0].seq == cached.seq + 1 and _follows(db, cached) \
+                and not any(e.type == "change-reverted" for e in newer):
+            roster = _copy(cached)
+            for e in newer:
+                roster.seq, roster.hash = e.seq, e.hash
+                _apply(roster, e.seq, e.type, e.data, e.recorded_at)
+            return _remember(key, roster)
+    return _remember(key, fold(read_log(db), checked=False))
+
+
+def _follows(db, cached: Roster) -> bool:
+    """The cached roster's last event is still in the log (not a rolled-back write)."""
+    row = db.execute("SELECT hash FROM roster_events WHERE seq = ?", [cached.seq]).fetchone()
+    return cached.seq == 0 or (row is not None and row[0] == cached.hash)
+
+
+def _db_key(db) -> str:
+    row = db.execute("PRAGMA database_list").fetchone()
+    return row[2] or str(id(db))
+
+
+def _copy(roster: Roster) -> Roster:
+    return Roster(seq=roster.seq, hash=roster.hash, people={k: dict(v) for k, v in roster.people.items()},
+                  links={g: dict(s) for g, s in roster.links.items()}, imported=dict(roster.imported),
+                  reverted=dict(roster.reverted))
+
+
+def _remember(key: str, roster: Roster) -> Roster:
+    with _cache_lock:
+        _cache[key] = roster
+    return roster
+
+
+def forget_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def append(db, changes: list[tuple[str, dict]], device: str,
+           client_event_id: str | None = None) -> list[RosterEvent]:
+    """Check and append changes in order, all or nothing, under the write lock (the
+    roster read inside it cannot change before the commit). Raises RosterRefused."""
+    with store.write_lock(db):
+        return append_locked(db, changes, device, client_event_id)
+
+
+def append_locked(db, changes, device: str, client_event_id: str | None = None) -> list[RosterEvent]:
+    """``append`` inside the caller's ``store.write_lock`` (a game created with its links)."""
+    if client_event_id:
+        row = db.execute("SELECT seq FROM roster_events WHERE client_event_id = ?",
+                         [client_event_id]).fetchone()
+        if row:  # a resubmitted form: its changes are already in
+            return read_log(db, after=row[0] - 1)[:len(changes)]
+    roster = _copy(load(db))
+    written = []
+    for i, (type_, data) in enumerate(changes):
+        problems = _check(db, roster, type_, data)
+        if problems:
+            raise RosterRefused(problems)
+        cid = f"{client_event_id}-{i}" if client_event_id and i else client_event_id
+        event = _insert(db, type_, data, device, cid or secrets.token_hex(16))
+        written.append(event)
+        if type_ == "change-reverted":
+            roster = fold(read_log(db), checked=False)
+        else:
+            roster.seq, roster.hash = event.seq, event.hash
+            _apply(roster, event.seq, type_, data, event.recorded_at)
+    _remember(_db_key(db), roster)
+    return written
+
+
+def _check(db, roster: Roster, type_: str, data) -> list[Problem]:
+    if type_ not in TYPES or not isinstance(data, dict):
+        return [Problem("people §5", "Ismeretlen névsor-változás.", "Unknown roster change.")]
+    if type_ == "change-reverted":
+        return _check_reverted(roster, data, read_log(db))
+    if type_ == "seat-linked":
+        seat_problems = _check_seat(db, data.get("game"), data.get("seat"))
+        if seat_problems:
+            return seat_problems
+    return CHECKS[type_](roster, data)
+
+
+def _check_seat(db, game_id, seat) -> list[Problem]:
+    row = store.game_row(db, game_id) if isinstance(game_id, str) else None
+    if row is None:
+        return [Problem("people §4", "Nincs ilyen játék.", "There is no such game.")]
+    seats = len(json.loads(row["players"]))
+    if type(seat) is not int or not 0 <= seat < seats:
+        return [Problem("people §4", f"A játékban {seats} hely van; {seat!r}. hely nincs.",
+                        f"The game has {seats} seats; there is no seat {seat!r}.")]
+    return []
+
+
+def _insert(db, type_: str, data: dict, device: str, client_event_id: str) -> RosterEvent:
+    last = db.execute("SELECT seq, hash FROM roster_events ORDER BY seq DESC LIMIT 1").fetchone()
+    seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS)
+    envelope = {"seq": seq, "type": type_, "version": VERSION, "data": data, "seat": None,
+                "device": device, "recorded_at": store.now(), "client_event_id": client_event_id}
+    envelope["hash"] = chain_hash(prev_hash, envelope)
+    db.execute(f"INSERT INTO roster_events ({_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
+               [seq, type_, json.dumps(data, ensure_ascii=False), device,
+                envelope["recorded_at"], client_event_id, envelope["hash"]])
+    return RosterEvent(seq, type_, data, device, envelope["recorded_at"], client_event_id,
+                       envelope["hash"])
+
+
+# ---- what game creation and import ask for ------------------------------------------
+
+def resolve_players(roster: Roster, players: list[dict]) -> tuple[list[dict], list[int | str]]:
+    """Players given as ``{"name"}`` or ``{"person": id}`` → the names the game records and
+    who each seat is: a person's id, or a name (the roster person of that name, or a new
+    one). Raises RosterRefused for an unknown or merged person id."""
+    names, people = [], []
+    for player in players:
+        if "person" in player:
+            problems = _person(roster, player["person"])
+            if problems:
+                raise RosterRefused(problems)
+            person = roster.people[player["person"]]
+            names.append({**{k: v for k, v in player.items() if k != "person"}, "name": person["name"]})
+            people.append(person["id"])
+        else:
+            if not _clean_text(str(player.get("name", ""))):  # e.g. an unpaired surrogate from JSON
+                raise RosterRefused([BAD_NAME])
+            names.append(player)
+            people.append(str(player.get("name", "")).strip())
+    return names, people
+
+
+def link_game(db, game_id: str, people: list[int | str | None], device: str) -> list[RosterEvent]:
+    """Link each seat of a game to ``people[seat]``: a person's id, or a name (the roster
+    person of that name, or a new one); None leaves the seat unlinked, as does a name
+    that is no usable name or a person already seated in this game. One transaction."""
+    with store.write_lock(db):
+        written: list[RosterEvent] = []
+        seated: set[int] = set()
+        for seat, who in enumerate(people):
+            if isinstance(who, str):
+                name = clean_name(who)
+                if name is None:
+                    continue
+                found = load(db).by_name(name)
+                if found is None:
+                    written += append_locked(db, [("person-added", {"name": name})], device)
+                who = found["id"] if found else written[-1].seq
+            if who is None or who in seated:
+                continue
+            seated.add(who)
+            try:
+                written += append_locked(db, [("seat-linked", {"game": game_id, "seat": seat,
+                                                               "person": who})], device)
+            except RosterRefused:  # merged meanwhile: the seat stays unlinked, linkable later
+                continue
+        return written
+
+
+# ---- a game's export carries who sat where (docs/export-format.md) -------------------
+
+def export_links(db, game_id: str) -> list[dict]:
+    """``[{"seat", "name"}]``: the roster names of the game's linked seats. Names, not ids:
+    ids are this server's; the importing server finds or adds people by name."""
+    roster = load(db)
+    return [{"seat": seat, "name": roster.people[person]["name"]}
+            for seat, person in sorted(roster.seats_of(game_id).items())]
+
+
+def import_links(doc) -> list[str | None]:
+    """Who each seat of an imported game was: the file's ``people`` (an export of this
+    app), else the names the game recorded. Raises RosterRefused for a malformed block;
+    a file malformed otherwise is refused by its import with its reason."""
+    players = _created_players(doc)
+    block = doc.get("people") if isinstance(doc, dict) else None
+    if block is None:
+        return [p.get("name") for p in players]
+    bad = Problem("people §4", "Az export „people” része hibás: [{seat, name}] kell, létező helyekkel.",
+                  "The export's \"people\" is malformed: [{seat, name}] with seats the game has.")
+    if not isinstance(block, list) or len(block) > len(players):
+        raise RosterRefused([bad])
+    linked: list[str | None] = [None] * len(players)
+    for item in block:
+        seat = item.get("seat") if isinstance(item, dict) else None
+        name = clean_name(item.get("name")) if isinstance(item, dict) else None
+        if type(seat) is not int or not 0 <= seat < len(players) or name is None or linked[seat]:
+            raise RosterRefused([bad])
+        linked[seat] = name
+    return linked
+
+
+def _created_players(doc) -> list[dict]:
+    """The players of a file's first event, as far as they can be read before it is verified."""
+    try:
+        players = doc["events"][0]["data"]["players"]
+        return [p if isinstance(p, dict) else {} for p in players] if isinstance(players, list) else []
+    except (KeyError, IndexError, TypeError):
+        return []

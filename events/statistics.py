@@ -1,0 +1,145 @@
+"""The numbers behind the statistics pages and ``GET /api/stats``: pure functions over
+the plays the read model gives (events/stats.py:plays). Nothing here folds a game.
+
+A winner is a seat ranked 1 (shared first places are all winners). The first player is
+seat 1 of the seat order the game recorded (docs/people.md §7).
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+
+def _mine(plays: list[dict], person: int) -> list[tuple[dict, dict]]:
+    return [(p, s) for p in plays for s in p["seats"] if s["person"] == person]
+
+
+def person_figures(plays: list[dict], person: int) -> dict:
+    """Plays, wins, win rate, per game average/best/worst, average per category,
+    last played, time played and streaks of one person."""
+    mine = _mine(plays, person)
+    wins = [p for p, s in mine if s["rank"] == 1]
+    by_key: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
+    for play, seat in mine:
+        by_key[play["key"]].append((play, seat))
+    return {"plays": len(mine), "wins": len(wins), "win_rate": _rate(len(wins), len(mine)),
+            "last_played": max((p["ended_at"] for p, _ in mine), default=None),
+            "seconds": sum(p["seconds"] for p, _ in mine),
+            "streaks": _streaks([s["rank"] == 1 for _, s in mine]),
+            "games": {key: _per_game(rows) for key, rows in sorted(by_key.items())}}
+
+
+def _per_game(rows: list[tuple[dict, dict]]) -> dict:
+    scores = [s["score"] for _, s in rows]
+    best = max(rows, key=lambda r: r[1]["score"])
+    worst = min(rows, key=lambda r: r[1]["score"])
+    totals: dict[str, list[int]] = defaultdict(list)
+    for _, seat in rows:
+        for category, points in seat["breakdown"].items():
+            totals[category].append(points)
+    return {"plays": len(rows), "wins": sum(1 for _, s in rows if s["rank"] == 1),
+            "average": _avg(scores), "best": best[1]["score"], "best_game": best[0]["game_id"],
+            "worst": worst[1]["score"], "worst_game": worst[0]["game_id"],
+            "title": rows[0][0]["title"], "kind": rows[0][0]["kind"],
+            "categories": {c: _avg(v) for c, v in totals.items()}}
+
+
+def _streaks(outcomes: list[bool]) -> dict:
+    """The longest run of wins, of games without a win, and the run going on now."""
+    longest = {True: 0, False: 0}
+    run, last = 0, None
+    for won in outcomes:
+        run = run + 1 if won == last else 1
+        last = won
+        longest[won] = max(longest[won], run)
+    return {"longest_wins": longest[True], "longest_losses": longest[False],
+            "current": run, "current_is_win": bool(last)}
+
+
+def game_figures(plays: list[dict], key: str) -> dict:
+    """One game's plays, score distribution, average winning score, first-player
+    advantage and how often the winner led each scoring category."""
+    mine = [p for p in plays if p["key"] == key]
+    scores = [s["score"] for p in mine for s in p["seats"]]
+    winning = [s["score"] for p in mine for s in p["seats"] if s["rank"] == 1]
+    first_wins = [p for p in mine if any(s["seat"] == 0 and s["rank"] == 1 for s in p["seats"])]
+    expected = sum(1 / max(p["players"], 1) for p in mine)
+    return {"plays": len(mine), "scores": len(scores), "average": _avg(scores),
+            "distribution": _histogram(scores), "average_winning": _avg(winning),
+            "first_player_wins": len(first_wins), "first_player_rate": _rate(len(first_wins), len(mine)),
+            "first_player_expected": round(expected / len(mine), 3) if mine else None,
+            "deciding": _deciding(mine)}
+
+
+def _deciding(plays: list[dict]) -> dict[str, dict]:
+    """Per category: in how many games (that scored it) a winner had the most of it."""
+    led, scored = Counter(), Counter()
+    for play in plays:
+        categories = {c for s in play["seats"] for c in s["breakdown"]}
+        for category in categories:
+            top = max(s["breakdown"].get(category, 0) for s in play["seats"])
+            scored[category] += 1
+            if any(s["rank"] == 1 and s["breakdown"].get(category, 0) == top for s in play["seats"]):
+                led[category] += 1
+    return {c: {"games": scored[c], "winner_led": led[c], "rate": _rate(led[c], scored[c])}
+            for c in sorted(scored, key=lambda c: (-_rate(led[c], scored[c]), c))}
+
+
+def _histogram(scores: list[int], bins: int = 10) -> list[dict]:
+    if not scores:
+        return []
+    low, high = min(scores), max(scores)
+    width = max(1, -(-(high - low + 1) // bins))
+    counts = Counter((s - low) // width for s in scores)
+    return [{"low": low + i * width, "high": low + (i + 1) * width - 1, "count": counts.get(i, 0)}
+            for i in range((high - low) // width + 1)]
+
+
+def head_to_head(plays: list[dict], people: list[int]) -> dict:
+    """The plays where all of ``people`` sat: each one's wins there, and for each pair how
+    often one finished ahead of the other, by how much on average, per game."""
+    together = [p for p in plays if set(people) <= {s["person"] for s in p["seats"]}]
+    pairs = []
+    for i, a in enumerate(people):
+        for b in people[i + 1:]:
+            pairs.append(_pair(together, a, b))
+    wins = {person: [p["game_id"] for p, s in _mine(together, person) if s["rank"] == 1]
+            for person in people}
+    return {"plays": [p["game_id"] for p in together], "wins": wins, "pairs": pairs}
+
+
+def _pair(plays: list[dict], a: int, b: int) -> dict:
+    rows = defaultdict(lambda: {"a": [], "b": [], "tie": [], "margin": []})
+    for play in plays:
+        seat = {s["person"]: s for s in play["seats"]}
+        sa, sb = seat[a], seat[b]
+        for key in (play["key"], ""):  # "": every game together
+            row = rows[key]
+            side = "a" if sa["rank"] < sb["rank"] else "b" if sb["rank"] < sa["rank"] else "tie"
+            row[side].append(play["game_id"])
+            row["margin"].append(sa["score"] - sb["score"])
+    return {"a": a, "b": b, "games": {key: {"a": r["a"], "b": r["b"], "tie": r["tie"],
+                                            "margin": _avg(r["margin"])}
+                                      for key, r in sorted(rows.items())}}
+
+
+def totals(plays: list[dict]) -> dict[int, dict]:
+    """Per person: plays and wins (the roster list, ``GET /api/people``)."""
+    out: dict[int, dict] = defaultdict(lambda: {"plays": 0, "wins": 0, "last_played": None})
+    for play in plays:
+        for seat in play["seats"]:
+            if seat["person"] is None:
+                continue
+            row = out[seat["person"]]
+            row["plays"] += 1
+            row["wins"] += seat["rank"] == 1
+            row["last_played"] = play["ended_at"]
+    return dict(out)
+
+
+def _avg(values) -> float | None:
+    values = list(values)
+    return round(sum(values) / len(values), 1) if values else None
+
+
+def _rate(part: int, whole: int) -> float:
+    return round(part / whole, 3) if whole else 0.0

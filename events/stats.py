@@ -1,0 +1,162 @@
+"""The statistics' read model: one ``stat_seats`` row per seat of each finished game
+and each play imported from BG Stats (docs/people.md §6).
+
+It is written when a game's event is recorded and the game is over afterwards (it
+ended, or a finished game was voided, disputed or rescored: the rows are replaced), its
+rows go when a void makes the game unfinished again, and ``rebuild`` writes it all
+again from the logs. Who sat where is not stored here: the roster (events/roster.py)
+is joined when the statistics are read, so a link, merge or rename never rewrites it.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from events import roster as roster_log
+from events import store
+from events.projection import TableState, changes_the_past, fold, standings
+
+# BoardGameGeek's ids of the games this server knows (docs/people.md §8).
+BGG_IDS = {"five-tribes": 157354, "maharaja": 9440, "dragon": 31594, "dragon-tally": 31594,
+           "han": 153625}
+_COLUMNS = ("game_id", "seat", "kind", "title", "bgg_id", "name", "players", "score", "rank",
+            "breakdown", "started_at", "ended_at", "imported")
+
+
+def seat_rows(game_id: str, table: TableState, started_at: str, ended_at: str) -> list[dict]:
+    """A finished game's rows: each seat's total, rank and points per category."""
+    options = table.options
+    title = str(options.get("title") or "") if table.kind == "scorepad" else ""
+    bgg_id = options.get("bgg_id") or BGG_IDS.get(table.kind)
+    return [{"game_id": game_id, "seat": row["seat"], "kind": table.kind, "title": title,
+             "bgg_id": bgg_id or None, "name": row["player"], "players": len(table.players),
+             "score": row["score"], "rank": row["rank"],
+             "breakdown": json.dumps(row["breakdown"], ensure_ascii=False, sort_keys=True),
+             "started_at": started_at, "ended_at": ended_at, "imported": 0}
+            for row in standings(table)]
+
+
+def imported_rows(seq: int, play: dict) -> list[dict]:
+    return [{"game_id": roster_log.imported_game_id(seq), "seat": s["seat"], "kind": play["kind"],
+             "title": play["game"]["name"], "bgg_id": play["game"].get("bggId") or None,
+             "name": s["name"], "players": len(play["seats"]), "score": s["score"],
+             "rank": s["rank"], "breakdown": "{}", "started_at": play["started_at"],
+             "ended_at": play["date"], "imported": 1}
+            for s in play["seats"]]
+
+
+def _times(db, game_id: str, table: TableState) -> tuple[str, str]:
+    """When the game began (event 1) and when its last live move was recorded."""
+    last = table.live_moves[-1] if table.live_moves else 1
+    first = store.read_events(db, game_id, upto=1)[0]
+    ended = store.read_events(db, game_id, after=last - 1, upto=last)[0]
+    return first.recorded_at, ended.recorded_at
+
+
+def _replace(db, game_id: str, rows: list[dict]) -> None:
+    db.execute("DELETE FROM stat_seats WHERE game_id = ?", [game_id])
+    if rows:
+        db.conn.executemany(
+            f"INSERT INTO stat_seats ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
+            [[row[c] for c in _COLUMNS] for row in rows])
+
+
+def write_game(db, game_id: str, table: TableState) -> None:
+    """The game's rows as its state says now: replaced if it is over, gone if not."""
+    rows = seat_rows(game_id, table, *_times(db, game_id, table)) if table.rules.is_over(table.game) else []
+    with db.atomic():
+        _replace(db, game_id, rows)
+
+
+def on_recorded(db, game_id: str, event, table: TableState) -> None:
+    """Called after each recorded event (events/table.py): cheap unless the game is over
+    or its past changed (a void can make a finished game unfinished)."""
+    if table.rules.is_over(table.game) or changes_the_past(event):
+        write_game(db, game_id, table)
+
+
+def on_roster_changed(db, events: list) -> None:
+    """Imported plays enter (and reverted ones leave) the read model with their event."""
+    changed = [e for e in events if e.type in ("play-imported", "change-reverted")]
+    if not changed:
+        return
+    roster = roster_log.load(db)
+    with db.atomic():
+        for e in changed:
+            seq = e.seq if e.type == "play-imported" else e.data["target"]
+            play = roster.imported.get(seq)
+            _replace(db, roster_log.imported_game_id(seq), imported_rows(seq, play) if play else [])
+
+
+def rebuild(db) -> int:
+    """The read model again from the logs (``flask --app app rebuild-stats``): every
+    finished game folded once, every imported play of the roster. Returns the games."""
+    finished = [r[0] for r in db.execute("SELECT id FROM games WHERE finished = 1 ORDER BY id")]
+    roster = roster_log.fold(roster_log.read_log(db), checked=False)
+    rows: list[dict] = []
+    for game_id in finished:
+        table = fold(store.read_events(db, game_id))
+        if table.rules.is_over(table.game):
+            rows += seat_rows(game_id, table, *_times(db, game_id, table))
+    for seq, play in roster.imported.items():
+        rows += imported_rows(seq, play)
+    with store.write_lock(db):
+        db.execute("DELETE FROM stat_seats")
+        _replace(db, "", rows)
+    return len(finished) + len(roster.imported)
+
+
+def dump(db) -> list[tuple]:
+    """Every row in a fixed order (the test comparing incremental and rebuilt models)."""
+    return db.execute(f"SELECT {', '.join(_COLUMNS)} FROM stat_seats ORDER BY game_id, seat").fetchall()
+
+
+# ---- reading: plays with the people who sat at them ---------------------------------
+
+def game_key(kind: str, title: str) -> str:
+    """What the statistics group by: a game kind, and a score pad per game it was kept for."""
+    return f"{kind}:{title.casefold()}" if kind == "scorepad" and title else kind
+
+
+def plays(db, roster, key: str | None = None, people: tuple[int, ...] = (),
+          since: str | None = None, until: str | None = None) -> list[dict]:
+    """Finished plays, oldest first, as {game_id, key, kind, title, ended_at, seconds,
+    imported, seats: [{seat, name, person, score, rank, breakdown}]}; only those where
+    every one of ``people`` sat, in the date range (``until`` inclusive, YYYY-MM-DD)."""
+    sql, params = "SELECT * FROM stat_seats WHERE 1", []
+    if since:
+        sql += " AND ended_at >= ?"
+        params.append(since)
+    if until:
+        sql += " AND ended_at < ?"
+        params.append(until + "~")  # every time on that day sorts before "~"
+    if key:
+        sql += " AND kind = ?"
+        params.append(key.split(":", 1)[0])
+    found: dict[str, dict] = {}
+    for row in db.query(sql + " ORDER BY ended_at, game_id, seat", params):
+        play = found.get(row["game_id"])
+        if play is None:
+            play = found[row["game_id"]] = _play(row)
+        person = roster.person_of(row["game_id"], row["seat"])
+        play["seats"].append({"seat": row["seat"], "name": row["name"], "person": person,
+                              "score": row["score"], "rank": row["rank"],
+                              "breakdown": json.loads(row["breakdown"])})
+    wanted = set(people)
+    return [p for p in found.values()
+            if (not key or p["key"] == key) and wanted <= {s["person"] for s in p["seats"]}]
+
+
+def _play(row) -> dict:
+    return {"game_id": row["game_id"], "kind": row["kind"], "title": row["title"],
+            "key": game_key(row["kind"], row["title"]), "bgg_id": row["bgg_id"],
+            "started_at": row["started_at"], "ended_at": row["ended_at"],
+            "seconds": _seconds(row["started_at"], row["ended_at"]),
+            "imported": bool(row["imported"]), "players": row["players"], "seats": []}
+
+
+def _seconds(start: str, end: str) -> int:
+    try:
+        return max(0, int((datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()))
+    except ValueError:
+        return 0

@@ -1,0 +1,144 @@
+"""The roster's pages (docs/people.md): the people, adding, renaming and merging them,
+linking a game's seats to them, the roster's own log with its reverts. Every change
+goes through ``events.roster.append``: checked, appended, or refused with reasons."""
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from events import roster as roster_log
+from events import stats, statistics, store
+from events.roster import RosterRefused
+from web.db import get_db
+from web.security import device_id
+
+bp = Blueprint("people", __name__)
+
+
+def _roster():
+    return roster_log.load(get_db())
+
+
+def _int(value) -> int | None:
+    """A form's number, or None ("", "x", "²", a 5000-digit number are no person)."""
+    return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() \
+        and len(value) < 12 else None
+
+
+def _change(changes, then, refused):
+    """Append roster changes from a form; a refusal shows the page again with why (422)."""
+    try:
+        written = roster_log.append(get_db(), changes, device_id(),
+                                    (request.form.get("client_event_id") or "")[:64] or None)
+    except RosterRefused as refusal:
+        return refused(refusal.problems)
+    stats.on_roster_changed(get_db(), written)
+    return redirect(then, code=303)
+
+
+@bp.get("/people")
+def people(problems=(), status: int = 200):
+    roster = _roster()
+    totals = statistics.totals(stats.plays(get_db(), roster))
+    rows = [{**p, **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
+            for p in roster.active()]
+    return render_template("stats/people.html", people=rows, problems=list(problems),
+                           client_event_id=secrets.token_hex(16), form=request.form), status
+
+
+def _people_refused(problems):
+    return people(problems, 422)
+
+
+@bp.post("/people")
+def add_person():
+    name = roster_log.clean_name(request.form.get("name"))
+    if name is None:
+        return _people_refused([roster_log.BAD_NAME])
+    return _change([("person-added", {"name": name})], url_for("people.people"), _people_refused)
+
+
+@bp.post("/people/<int:person>/rename")
+def rename(person: int):
+    name = roster_log.clean_name(request.form.get("name"))
+    if name is None:
+        return _people_refused([roster_log.BAD_NAME])
+    return _change([("person-renamed", {"person": person, "name": name})],
+                   url_for("people.people"), _people_refused)
+
+
+@bp.post("/people/merge")
+def merge():
+    source, into = _int(request.form.get("source")), _int(request.form.get("into"))
+    return _change([("people-merged", {"source": source, "into": into})],
+                   url_for("people.people"), _people_refused)
+
+
+@bp.get("/people/log")
+def log(problems=(), status: int = 200):
+    db = get_db()
+    events = roster_log.read_log(db)
+    roster = roster_log.fold(events, checked=False)
+    names = {pid: p["name"] for pid, p in roster.people.items()}
+    return render_template("stats/roster_log.html", events=list(reversed(events)), roster=roster,
+                           names=names, problems=list(problems),
+                           client_event_id=secrets.token_hex(16)), status
+
+
+@bp.post("/people/log/<int:target>/revert")
+def revert(target: int):
+    return _change([("change-reverted", {"target": target})], url_for("people.log"),
+                   lambda problems: log(problems, 422))
+
+
+# ---- a game's seats ------------------------------------------------------------------
+
+@bp.get("/people/games/<game_id>")
+def seats(game_id: str, problems=(), status: int = 200):
+    row = store.game_row(get_db(), game_id) or abort(404)
+    import json
+    players = json.loads(row["players"])
+    roster = _roster()
+    linked = roster.seats_of(game_id)
+    rows = [{"seat": i, "name": p["name"],
+             "person": roster.people[linked[i]] if i in linked else None,
+             "suggested": roster.by_name(p["name"])} for i, p in enumerate(players)]
+    return render_template("stats/seats.html", game_id=game_id, rows=rows, people=roster.active(),
+                           problems=list(problems), client_event_id=secrets.token_hex(16)), status
+
+
+@bp.post("/people/games/<game_id>/<int:seat>")
+def link(game_id: str, seat: int):
+    """Link a seat to a person: chosen by id, or by name (a new name adds a person)."""
+    store.game_row(get_db(), game_id) or abort(404)
+    refused = lambda problems: seats(game_id, problems, 422)  # noqa: E731
+    if request.form.get("unlink"):
+        return _change([("seat-unlinked", {"game": game_id, "seat": seat})],
+                       url_for("people.seats", game_id=game_id), refused)
+    person = _int(request.form.get("person"))
+    changes = []
+    if person is None:
+        name = roster_log.clean_name(request.form.get("name"))
+        if name is None:
+            return refused([roster_log.BAD_NAME])
+        found = _roster().by_name(name)
+        if found is None:
+            return _link_new(game_id, seat, name, refused)
+        person = found["id"]
+    changes.append(("seat-linked", {"game": game_id, "seat": seat, "person": person}))
+    return _change(changes, url_for("people.seats", game_id=game_id), refused)
+
+
+def _link_new(game_id: str, seat: int, name: str, refused):
+    """A name not on the roster: the person is added and linked in one transaction."""
+    db = get_db()
+    try:
+        with store.write_lock(db):
+            added, = roster_log.append_locked(db, [("person-added", {"name": name})], device_id())
+            roster_log.append_locked(db, [("seat-linked", {"game": game_id, "seat": seat,
+                                                           "person": added.seq})], device_id())
+    except RosterRefused as refusal:
+        roster_log.forget_cache()  # the cached roster may hold the rolled-back person
+        return refused(refusal.problems)
+    return redirect(url_for("people.seats", game_id=game_id), code=303)

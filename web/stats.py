@@ -1,0 +1,300 @@
+"""The statistics pages (HU/EN, phone first) and their JSON (``GET /api/people``,
+``GET /api/stats``): read from the read model (events/stats.py) joined with the
+roster, never by folding games. Every number links to the plays it counts."""
+from __future__ import annotations
+
+import re
+import time
+from datetime import date
+from urllib.parse import urlencode
+
+import click
+from flask import Blueprint, abort, jsonify, render_template, request, url_for
+
+from events import roster as roster_log
+from events import stats, statistics
+from events.table import AFTER_RECORD
+from scoring import GAMES, get_game
+from web import stats_chart
+from web.db import get_db
+from web.i18n import t, tr
+
+bp = Blueprint("stats", __name__)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+MAX_PEOPLE = 12
+
+
+class BadFilter(ValueError):
+    def __init__(self, hu: str, en: str):
+        super().__init__(en)
+        self.hu, self.en = hu, en
+
+
+def _date(name: str) -> str | None:
+    raw = request.args.get(name) or None
+    if raw is None:
+        return None
+    try:
+        if not _DATE.fullmatch(raw):
+            raise ValueError
+        return date.fromisoformat(raw).isoformat()
+    except ValueError:
+        raise BadFilter(f"A(z) {name} dátum ÉÉÉÉ-HH-NN alakú legyen.",
+                        f"{name} must be a date YYYY-MM-DD.") from None
+
+
+def _person_ids(raw: list[str], roster) -> tuple[int, ...]:
+    ids = []
+    for value in raw:
+        for part in value.split(","):
+            if not part:
+                continue
+            if not (part.isascii() and part.isdigit() and len(part) < 12):
+                raise BadFilter(f"Ismeretlen személy: {part[:20]!r}.", f"Unknown person {part[:20]!r}.")
+            person = int(part)
+            if person not in roster.people:
+                raise BadFilter(f"Nincs #{person} személy.", f"There is no person #{person}.")
+            ids.append(roster.canonical(person))
+    if len(ids) > MAX_PEOPLE:
+        raise BadFilter(f"Legfeljebb {MAX_PEOPLE} személy.", f"At most {MAX_PEOPLE} people.")
+    return tuple(dict.fromkeys(ids))
+
+
+def _filters(roster) -> dict:
+    kind = request.args.get("kind") or None
+    if kind is not None and len(kind) > 100:
+        raise BadFilter("Túl hosszú játéknév.", "The game name is too long.")
+    return {"key": kind, "people": _person_ids(request.args.getlist("people"), roster),
+            "since": _date("since"), "until": _date("until")}
+
+
+def _query(filters: dict) -> dict:
+    """The filters as URL parameters (links keep them)."""
+    out = [("kind", filters["key"])] if filters["key"] else []
+    out += [("people", p) for p in filters["people"]]
+    out += [(k, filters[k]) for k in ("since", "until") if filters[k]]
+    return out
+
+
+def plays_link(filters: dict, **extra) -> str:
+    """The plays page for a number: the page's filters plus what the number counts."""
+    params = _query(filters)
+    for name, value in extra.items():
+        if name == "kind":
+            params = [(k, v) for k, v in params if k != "kind"]
+        params += [(name, v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+    return url_for("stats.plays_page") + "?" + urlencode(params)
+
+
+def with_filters(endpoint: str, filters: dict, **values) -> str:
+    """A statistics page's address keeping the filters of this one."""
+    query = urlencode(_query(filters))
+    return url_for(endpoint, **values) + (f"?{query}" if query else "")
+
+
+def game_link(game_id: str) -> str:
+    """One play: its final sheet, or for an imported play (no moves here) its row."""
+    if game_id.startswith("bgs-"):
+        return url_for("stats.plays_page", game=game_id)
+    return url_for("audit.final", game_id=game_id)
+
+
+def duration(seconds: int) -> str:
+    hours, minutes = divmod(seconds // 60, 60)
+    return f"{hours}:{minutes:02d}"
+
+
+def game_title(key: str, title: str = "") -> str:
+    kind, _, _ = key.partition(":")
+    game = get_game(kind)
+    name = tr(game.title) if game else kind
+    return f"{title} ({name})" if title else name
+
+
+def category_label(kind: str, category: str) -> str | None:
+    """The category's name in the game's own words, or None for a game that names
+    none (a score pad's rounds are no categories)."""
+    game = get_game(kind)
+    if game is None or not game.categories:
+        return None
+    return tr(game.categories.get(category)) or category
+
+
+@bp.record_once
+def _setup(state) -> None:
+    if stats.on_recorded not in AFTER_RECORD:  # one read model, however many apps a test makes
+        AFTER_RECORD.append(stats.on_recorded)
+    state.app.jinja_env.globals.update(plays_link=plays_link, game_title=game_title,
+                                       with_filters=with_filters, games_registry=GAMES,
+                                       game_link=game_link, duration=duration,
+                                       roster_people=lambda: roster_log.load(get_db()).active(),
+                                       category_label=category_label)
+
+
+def _page(render):
+    """Run a page; a bad filter is a 400 with the reason, on the page or as JSON."""
+    try:
+        return render()
+    except BadFilter as err:
+        if request.path.startswith("/api/"):
+            return jsonify({"error": err.en}), 400
+        return render_template("error.html", status=400, message_en=err.en, message_hu=err.hu), 400
+
+
+def _render(template: str, roster, filters: dict, **context):
+    return render_template(template, filters=filters, roster=roster, all_people=roster.active(), **context)
+
+
+def _context():
+    db = get_db()
+    roster = roster_log.load(db)
+    filters = _filters(roster)
+    found = stats.plays(db, roster, filters["key"], filters["people"], filters["since"], filters["until"])
+    return roster, filters, found
+
+
+# ---- pages ---------------------------------------------------------------------------
+
+@bp.get("/stats")
+def index():
+    def render():
+        roster, filters, found = _context()
+        keys = sorted({(p["key"], p["title"]) for p in found})
+        games = [{"key": k, "title": title, **statistics.game_figures(found, k)} for k, title in keys]
+        totals = statistics.totals(found)
+        people = [{**p, **totals[p["id"]]} for p in roster.active() if p["id"] in totals]
+        people.sort(key=lambda p: (-p["wins"], -p["plays"], p["name"].casefold()))
+        chart = stats_chart.bars([{"label": game_title(g["key"], g["title"]), "value": g["plays"],
+                                   "href": with_filters("stats.game", filters, key=g["key"])} for g in games],
+                                 t("Játszmák játékonként", "Plays per game"))
+        return _render("stats/index.html", roster, filters, games=games, people=people, plays=found,
+                       chart=chart)
+    return _page(render)
+
+
+@bp.get("/stats/people/<int:person>")
+def person(person: int):
+    def render():
+        roster, filters, found = _context()
+        if person not in roster.people:
+            abort(404)
+        canonical = roster.canonical(person)
+        figures = statistics.person_figures(found, canonical)
+        chart = stats_chart.bars([
+            {"label": game_title(key, g["title"]), "value": g["wins"], "text": f"{g['wins']} / {g['plays']}",
+             "href": plays_link(filters, kind=key, people=canonical, won=canonical)}
+            for key, g in figures["games"].items()], t("Győzelmek játékonként", "Wins per game"))
+        return _render("stats/person.html", roster, filters, person=roster.people[canonical],
+                       figures=figures, chart=chart)
+    return _page(render)
+
+
+@bp.get("/stats/games/<path:key>")
+def game(key: str):
+    def render():
+        roster, filters, found = _context()
+        mine = [p for p in found if p["key"] == key]
+        figures = statistics.game_figures(found, key)
+        kind = key.partition(":")[0]
+        link = plays_link(filters, kind=key)
+        distribution = stats_chart.bars([
+            {"label": f"{b['low']}–{b['high']}" if b["high"] != b["low"] else str(b["low"]),
+             "value": b["count"], "href": link} for b in figures["distribution"]],
+            t("Pontszámok eloszlása", "Score distribution"))
+        deciding = [{"label": category_label(kind, c), "value": round(100 * d["rate"]),
+                     "text": f"{d['winner_led']} / {d['games']}", "href": link}
+                    for c, d in figures["deciding"].items() if category_label(kind, c)]
+        return _render("stats/game.html", roster, filters, key=key, figures=figures,
+                       title=mine[0]["title"] if mine else "", kind=kind, distribution=distribution,
+                       deciding=stats_chart.bars(deciding, t("A győztes vezetett ebben a kategóriában",
+                                                             "The winner led this category")))
+    return _page(render)
+
+
+@bp.get("/stats/together")
+def together():
+    def render():
+        roster, filters, found = _context()
+        people = list(filters["people"])
+        figures = statistics.head_to_head(found, people) if len(people) >= 2 else None
+        chart = stats_chart.bars([{"label": roster.people[p]["name"], "value": len(figures["wins"][p]),
+                                   "href": plays_link(filters, won=p)} for p in people],
+                                 t("Győzelmek a közös játszmákban", "Wins in the plays together")) if figures else ""
+        return _render("stats/together.html", roster, filters, people=people, chart=chart,
+                       figures=figures)
+    return _page(render)
+
+
+@bp.get("/stats/plays")
+def plays_page():
+    def render():
+        roster, filters, found = _context()
+        chosen = _narrow(found, roster)
+        return _render("stats/plays.html", roster, filters, plays=list(reversed(chosen)))
+    return _page(render)
+
+
+def _narrow(found: list[dict], roster) -> list[dict]:
+    """What a number counted: plays a person won (``won``), the first player won
+    (``first=1``), one person finished ahead of another (``ahead`` and ``behind``)."""
+    won = _person_ids(request.args.getlist("won"), roster)
+    ahead = _person_ids(request.args.getlist("ahead"), roster)
+    behind = _person_ids(request.args.getlist("behind"), roster)
+    ids = set(request.args.getlist("game"))
+    out = []
+    for play in found:
+        seat = {s["person"]: s for s in play["seats"]}
+        if ids and play["game_id"] not in ids:
+            continue
+        if any(p not in seat or seat[p]["rank"] != 1 for p in won):
+            continue
+        if request.args.get("first") == "1" and not any(s["seat"] == 0 and s["rank"] == 1 for s in play["seats"]):
+            continue
+        if ahead and behind and not all(a in seat and b in seat and seat[a]["rank"] < seat[b]["rank"]
+                                        for a in ahead for b in behind):
+            continue
+        out.append(play)
+    return out
+
+
+# ---- JSON ----------------------------------------------------------------------------
+
+@bp.get("/api/people")
+def api_people():
+    db = get_db()
+    roster = roster_log.load(db)
+    totals = statistics.totals(stats.plays(db, roster))
+    return jsonify({"people": [{"id": p["id"], "name": p["name"], "since": p["since"],
+                                **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
+                               for p in roster.active()]})
+
+
+@bp.get("/api/stats")
+def api_stats():
+    def render():
+        roster, filters, found = _context()
+        keys = sorted({p["key"] for p in found})
+        people = sorted({s["person"] for p in found for s in p["seats"] if s["person"] is not None})
+        return jsonify({"filters": {"kind": filters["key"], "people": list(filters["people"]),
+                                    "since": filters["since"], "until": filters["until"]},
+                        "plays": len(found),
+                        "games": {k: statistics.game_figures(found, k) for k in keys},
+                        "people": {str(p): {"name": roster.people[p]["name"],
+                                            **statistics.person_figures(found, p)} for p in people},
+                        "together": statistics.head_to_head(found, list(filters["people"]))
+                        if len(filters["people"]) >= 2 else None})
+    return _page(render)
+
+
+# ---- command -------------------------------------------------------------------------
+
+@click.command("rebuild-stats")
+def rebuild_command() -> None:
+    """Write the statistics' read model again from the games' and the roster's logs."""
+    started = time.perf_counter()
+    count = stats.rebuild(get_db())
+    click.echo(f"statistics rebuilt from {count} finished plays in {time.perf_counter() - started:.1f} s")
+
+
+def init_app(app) -> None:
+    app.cli.add_command(rebuild_command)
