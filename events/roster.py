@@ -168,7 +168,12 @@ def _check_unlinked(roster: Roster, d: dict) -> list[Problem]:
 
 
 def _check_imported(roster: Roster, d: dict) -> list[Problem]:
-    return [p for seat in d.get("seats", []) for p in _person(roster, seat.get("person"))]
+    problems = [p for seat in d.get("seats", []) for p in _person(roster, seat.get("person"))]
+    people = [seat.get("person") for seat in d.get("seats", [])]
+    if not problems and len(set(people)) != len(people):
+        problems.append(Problem("people §4", "Egy ember egy játszmában csak egy helyen ülhet.",
+                                "One person sits at one seat of a play."))
+    return problems
 
 
 def _check_reverted(roster: Roster, d: dict, events: list[RosterEvent]) -> list[Problem]:
