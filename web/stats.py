@@ -137,7 +137,7 @@ def _page(render):
         return render()
     except BadFilter as err:
         if request.path.startswith("/api/"):
-            return jsonify({"error": err.en}), 400
+            return jsonify({"error": t(err.hu, err.en)}), 400
         return render_template("error.html", status=400, message_en=err.en, message_hu=err.hu), 400
 
 
