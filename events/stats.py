@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from events import cache, store
 from events import roster as roster_log
-from events import store
 from events.projection import TableState, changes_the_past, fold, standings
 
 # BoardGameGeek's ids of the games this server knows (docs/people.md §8).
@@ -66,6 +66,11 @@ def write_game(db, game_id: str, table: TableState) -> None:
     rows = seat_rows(game_id, table, *_times(db, game_id, table)) if table.rules.is_over(table.game) else []
     with db.atomic():
         _replace(db, game_id, rows)
+
+
+def refresh(db, game_id: str) -> None:
+    """A game that entered the store another way than ``record`` (an import)."""
+    write_game(db, game_id, cache.load(db, game_id))
 
 
 def on_recorded(db, game_id: str, event, table: TableState) -> None:

@@ -360,7 +360,7 @@ def import_page():
     except RosterRefused as refusal:
         return render_template("audit/import.html", refusal=None, problems=refusal.problems), 422
     roster.link_game(get_db(), created["id"], people, device_id())
-    stats.write_game(get_db(), created["id"], load(get_db(), created["id"]))
+    stats.refresh(get_db(), created["id"])
     response = redirect(url_for("pages.table", game_id=created["id"]), code=303)
     remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
     return response
