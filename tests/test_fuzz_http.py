@@ -3,8 +3,11 @@ the OpenAPI description of the JSON API (docs/openapi.yaml) and random form post
 every form route of the app (found in Flask's URL map, so new pages are covered too).
 Every answer is below 500 and documented, every JSON answer matches its schema, and
 a request that is refused appends nothing (the event count is read around each one).
-The bulk runs against the Flask test client with a real SQLite file; a smaller batch
-goes over real HTTP to gunicorn."""
+The bulk runs against the Flask test client with a real SQLite file and CSRF protection
+on, as the app runs (a form post carries the page's token, except the ones that test
+its absence); a smaller batch goes over real HTTP to gunicorn. Hostile input includes
+text that is not valid Unicode (lone surrogates in JSON, broken UTF-8 in forms), numbers
+of thousands of digits, deep nesting, oversized fields and wrong types."""
 from __future__ import annotations
 
 import functools
@@ -22,6 +25,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from app import create_app
+from conftest import csrf_of
 from events.core_types import CORE_SCHEMAS
 from reliability_kit import Phone, ROOT, Server, create_game, from_schema, hostile_strategies, record_figures
 from scoring import GAMES
@@ -108,7 +112,7 @@ def _api_requests(world_games: list[dict]):
 
     body = st.one_of(st.tuples(st.just("json"), json_values), st.tuples(st.just("raw"), st.sampled_from(
         [b"", b"{", b"null", b"[]", b'{"type": 1}', b"\xff\xfe", b"[" * 5000, b'{"a":' * 3000,
-         b"x" * 300_000])))
+         b"x" * 300_000, *HOSTILE_JSON])))
 
     def append(pick, token_pick, own_body, other, path_junk, use_junk_id, use_other):
         game = world_games[pick]
@@ -135,6 +139,23 @@ def _api_requests(world_games: list[dict]):
         "op": "createGame", "game": None, "game_id": None, "token": None,
         "body": other if use_other else ("json", shaped)}, new_game, body, st.booleans())
     return st.one_of(appends, appends, appends, reads, creates)
+
+
+# Bodies no generator above makes: lone surrogates where the API reads text, a number of
+# 5,000 digits, an oversized field, a float for an integer.
+HOSTILE_JSON = [
+    b'{"kind": "scorepad", "players": [{"name": "\\ud800"}, {"name": "B"}]}',
+    b'{"kind": "\\udfff", "players": []}',
+    b'{"type": "points-recorded", "data": {"seat": 0, "points": 1, "note": "\\ud800"}, "expected_seq": 1, '
+    b'"client_event_id": "s1"}',
+    b'{"type": "points-recorded", "data": {"seat": 0, "points": 1}, "expected_seq": 1, "client_event_id": "\\ud800"}',
+    b'{"type": "points-recorded", "data": {"\\ud800": 1}, "expected_seq": 1, "client_event_id": "s2"}',
+    b'{"type": "points-recorded", "data": {"seat": 0, "points": ' + b"9" * 5000 + b'}, "expected_seq": 1, '
+    b'"client_event_id": "s3"}',
+    b'{"type": "points-recorded", "data": {"seat": 0, "points": 1.0}, "expected_seq": 1.0, "client_event_id": "s4"}',
+    b'{"type": "points-recorded", "data": {"seat": 0, "points": 1, "note": "' + b"n" * 200_000 + b'"}, '
+    b'"expected_seq": 1, "client_event_id": "s5"}',
+]
 
 
 def _url(request: dict) -> str:
@@ -180,8 +201,7 @@ def _judge(request: dict, status: int, body: bytes, ctype: str, added: int, worl
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
     db_path = str(tmp_path_factory.mktemp("fuzz") / "fuzz.db")
-    app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": db_path,
-                      "WTF_CSRF_ENABLED": False})
+    app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": db_path})  # CSRF on
     client = app.test_client()
     games = []
     for kind in sorted(GAMES):
@@ -221,7 +241,7 @@ def _fuzz_api(fuzz_app, count: int) -> None:
     sent = world.requests - start
     assert sent >= count
     for game in world.games:  # whatever the API took, every page of the game still renders
-        for page in ("", "/timeline", "/replay", "/final", "/export.json"):
+        for page in ("", "/timeline", "/replay", "/final", "/export.json"):  # GETs need no token
             response = client.get(f"/games/{game['id']}{page}")
             assert response.status_code == 200, (game["kind"], page, response.status_code)
     assert world.statuses.get(201, 0) > 0 and world.statuses.get(422, 0) > 0
@@ -254,13 +274,22 @@ def _forms(app, world: World):
     fields = _template_fields()
     codes = world.join_codes
     values = st.one_of(st.integers(-3, 40).map(str), strings, ints.map(str),
-                       st.sampled_from(sorted({t for g in GAMES.values() for t in g.event_types})))
+                       st.sampled_from(sorted({t for g in GAMES.values() for t in g.event_types})),
+                       st.sampled_from(["9" * 5000, "-" + "9" * 5000, "1e309", "x" * 60_000]))
     form = st.dictionaries(st.one_of(st.sampled_from(fields), strings), values, max_size=10)
     upload = st.one_of(st.none(), st.sampled_from([b"", b"{", b"[" * 5000, b"null", b'{"format": 1}',
                                                    b"\xff", json.dumps({"format": "tablescribe-export",
-                                                                        "format_version": 1}).encode()]))
+                                                                        "format_version": 1}).encode(),
+                                                   b'{"format": "tablescribe-export", "format_version": 1, '
+                                                   b'"game": {"kind": "\\ud800"}, "events": [1]}',
+                                                   b'{"format": "tablescribe-board", "data": "\\ud800"}']))
+    # mostly the page's CSRF token, as a browser sends it; sometimes none or a wrong one
+    csrf = st.sampled_from(["ok"] * 8 + ["missing", "wrong"])
+    # a field whose bytes are not UTF-8 (a lone surrogate's encoding, a stray byte)
+    broken = st.one_of(st.none(), st.none(), st.tuples(st.sampled_from(fields), st.sampled_from(
+        [b"%ED%A0%80", b"%FF%FE", b"%C0%AF", b"\xff"])))
 
-    def build(route, pick, junk_args, small, use_junk, seated, data, file, htmx):
+    def build(route, pick, junk_args, small, use_junk, seated, data, file, htmx, csrf_mode, bad_bytes):
         rule, args = route
         game = world.games[pick]
         path = rule
@@ -268,12 +297,31 @@ def _forms(app, world: World):
             real = {"game_id": game["id"], "code": codes[game["id"]], "kind": game["kind"]}.get(arg)
             value = junk_args if use_junk else (small if real is None else real)
             path = re.sub(rf"<(?:[a-z]+:)?{arg}>", urllib.parse.quote(str(value), safe="") or "x", path)
-        return {"path": path, "game": game, "seated": seated, "form": data, "file": file, "htmx": htmx}
+        return {"path": path, "game": game, "seated": seated, "form": data, "file": file, "htmx": htmx,
+                "csrf": csrf_mode, "broken": bad_bytes}
 
     junk = st.one_of(st.integers(-2, 12).map(str), strings)
     return st.builds(build, st.sampled_from(_form_routes(app)), st.integers(0, len(world.games) - 1),
                      junk, st.integers(1, 8), st.integers(0, 4).map(lambda n: n == 0), st.booleans(),
-                     form, upload, st.booleans())
+                     form, upload, st.booleans(), csrf, broken)
+
+
+def _post_form(client, request: dict, token: str):
+    """Post one generated form: multipart with its upload, or urlencoded, with the
+    page's CSRF token unless the request tests its absence, broken bytes appended raw."""
+    data = dict(request["form"])
+    if request["csrf"] != "missing":
+        data["csrf_token"] = token if request["csrf"] == "ok" else "x"
+    headers = {"HX-Request": "true"} if request["htmx"] else {}
+    if request["file"] is not None:
+        data["file"] = (io.BytesIO(request["file"]), "game.json")
+        return client.post(request["path"], data=data, headers=headers)
+    body = urllib.parse.urlencode(data).encode()
+    if request["broken"]:
+        field, raw = request["broken"]
+        body += b"&" + urllib.parse.quote(field).encode() + b"=" + raw
+    return client.post(request["path"], data=body, headers=headers,
+                       content_type="application/x-www-form-urlencoded")
 
 
 def test_every_form_route_fuzzed(fuzz_app):
@@ -281,6 +329,7 @@ def test_every_form_route_fuzzed(fuzz_app):
     world.join_codes = {g["id"]: g["join_url"].rsplit("/", 1)[1] for g in world.games}
     statuses: dict[int, int] = {}
     sent = [0]
+    token = csrf_of(client.get("/games/new?kind=scorepad").get_data(as_text=True))
 
     @settings(max_examples=FORM_BATCH // PER_EXAMPLE, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
@@ -291,12 +340,8 @@ def test_every_form_route_fuzzed(fuzz_app):
             client.delete_cookie(f"seat_{game['id']}")
             if request["seated"]:
                 client.set_cookie(f"seat_{game['id']}", game["seats"][0]["token"])
-            data = dict(request["form"])
-            if request["file"] is not None:
-                data["file"] = (io.BytesIO(request["file"]), "game.json")
-            headers = {"HX-Request": "true"} if request["htmx"] else {}
             before = world.count()
-            response = client.post(request["path"], data=data, headers=headers)
+            response = _post_form(client, request, token)
             added = world.count() - before
             sent[0] += 1
             statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
@@ -323,7 +368,7 @@ def test_every_page_route_with_hostile_queries_and_numbers(fuzz_app):
     codes = {g["id"]: g["join_url"].rsplit("/", 1)[1] for g in world.games}
     sent = 0
     for rule in app.url_map.iter_rules():
-        if "GET" not in rule.methods or rule.endpoint == "static":
+        if "GET" not in rule.methods or rule.endpoint == "static" or rule.rule.endswith("/stream"):
             continue
         for game in world.games:
             real = {"game_id": game["id"], "code": codes[game["id"]], "kind": game["kind"], "profile_id": "x"}

@@ -349,3 +349,40 @@ def test_the_cli_takes_a_game_id_after_a_double_dash(app, db):
     game = _played(db)
     result = app.test_cli_runner().invoke(args=["export", "--", game["id"]])
     assert result.exit_code == 0 and json.loads(result.output)["game"]["id"] == game["id"]
+
+
+# ---- found by the fuzz test with CSRF on ------------------------------------------------------
+
+def test_a_multipart_field_name_that_breaks_its_header_is_400_not_500(client, db):
+    """Werkzeug parses such a part with no name, and CSRF's walk of the form failed on it."""
+    game = _played(db)
+    for path in ("/import", f"/games/{game['id']}/moves", "/boards/han/han-side1/"):
+        response = client.post(path, data={"\r": "0", "file": (io.BytesIO(b""), "g.json")})
+        assert response.status_code == 400, path
+
+
+# ---- issue 15, items 10–11: what refusals say -------------------------------------------------
+
+@pytest.mark.parametrize("rule, shown", [
+    ("form", "Points: enter a whole number."),
+    ("docs/rules/han.md §2.5", "Points: enter a whole number. (docs/rules/han.md §2.5)"),
+    ("Han §2.5, seed 001 A)", "Points: enter a whole number. (Han §2.5, seed 001 A)"),
+    ("core §3", "Points: enter a whole number. (core §3)")])
+def test_a_refusal_shows_no_internal_tag_and_no_doubled_bracket(app, rule, shown):
+    from web.i18n import problem_text
+    with app.test_request_context("/?lang=en"):
+        assert problem_text({"rule": rule, "hu": "Pont: egész számot adj meg.",
+                             "en": "Points: enter a whole number."}) == shown
+
+
+def test_api_errors_follow_the_clients_language_and_problems_keep_both(client, db):
+    game = _played(db)
+    url = f"/api/games/{game['id']}/events"
+    assert client.get("/api/games/nope/state", headers={"Accept-Language": "hu"}).json["error"] == "nincs ilyen játék"
+    assert client.get("/api/games/nope/state", headers={"Accept-Language": "en"}).json["error"] == "no such game"
+    assert client.get("/api/games/nope/state?lang=en", headers={"Accept-Language": "hu"}).json["error"] == "no such game"
+    assert client.get("/api/nothing-here", headers={"Accept-Language": "hu"}).json["error"] == "Nincs ilyen oldal."
+    refused = client.post(url, headers={"X-Seat-Token": game["seats"][0]["token"], "Accept-Language": "hu"}, json={
+        "type": "points-recorded", "data": {"seat": 9, "points": 1}, "expected_seq": 4, "client_event_id": "r"})
+    assert refused.status_code == 422 and refused.json["error"] == "a szabályok nem engedik ezt a lépést"
+    assert all(p["hu"] and p["en"] for p in refused.json["problems"])
