@@ -29,7 +29,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, boards, cli, db, i18n, pages, people, poll, seats, security, stats, stream
+    from web import api, audit, bgstats, boards, cli, db, i18n, pages, people, poll, seats, security, stats, stream
     db.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
@@ -46,6 +46,8 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(people.bp)  # the roster (events/roster.py)
     app.register_blueprint(stats.bp)   # statistics and their JSON (events/stats.py)
     stats.init_app(app)
+    app.register_blueprint(bgstats.bp)  # plays out to BG Stats and CSV, BG Stats exports in
+    bgstats.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
     poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)

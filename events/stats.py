@@ -124,7 +124,7 @@ def game_key(kind: str, title: str) -> str:
 
 
 def plays(db, roster, key: str | None = None, people: tuple[int, ...] = (),
-          since: str | None = None, until: str | None = None) -> list[dict]:
+          since: str | None = None, until: str | None = None, game_id: str | None = None) -> list[dict]:
     """Finished plays, oldest first, as {game_id, key, kind, title, ended_at, seconds,
     imported, seats: [{seat, name, person, score, rank, breakdown}]}; only those where
     every one of ``people`` sat, in the date range (``until`` inclusive, YYYY-MM-DD)."""
@@ -138,6 +138,9 @@ def plays(db, roster, key: str | None = None, people: tuple[int, ...] = (),
     if key:
         sql += " AND kind = ?"
         params.append(key.split(":", 1)[0])
+    if game_id is not None:
+        sql += " AND game_id = ?"
+        params.append(game_id)
     found: dict[str, dict] = {}
     for row in db.query(sql + " ORDER BY ended_at, game_id, seat", params):
         play = found.get(row["game_id"])

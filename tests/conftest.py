@@ -29,6 +29,19 @@ def csrf_of(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 
 
+@pytest.fixture
+def guarded(tmp_path):
+    """CSRF on, as in production: (app, an English-speaking client, its form token, the store)."""
+    from events import store
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "g.db")})
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    token = csrf_of(client.get("/games/new").get_data(as_text=True))
+    db = store.connect(app.config["DATABASE"])
+    yield app, client, token, db
+    db.conn.close()
+
+
 # ---- a real server and real Chromium at a phone viewport ------------------------
 
 import json

@@ -5,21 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import create_app
-from conftest import csrf_of
 from events import roster, store
-
-
-@pytest.fixture
-def guarded(tmp_path):
-    """An app with CSRF on, and a client holding a form token."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "p.db")})
-    client = app.test_client()
-    client.set_cookie("lang", "en")
-    token = csrf_of(client.get("/people").get_data(as_text=True))
-    db = store.connect(app.config["DATABASE"])
-    yield app, client, token, db
-    db.conn.close()
 
 
 def _new_game(client, token, names, kind="scorepad"):

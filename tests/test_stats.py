@@ -148,3 +148,11 @@ def test_bad_filters_are_a_400_with_a_reason(client, query):
         response = client.get(f"{prefix}?{query}")
         assert response.status_code == 400, (prefix, query)
     assert "error" in client.get(f"/api/stats?{query}").get_json()
+
+
+def test_rebuild_stats_command(app, db, two_friends):
+    before = stats.dump(db)
+    db.execute("DELETE FROM stat_seats")
+    result = app.test_cli_runner().invoke(args=["rebuild-stats"])
+    assert result.exit_code == 0 and "5 finished plays" in result.output, result.output
+    assert stats.dump(db) == before

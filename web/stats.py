@@ -9,6 +9,7 @@ from datetime import date
 from urllib.parse import urlencode
 
 import click
+from flask.cli import with_appcontext
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from events import roster as roster_log
@@ -289,6 +290,7 @@ def api_stats():
 # ---- command -------------------------------------------------------------------------
 
 @click.command("rebuild-stats")
+@with_appcontext
 def rebuild_command() -> None:
     """Write the statistics' read model again from the games' and the roster's logs."""
     started = time.perf_counter()

@@ -5,11 +5,11 @@ from __future__ import annotations
 from scoring.base import GameKind, text
 from scoring.scorepad.apply import apply
 from scoring.scorepad.check import check
-from scoring.scorepad.data import EVENT_TYPES
+from scoring.scorepad.data import EVENT_TYPES, OPTIONS
 from scoring.scorepad.demo import demo
 from scoring.scorepad.forms import describe, parse_form
 from scoring.scorepad.score import is_over, score, totals
-from scoring.scorepad.setup import setup
+from scoring.scorepad.setup import check_setup, setup
 from scoring.scorepad.view import view
 
 GAME = GameKind(
@@ -18,5 +18,5 @@ GAME = GameKind(
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, demo=demo, view=view, has_board=True,
     templates=frozenset({"_board.html", "_live_oob.html"}),
-    totals=totals,
+    totals=totals, options=OPTIONS, check_setup=check_setup,
 )

@@ -2,7 +2,7 @@
 docs/rules/scorepad.md (the ``R_*`` references below)."""
 from __future__ import annotations
 
-from scoring.base import EventSpec, text
+from scoring.base import EventSpec, Option, text
 from scoring.schema import count, obj
 
 RULES = "docs/rules/scorepad.md"
@@ -11,10 +11,22 @@ R_ROUND = f"{RULES} §2"
 R_END = f"{RULES} §3"
 R_FORM = f"{RULES} §4"
 R_ROW = f"{RULES} §5"
+R_GAME = f"{RULES} §7"
 
 MAX_ABS_POINTS = 1_000_000
 MAX_NOTE = 200
 MAX_ROUND = 100_000
+MAX_TITLE = 100
+MAX_BGG_ID = 99_999_999
+
+# What the pad is kept for, both optional (§7): the statistics group plays by it and a BG
+# Stats export names the game. Games created before these options have neither.
+OPTIONS = (
+    Option("title", "", text("Melyik játék? (nem kötelező)", "Which game? (optional)")),
+    Option("bgg_id", 0, text("BoardGameGeek-azonosító (nem kötelező)", "BoardGameGeek id (optional)"),
+           help=text("A játék számazonosítója a boardgamegeek.com címében; 0: nincs.",
+                     "The number in the game's boardgamegeek.com address; 0: none.")),
+)
 
 EVENT_TYPES = {
     "points-recorded": EventSpec(

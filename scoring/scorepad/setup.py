@@ -1,6 +1,9 @@
 """Generic score pad: an empty pad."""
 from __future__ import annotations
 
+from scoring.base import Problem
+from scoring.scorepad.data import MAX_BGG_ID, MAX_TITLE, R_GAME
+
 
 def setup(players: list[dict], options: dict) -> dict:
     # rounds[r - 1][seat]: that player's [points, [event seqs]] in round r, or None. Kept as
@@ -10,3 +13,19 @@ def setup(players: list[dict], options: dict) -> dict:
     # costs one lookup, not a pass over every round (events/history.py).
     return {"seats": len(players), "names": [p.get("name", f"#{i + 1}") for i, p in enumerate(players)],
             "round": 1, "rounds": [], "totals": [0] * len(players), "over": False}
+
+
+def check_setup(players: list[dict], options: dict) -> list[Problem]:
+    """The optional game name and BoardGameGeek id (docs/rules/scorepad.md §7)."""
+    problems = []
+    title = options.get("title", "")
+    if len(title) > MAX_TITLE or any(ord(c) < 32 for c in title):
+        problems.append(Problem(R_GAME, f"A játék neve legfeljebb {MAX_TITLE} karakter, vezérlőkarakter nélkül "
+                                f"(most {len(title)}).",
+                                f"The game name is at most {MAX_TITLE} characters without control characters "
+                                f"(it has {len(title)})."))
+    bgg_id = options.get("bgg_id", 0)
+    if not 0 <= bgg_id <= MAX_BGG_ID:
+        problems.append(Problem(R_GAME, f"A BoardGameGeek-azonosító 0 és {MAX_BGG_ID} közötti egész; {bgg_id} nem az.",
+                                f"A BoardGameGeek id is a whole number 0–{MAX_BGG_ID}; {bgg_id} is not."))
+    return problems
