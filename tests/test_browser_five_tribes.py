@@ -145,6 +145,10 @@ def _tap_a_turn(page, name):
     recorded (by the last tap, or by "Record the move" when a choice was left), place the
     compulsory palm tree or palace, end the turn."""
     expect(page.get_by_role("heading", name=f"Turn: {name}")).to_be_visible(timeout=8000)
+    if page.get_by_test_id("ft-stuck").count():            # the app found no legal move
+        page.get_by_role("button", name="No legal move – end the turn").click()
+        expect(page.get_by_role("heading", name=f"Turn: {name}")).to_have_count(0)
+        return
     for _ in range(40):
         if page.get_by_test_id("ft-record-move").count():
             page.get_by_test_id("ft-record-move").click()
@@ -167,7 +171,7 @@ def _tap_a_turn(page, name):
     expect(page.get_by_role("heading", name=f"Turn: {name}")).to_have_count(0)
 
 
-def test_three_phones_play_two_rounds_by_tapping_the_board(live_server, new_phone):
+def _three_phones(live_server, new_phone):
     host = _start(new_phone(), live_server)
     host.get_by_test_id("ft-deal").click()                 # the app deals from a recorded seed
     expect(host.get_by_test_id("ft-map")).to_be_visible()
@@ -179,8 +183,16 @@ def test_three_phones_play_two_rounds_by_tapping_the_board(live_server, new_phon
         guest.goto(join_url)
         guest.get_by_role("button", name=name, exact=True).click()
         phones[name] = guest
+    return phones
+
+
+def _play_rounds(phones, rounds):
+    """Each phone bids 0 and plays its own turn by tapping; the host closes each round."""
+    host = phones["Peti"]
     bid_order = ["Peti", "Zoli", "Gerda"]                  # the seats first, then the last round's turn order
-    for _ in range(2):
+    for _ in range(rounds):
+        if host.get_by_text("The game is over.", exact=True).count():
+            return
         for name in bid_order:                             # everyone bids 0
             page = phones[name]
             expect(page.get_by_role("heading", name=re.compile(f"round – bid: {name}"))).to_be_visible(timeout=8000)
@@ -193,8 +205,26 @@ def test_three_phones_play_two_rounds_by_tapping_the_board(live_server, new_phon
             _tap_a_turn(phones[name], name)
         expect(host.get_by_role("button", name="End the round")).to_be_visible(timeout=8000)
         host.get_by_role("button", name="End the round").click()
+        next_round = host.get_by_role("heading", name=re.compile("round – bid"))
+        expect(next_round.or_(host.get_by_text("The game is over.", exact=True))).to_be_visible(timeout=8000)
+
+
+def test_three_phones_play_two_rounds_by_tapping_the_board(live_server, new_phone):
+    phones = _three_phones(live_server, new_phone)
+    host = phones["Peti"]
+    _play_rounds(phones, 2)
     expect(host.get_by_role("heading", name=re.compile("3. round – bid"))).to_be_visible(timeout=8000)
     for page in phones.values():
         expect(page.locator(".ft-cell .ftm").first).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(phones["Gerda"], "five-tribes-three-phones")
+
+
+@pytest.mark.slow
+def test_three_phones_play_a_whole_game_by_tapping_the_board(live_server, new_phone):
+    """The whole game to its end (last camel or no legal move), every move tapped (-m slow)."""
+    phones = _three_phones(live_server, new_phone)
+    _play_rounds(phones, 40)
+    for page in phones.values():
+        expect(page.get_by_text("The game is over.", exact=True)).to_be_visible(timeout=8000)
+    screenshot(phones["Zoli"], "five-tribes-whole-game")
