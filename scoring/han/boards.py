@@ -230,7 +230,7 @@ def missing(data) -> list[dict]:
     harbours = sum(h["area"] is None for h in data["harbours"])
     alliances = sum(None in a["areas"] for a in data["alliances"])
     for count, hu, en in ((names, "név", "names"), (colours, "szín (kötelező)", "colours (needed)"),
-                          (sites, "pagodahely-szám (a játék rákérdez)", "site counts (the app asks)"),
+                          (sites, "pagodahely-szám (ha egy tartomány megtelik)", "site counts (when a province fills)"),
                           (border, "határhely", "border sites"), (harbours, "kikötő helye", "harbour areas"),
                           (alliances, "szövetség (a végén rákérdez)", "alliances (asked at the end)")):
         if count:
