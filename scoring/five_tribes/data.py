@@ -1,7 +1,10 @@
-"""Five Tribes components: the 30 tiles, 22 djinns, resource cards, supplies, the bid track.
+"""Five Tribes components: the 30 tiles, 22 djinns, resource cards, supplies, the bid track;
+the board's geometry (tile names A1–F5, neighbours, distances) and what a walk of meeples
+over it does, which the checks, the fold and the board view all compute with; the events'
+payload schemas.
 
 Every number is written down, with the rulebook section it comes from, in
-docs/rules/five-tribes.md §1 (components) and §3 (the bid track).
+docs/rules/five-tribes.md §1 (components), §3 (the bid track) and §4 (the move).
 """
 from __future__ import annotations
 
