@@ -11,7 +11,7 @@ HTMX := static/vendor/htmx-$(call version,htmx.org).min.js
 SSE := static/vendor/htmx-ext-sse-$(call version,htmx-ext-sse).min.js
 MORPH := static/vendor/idiomorph-ext-$(call version,idiomorph).min.js
 
-.PHONY: setup run test bench chromium
+.PHONY: setup run test bench chromium postgresql
 
 setup: $(VENV)/.installed $(HTMX) $(SSE) $(MORPH) instance/.ready
 
@@ -52,8 +52,12 @@ run: setup
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
-test: setup $(VENV)/.test-installed chromium
+# The tests start a throwaway PostgreSQL cluster from Debian's binaries (tests/conftest.py).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq postgresql)
+
+test: setup $(VENV)/.test-installed chromium postgresql
 	$(PY) -m pytest -n 2 --dist loadfile
 
-bench: setup $(VENV)/.test-installed
+bench: setup $(VENV)/.test-installed postgresql
 	$(PY) -m bench.run

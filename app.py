@@ -24,6 +24,8 @@ def create_app(test_config=None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
         if os.environ.get("TABLESCRIBE_DATABASE"):
             app.config["DATABASE"] = os.environ["TABLESCRIBE_DATABASE"]
+        if os.environ.get("DATABASE_URL"):  # postgresql://… (docs/scaling.md)
+            app.config["DATABASE"] = os.environ["DATABASE_URL"]
         if os.environ.get("TABLESCRIBE_MAX_STREAMS", "").isdigit():
             app.config["MAX_STREAMS"] = int(os.environ["TABLESCRIBE_MAX_STREAMS"])
     else:
@@ -128,5 +130,14 @@ def _register_errors(app: Flask) -> None:
     # A JSON body nested deeper than the parser can recurse (found by tests/test_fuzz_http.py).
     app.register_error_handler(RecursionError, lambda e: error(
         400, "The data is nested too deeply.", "Az adat túl mélyen egymásba ágyazott."))
+    from events import pg
+    if pg.is_url(app.config["DATABASE"]):
+        # PostgreSQL went away mid-request: its transaction rolled back, nothing was
+        # half-written; the phone may simply send again (docs/scaling.md).
+        for lost in pg.lost_connection_errors():
+            app.register_error_handler(lost, lambda e: (*error(
+                503, "The database cannot be reached just now; try again in a few seconds.",
+                "Az adatbázis most nem érhető el; próbáld újra pár másodperc múlva."),
+                {"Retry-After": "5"}))
     app.register_error_handler(InternalServerError, lambda e: error(
         500, "Something went wrong on the server; try again.", "Hiba történt a szerveren; próbáld újra."))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from events.store import now, write_lock
+from events.store import lock_game, now, write_lock
 from scoring.base import FormError, GameKind, Problem
 from scoring.schema import unencodable_path
 
@@ -86,6 +86,7 @@ def save(db, game: GameKind, profile_id: str, data) -> dict:
         raise BadProfile(problems)
     ensure_builtin(db, game)
     with write_lock(db):
+        lock_game(db, f"board:{game.kind}:{profile_id}")  # two editors cannot take one version
         row = db.conn.execute("SELECT MAX(version) FROM board_profiles WHERE kind = ? AND profile_id = ?",
                               [game.kind, profile_id]).fetchone()
         version = (row[0] or 0) + 1

@@ -9,6 +9,12 @@ then, reads the last sequence number of the games someone here is waiting for (o
 indexed query). So an idle hall costs one tiny query per worker per tick, not one per
 phone, and a move in the other worker shows at most one tick later.
 
+On PostgreSQL (events/pg.py) the servers may run on different machines: the watcher
+LISTENs instead, and every committed event NOTIFYs its game's id (a trigger,
+events/migrations.py), so a move recorded through one server wakes the phones of
+every other server as soon as it commits; after a lost connection the watcher
+reconnects and wakes every waiting stream once (it may have missed a notification).
+
 Under gunicorn's gevent worker ``threading`` is patched: the events, the lock and the
 watcher are greenlets' primitives, and a waiting stream costs a greenlet, no thread.
 """
@@ -17,9 +23,10 @@ from __future__ import annotations
 import threading
 import time
 
-from events import store
+from events import pg, store
 
 WATCH_INTERVAL = 0.05  # seconds between the watcher's looks at SQLite
+RECONNECT_INTERVAL = 1.0  # seconds before the PostgreSQL watcher connects again
 
 
 class Hub:
@@ -95,6 +102,9 @@ class Hub:
         self._watcher.start()
 
     def _watch(self, database: str) -> None:
+        if pg.is_url(database):
+            self._listen(database)
+            return
         db = store.connect(database)
         try:
             version = None
@@ -109,6 +119,31 @@ class Hub:
                 time.sleep(WATCH_INTERVAL)
         finally:
             db.conn.close()
+
+    def _listen(self, database: str) -> None:
+        from psycopg import OperationalError
+        while self._database == database:
+            try:
+                db = store.connect(database)
+            except pg.Unreachable:
+                time.sleep(RECONNECT_INTERVAL)
+                continue
+            try:
+                db.execute(f"LISTEN {pg.CHANNEL}")
+                self._wake_all()  # moves made while this watcher was not listening
+                while self._database == database:
+                    for note in db.conn.raw.notifies(timeout=1.0):
+                        self.published(note.payload)
+            except OperationalError:
+                time.sleep(RECONNECT_INTERVAL)
+            finally:
+                db.conn.close()
+
+    def _wake_all(self) -> None:
+        with self._lock:
+            games = list(self._waiting)
+        for game_id in games:
+            self.published(game_id)
 
     def _wake_changed(self, db, games: list[str]) -> None:
         for start in range(0, len(games), 500):  # SQLite's limit on bound parameters

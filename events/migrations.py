@@ -171,3 +171,169 @@ def create_stat_seats(db):
             PRIMARY KEY (game_id, seat)
         )""")
     db.execute("CREATE INDEX IF NOT EXISTS stat_seats_ended ON stat_seats (ended_at)")
+
+
+# ---- the same schema on PostgreSQL (events/pg.py) ---------------------------------------
+# One step per SQLite migration above, under the same name and in the same order
+# (tests/test_postgres.py checks it, and that both engines end with the same columns).
+# Text is compared byte by byte (COLLATE "C"), as SQLite does, so lists keep their order.
+# Payloads stay TEXT holding the JSON exactly as written: exports and hashes are the
+# same bytes on either engine.
+
+_APPEND_ONLY = """
+    CREATE OR REPLACE FUNCTION tablescribe_refuse_change() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION '% are %', TG_TABLE_NAME, TG_ARGV[0]; END $$"""
+
+
+def _pg_refuse_changes(table: str, what: str) -> list[str]:
+    """UPDATE, DELETE and TRUNCATE refused by the database itself."""
+    return [f"DROP TRIGGER IF EXISTS {table}_no_change ON {table}",
+            f"CREATE TRIGGER {table}_no_change BEFORE UPDATE OR DELETE ON {table}"
+            f" FOR EACH ROW EXECUTE FUNCTION tablescribe_refuse_change('{what}')",
+            f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {table}",
+            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}"
+            f" FOR EACH STATEMENT EXECUTE FUNCTION tablescribe_refuse_change('{what}')"]
+
+
+POSTGRES: dict[str, list[str]] = {
+    "create_events": [
+        """CREATE TABLE IF NOT EXISTS events (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            game_id TEXT COLLATE "C" NOT NULL,
+            seq BIGINT NOT NULL,
+            type TEXT COLLATE "C" NOT NULL,
+            version INTEGER NOT NULL,
+            data TEXT NOT NULL,
+            seat INTEGER,
+            device TEXT COLLATE "C" NOT NULL,
+            recorded_at TEXT COLLATE "C" NOT NULL,
+            client_event_id TEXT COLLATE "C" NOT NULL,
+            hash TEXT COLLATE "C" NOT NULL,
+            UNIQUE (game_id, seq),
+            UNIQUE (game_id, client_event_id)
+        )""",
+        _APPEND_ONLY,
+        *_pg_refuse_changes("events", "append-only"),
+        # Every committed event tells the servers listening (events/live.py), with its
+        # game's id; PostgreSQL delivers it at COMMIT, never for a rolled-back append.
+        """CREATE OR REPLACE FUNCTION tablescribe_notify_event() RETURNS trigger
+           LANGUAGE plpgsql AS $$
+           BEGIN PERFORM pg_notify('tablescribe_events', NEW.game_id); RETURN NULL; END $$""",
+        "DROP TRIGGER IF EXISTS events_notify ON events",
+        "CREATE TRIGGER events_notify AFTER INSERT ON events FOR EACH ROW"
+        " EXECUTE FUNCTION tablescribe_notify_event()",
+    ],
+    "create_games": [
+        """CREATE TABLE IF NOT EXISTS games (
+            id TEXT COLLATE "C" PRIMARY KEY,
+            kind TEXT COLLATE "C" NOT NULL,
+            created_at TEXT COLLATE "C" NOT NULL,
+            players TEXT NOT NULL,
+            last_seq BIGINT NOT NULL,
+            updated_at TEXT COLLATE "C" NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            join_code TEXT COLLATE "C" NOT NULL,
+            imported_from TEXT
+        )""",
+    ],
+    "create_seats": [
+        """CREATE TABLE IF NOT EXISTS seat_tokens (
+            token_hash TEXT COLLATE "C" PRIMARY KEY,
+            game_id TEXT COLLATE "C" NOT NULL,
+            seat INTEGER NOT NULL,
+            issued_at TEXT COLLATE "C" NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS seat_tokens_game ON seat_tokens (game_id)",
+    ],
+    "create_board_profiles": [
+        """CREATE TABLE IF NOT EXISTS board_profiles (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            kind TEXT COLLATE "C" NOT NULL,
+            profile_id TEXT COLLATE "C" NOT NULL,
+            version BIGINT NOT NULL,
+            data TEXT NOT NULL,
+            created_at TEXT COLLATE "C" NOT NULL,
+            UNIQUE (kind, profile_id, version)
+        )""",
+        _APPEND_ONLY,
+        *_pg_refuse_changes("board_profiles", "insert-only"),
+    ],
+    "create_seat_control": [
+        """CREATE TABLE IF NOT EXISTS seat_locks (
+            game_id TEXT COLLATE "C" NOT NULL,
+            seat INTEGER NOT NULL,
+            locked_at TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""",
+        """CREATE TABLE IF NOT EXISTS seat_handovers (
+            code_hash TEXT COLLATE "C" PRIMARY KEY,
+            game_id TEXT COLLATE "C" NOT NULL,
+            seat INTEGER NOT NULL,
+            issued_at TEXT COLLATE "C" NOT NULL,
+            used_at TEXT
+        )""",
+    ],
+    "add_last_hash": [
+        "ALTER TABLE games ADD COLUMN IF NOT EXISTS last_hash TEXT",
+    ],
+    "create_revoked_seat_tokens": [
+        """CREATE TABLE IF NOT EXISTS revoked_seat_tokens (
+            token_hash TEXT COLLATE "C" PRIMARY KEY,
+            game_id TEXT COLLATE "C" NOT NULL,
+            seat INTEGER NOT NULL,
+            revoked_at TEXT COLLATE "C" NOT NULL
+        )""",
+    ],
+    "create_roster": [
+        """CREATE TABLE IF NOT EXISTS roster_events (
+            seq BIGINT PRIMARY KEY,
+            type TEXT COLLATE "C" NOT NULL,
+            data TEXT NOT NULL,
+            device TEXT COLLATE "C" NOT NULL,
+            recorded_at TEXT COLLATE "C" NOT NULL,
+            client_event_id TEXT COLLATE "C" NOT NULL UNIQUE,
+            hash TEXT COLLATE "C" NOT NULL
+        )""",
+        _APPEND_ONLY,
+        *_pg_refuse_changes("roster_events", "append-only"),
+    ],
+    "create_stat_seats": [
+        """CREATE TABLE IF NOT EXISTS stat_seats (
+            game_id TEXT COLLATE "C" NOT NULL,
+            seat INTEGER NOT NULL,
+            kind TEXT COLLATE "C" NOT NULL,
+            title TEXT COLLATE "C" NOT NULL,
+            bgg_id BIGINT,
+            name TEXT COLLATE "C" NOT NULL,
+            players INTEGER NOT NULL,
+            score BIGINT NOT NULL,
+            rank INTEGER NOT NULL,
+            breakdown TEXT NOT NULL,
+            started_at TEXT COLLATE "C" NOT NULL,
+            ended_at TEXT COLLATE "C" NOT NULL,
+            imported INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game_id, seat)
+        )""",
+        "CREATE INDEX IF NOT EXISTS stat_seats_ended ON stat_seats (ended_at)",
+    ],
+}
+
+# Taken (pg_advisory_xact_lock) by whichever process migrates: several servers
+# starting at once on an empty database create the schema one after the other.
+_MIGRATION_LOCK = 7_405_118_319
+
+
+def apply_postgres(db) -> None:
+    """Apply the pending PostgreSQL steps, all in one transaction under one lock."""
+    with db.atomic():
+        db.execute("SELECT pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
+        db.execute("CREATE TABLE IF NOT EXISTS tablescribe_migrations ("
+                   "name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+        done = {r[0] for r in db.execute("SELECT name FROM tablescribe_migrations").fetchall()}
+        for name, statements in POSTGRES.items():
+            if name in done:
+                continue
+            for sql in statements:
+                db.conn.raw.execute(sql)  # DDL as written: no placeholders to translate
+            db.execute("INSERT INTO tablescribe_migrations (name) VALUES (?)", [name])

@@ -245,6 +245,7 @@ def fold(events: list[RosterEvent], extra_reverted: set[int] = frozenset(),
 # ---- storage --------------------------------------------------------------------------
 
 _COLUMNS = "seq, type, data, device, recorded_at, client_event_id, hash"
+ROSTER_LOCK = "roster"  # one roster: its appends take turns (store.lock_game; PostgreSQL)
 
 
 def read_log(db, after: int = 0) -> list[RosterEvent]:
@@ -294,6 +295,8 @@ def _follows(db, cached: Roster) -> bool:
 
 
 def _db_key(db) -> str:
+    if store.is_postgres(db):
+        return db.url
     row = db.execute("PRAGMA database_list").fetchone()
     return row[2] or str(id(db))
 
@@ -325,6 +328,7 @@ def append(db, changes: list[tuple[str, dict]], device: str,
 
 def append_locked(db, changes, device: str, client_event_id: str | None = None) -> list[RosterEvent]:
     """``append`` inside the caller's ``store.write_lock`` (a game created with its links)."""
+    store.lock_game(db, ROSTER_LOCK)
     if client_event_id:
         row = db.execute("SELECT seq FROM roster_events WHERE client_event_id = ?",
                          [client_event_id]).fetchone()
@@ -412,6 +416,7 @@ def link_game(db, game_id: str, people: list[int | str | None], device: str) -> 
     person of that name, or a new one); None leaves the seat unlinked, as does a name
     that is no usable name or a person already seated in this game. One transaction."""
     with store.write_lock(db):
+        store.lock_game(db, ROSTER_LOCK)
         written: list[RosterEvent] = []
         seated: set[int] = set()
         for seat, who in enumerate(people):

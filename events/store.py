@@ -16,8 +16,9 @@ from typing import Any
 
 import sqlite_utils
 
+from events import pg
 from events.hashing import GENESIS, chain_hash, first_broken_link
-from events.migrations import migrations
+from events.migrations import apply_postgres, migrations
 
 
 @dataclass(frozen=True)
@@ -49,9 +50,13 @@ class StaleSequence(Exception):
         self.current_seq = current_seq
 
 
-def connect(path: str) -> sqlite_utils.Database:
-    """Open the store. WAL lets phones read while one writes; synchronous=FULL makes
-    an acknowledged append survive power loss (see docs/reliability.md)."""
+def connect(path: str):
+    """Open the store: a SQLite file, or PostgreSQL when ``path`` is a
+    ``postgresql://`` URL (events/pg.py; docs/scaling.md). On SQLite, WAL lets phones
+    read while one writes; synchronous=FULL makes an acknowledged append survive power
+    loss (see docs/reliability.md)."""
+    if pg.is_url(path):
+        return pg.connect(path)
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
@@ -60,10 +65,19 @@ def connect(path: str) -> sqlite_utils.Database:
     return sqlite_utils.Database(conn)
 
 
+def is_postgres(db) -> bool:
+    return getattr(db, "engine", "sqlite") == "postgresql"
+
+
 @contextmanager
 def write_lock(db):
     """One short write transaction that takes SQLite's write lock first (BEGIN
-    IMMEDIATE): whatever it reads cannot change before it commits; all or nothing."""
+    IMMEDIATE): whatever it reads cannot change before it commits; all or nothing.
+    On PostgreSQL a plain transaction: what must not interleave takes ``lock_game``."""
+    if is_postgres(db):
+        with db.atomic():
+            yield db
+        return
     conn = db.conn
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -75,11 +89,28 @@ def write_lock(db):
         raise
 
 
+def lock_game(db, key: str) -> None:
+    """Inside ``write_lock``: appends to one game (``key``) take turns, other games' do
+    not wait. SQLite's write lock already serialises every write; PostgreSQL takes a
+    lock on the key until the transaction ends."""
+    if is_postgres(db):
+        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [key])
+
+
 def prepare(path: str) -> None:
     """Create or migrate the store at ``path`` at start-up, one process at a time: the
     server's workers (and `flask init-db`) starting together on a fresh file take turns
     on a lock file beside it, so one creates the schema and the others find it done.
-    The lock holds for any engine a later version may use, not only SQLite's own."""
+    The lock holds for any engine a later version may use, not only SQLite's own.
+    PostgreSQL's servers may run on other machines: they take turns on a lock in the
+    database instead (migrations.apply_postgres)."""
+    if pg.is_url(path):
+        db = connect(path)
+        try:
+            migrate(db)
+        finally:
+            db.conn.close()
+        return
     with open(f"{path}.startup-lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         db = connect(path)
@@ -92,6 +123,9 @@ def prepare(path: str) -> None:
 def migrate(db: sqlite_utils.Database) -> None:
     """Apply pending migrations under the write lock, so gunicorn workers booting
     together on a fresh file migrate one after the other (tests/test_reliability_startup.py)."""
+    if is_postgres(db):
+        apply_postgres(db)
+        return
     with write_lock(db):
         migrations.apply(db)
 
@@ -156,6 +190,8 @@ def append(db, game_id: str, new: NewEvent, expected_seq: int,
            finished: bool | None = None) -> tuple[Event, bool]:
     """Append one event after ``expected_seq``. Returns (event, created); a
     resubmitted client event id returns the original event and created=False."""
+    if is_postgres(db):  # psycopg waits cooperatively under gevent
+        return _append(db, game_id, new, expected_seq, finished)
     return off_the_hub(_append, db, game_id, new, expected_seq, finished)
 
 
@@ -177,6 +213,7 @@ def off_the_hub(call, *args):
 def _append(db, game_id: str, new: NewEvent, expected_seq: int,
             finished: bool | None) -> tuple[Event, bool]:
     with write_lock(db):
+        lock_game(db, game_id)
         existing = find_by_client_id(db, game_id, new.client_event_id)
         if existing:
             return existing, False
@@ -188,6 +225,7 @@ def _append(db, game_id: str, new: NewEvent, expected_seq: int,
 def insert_events(db, game_id: str, news: list[NewEvent], finished: bool) -> list[Event]:
     """A whole new game's events, in order, inside the caller's ``write_lock`` (an
     import: the game and all its events, or nothing)."""
+    lock_game(db, game_id)
     stored = [_insert(db, game_id, new, expected_seq=i) for i, new in enumerate(news)]
     _touch_summary(db, game_id, stored[-1], finished)
     return stored

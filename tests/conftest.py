@@ -143,3 +143,70 @@ def api(base: str, path: str, body: dict, token: str | None = None) -> dict:
     headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
     request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
     return json.loads(urllib.request.urlopen(request, timeout=10).read())
+
+
+# ---- a throwaway PostgreSQL cluster (issue 19: the store on PostgreSQL) ---------------
+# `make test` installs Debian's postgresql when initdb is missing. Tests that need it
+# FAIL when it cannot start: a skipped engine would pass unnoticed.
+
+import glob
+import tempfile
+import uuid
+
+
+def _postgres_bin(name: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    if found:
+        return found[-1]
+    pytest.fail(f"PostgreSQL's {name} is missing: `make test` installs it (apt-get install postgresql)")
+
+
+def _as_unprivileged(cmd: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: a root test run starts it as nobody."""
+    return ["runuser", "-u", "nobody", "--", *cmd] if os.geteuid() == 0 else cmd
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """postgresql://…/ of a fresh cluster on a free port, for this test session."""
+    home = tempfile.mkdtemp(prefix="tablescribe-pg-")
+    data = os.path.join(home, "data")
+    if os.geteuid() == 0:
+        shutil.chown(home, "nobody")
+    os.chmod(home, 0o700)
+    port = free_port()
+    run = lambda cmd: subprocess.run(_as_unprivileged(cmd), capture_output=True, text=True)
+    init = run([_postgres_bin("initdb"), "-D", data, "-U", "tablescribe", "--auth=trust",
+                "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+    if init.returncode:
+        pytest.fail(f"initdb failed: {init.stderr}")
+    options = (f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={home}"
+               " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300")
+    start = run([_postgres_bin("pg_ctl"), "-D", data, "-o", options, "-l",
+                 os.path.join(home, "log"), "-w", "-t", "30", "start"])
+    if start.returncode:
+        log = open(os.path.join(home, "log")).read() if os.path.exists(os.path.join(home, "log")) else ""
+        pytest.fail(f"PostgreSQL did not start: {start.stderr}{log}")
+    try:
+        yield f"postgresql://tablescribe@127.0.0.1:{port}"
+    finally:
+        run([_postgres_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"])
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server):
+    """A fresh, empty database of the session's cluster for one test."""
+    import psycopg
+    name = "t_" + uuid.uuid4().hex[:16]
+    with psycopg.connect(f"{postgres_server}/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return f"{postgres_server}/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """Where a test's store lives, once per engine (a file, or a PostgreSQL URL)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "t.db")
+    return request.getfixturevalue("postgres_url")

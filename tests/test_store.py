@@ -1,9 +1,12 @@
-"""The append-only store: racing phones, resubmissions, the hash chain, no updates."""
+"""The append-only store: racing phones, resubmissions, the hash chain, no updates.
+Every test but the SQLite file's own (WAL) runs on both engines (issue 19)."""
 import sqlite3
 import threading
 
+import psycopg
 import pytest
 
+from app import create_app
 from events import store
 from events.store import NewEvent, StaleSequence
 from events.table import new_game
@@ -14,18 +17,26 @@ def _new(n: int, client: str | None = None) -> NewEvent:
 
 
 @pytest.fixture
+def app(database):
+    """The app on each engine: a SQLite file, and a fresh PostgreSQL database."""
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
+                       "WTF_CSRF_ENABLED": False})
+
+
+@pytest.fixture
 def game_id(db):
     return new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
 
 
-def test_database_is_in_wal_mode(db):
+def test_database_is_in_wal_mode(tmp_path):
+    db = store.connect(str(tmp_path / "t.db"))
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_migrations_are_idempotent(db):
     store.migrate(db)
     store.migrate(db)
-    assert db["events"].exists()
+    assert store.game_ids(db) == []
 
 
 def test_racing_threads_lose_nothing_and_duplicate_nothing(app, game_id):
@@ -73,23 +84,30 @@ def test_resubmitted_client_event_id_returns_the_original(db, game_id):
     assert store.last_seq(db, game_id) == 2
 
 
+REFUSED = (sqlite3.IntegrityError, psycopg.errors.RaiseException)
+
+
 def test_the_database_refuses_updates_and_deletes(db, game_id):
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(REFUSED, match="append-only"):
         db.execute("UPDATE events SET data = '{}' WHERE seq = 1")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(REFUSED, match="append-only"):
         db.execute("DELETE FROM events")
+    if store.is_postgres(db):
+        with pytest.raises(REFUSED, match="append-only"):
+            db.execute("TRUNCATE events")
+    assert store.last_seq(db, game_id) == 1
 
 
 def test_a_row_edited_behind_our_back_breaks_the_chain_at_that_event(app, db, game_id):
     for i in range(1, 4):
         store.append(db, game_id, _new(i), i)
     assert store.verify_game(db, game_id) is None
-    raw = sqlite3.connect(app.config["DATABASE"])
-    raw.execute("DROP TRIGGER events_no_update")
-    raw.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 3",
-                ['{"seat": 0, "points": 1000}', game_id])
-    raw.commit()
-    raw.close()
+    if store.is_postgres(db):
+        db.execute("DROP TRIGGER events_no_change ON events")
+    else:
+        db.execute("DROP TRIGGER events_no_update")
+    db.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 3",
+               ['{"seat": 0, "points": 1000}', game_id])
     broken = store.verify_game(db, game_id)
     assert broken is not None and broken[0] == 3
 

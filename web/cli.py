@@ -1,6 +1,7 @@
 """Every command-line command, in one place (``flask --app app <command>``):
 
-- the database: ``init-db``, ``verify-db``, ``backup PATH``, ``restore PATH``;
+- the database: ``init-db``, ``verify-db``, ``backup PATH``, ``restore PATH`` (SQLite),
+  ``copy-db --to URL`` (into PostgreSQL: docs/scaling.md);
 - a game: ``export GAME_ID``, ``hand-seat GAME_ID SEAT`` (the host's lost phone);
 - an exported file: ``replay FILE [--at N]``, ``verify FILE``.
 """
@@ -14,7 +15,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from events import backup, integrity, roster, seats, store
+from events import backup, integrity, pg, roster, seats, store, transfer
 from events.export import BadExport, export_game, replay, verify
 from web.db import get_db
 from web.views import hand_url
@@ -40,7 +41,7 @@ def verify_db_command() -> None:
         if broken:
             bad += 1
             click.echo(f"game {game_id}: event {broken[0]}: {broken[1]}", err=True)
-    ok = db.execute("PRAGMA integrity_check").fetchone()[0]
+    ok = "ok" if store.is_postgres(db) else db.execute("PRAGMA integrity_check").fetchone()[0]
     if ok != "ok":
         click.echo(f"integrity_check: {ok}", err=True)
         bad += 1
@@ -48,10 +49,17 @@ def verify_db_command() -> None:
     sys.exit(1 if bad else 0)
 
 
+def _sqlite_only(instead: str) -> None:
+    if pg.is_url(current_app.config["DATABASE"]):
+        raise click.ClickException(f"this copies a SQLite file; on PostgreSQL use {instead} "
+                                   "(docs/scaling.md)")
+
+
 @click.command("backup")
 @click.argument("path", type=click.Path(dir_okay=False))
 def backup_command(path: str) -> None:
     """Copy the live database to PATH while the server keeps running, then check the copy."""
+    _sqlite_only("pg_dump")
     if os.path.exists(path):
         raise click.ClickException(f"{path} exists; choose a new file name")
     tmp = f"{path}.partial"
@@ -74,6 +82,7 @@ def backup_command(path: str) -> None:
 @click.option("--yes", is_flag=True, help="Replace the current database without asking.")
 def restore_command(path: str, yes: bool) -> None:
     """Replace the database with the backup at PATH (stop the server first)."""
+    _sqlite_only("pg_restore")
     games, problems = backup.check_copy(path)
     if problems:
         click.echo("\n".join(problems), err=True)
@@ -84,6 +93,33 @@ def restore_command(path: str, yes: bool) -> None:
     backup.copy(path, target)  # the backup API also rewrites the target's WAL correctly
     click.echo(f"Restored {games} games into {target}")
     sys.stdout.flush()
+
+
+@click.command("copy-db")
+@click.option("--to", "target", required=True, metavar="URL",
+              help="The store to copy into, e.g. postgresql://user@host/tablescribe.")
+def copy_db_command(target: str) -> None:
+    """Copy every game, board profile and seat into the store at URL, verifying each
+    game's chain as it arrives (docs/scaling.md). Running it again changes nothing."""
+    source = current_app.config["DATABASE"]
+    if target == source:
+        raise click.ClickException("the target is the database this app uses")
+    try:
+        store.prepare(target)
+        into = store.connect(target)
+    except pg.Unreachable as err:
+        raise click.ClickException(str(err)) from None
+    try:
+        report = transfer.copy_all(get_db(), into)
+    finally:
+        into.conn.close()
+    shown = pg.redacted(target) if pg.is_url(target) else target
+    click.echo(f"{len(report.copied)} games copied ({report.events} events), "
+               f"{len(report.unchanged)} already there, {report.profiles} board profile versions "
+               f"copied into {shown}; every copied chain verified")
+    if report.problems:
+        click.echo("\n".join(report.problems), err=True)
+        sys.exit(1)
 
 
 # ---- a game ---------------------------------------------------------------------------
@@ -157,7 +193,7 @@ def verify_command(path: str) -> None:
     click.echo(f"ok: {len(events)} events, chain intact, every event passes its rules")
 
 
-COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command,
+COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command, copy_db_command,
             export_command, hand_seat_command, replay_command, verify_command)
 
 

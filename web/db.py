@@ -1,7 +1,7 @@
 """The per-request store connection; the schema is migrated when the app starts."""
 from flask import current_app, g
 
-from events import store
+from events import pg, store
 
 
 def get_db():
@@ -18,4 +18,7 @@ def close_db(exc=None) -> None:
 
 def init_app(app) -> None:
     app.teardown_appcontext(close_db)
-    store.prepare(app.config["DATABASE"])
+    try:
+        store.prepare(app.config["DATABASE"])
+    except pg.Unreachable as err:  # a message naming DATABASE_URL, not a traceback
+        raise SystemExit(str(err)) from None

@@ -1,0 +1,122 @@
+"""The PostgreSQL engine behind the same store (``DATABASE_URL=postgresql://…``).
+
+The code in ``events/`` talks to its database through the few calls sqlite-utils'
+``Database`` offers (``execute``, ``query``, ``atomic``, ``conn``); ``PgDatabase`` offers
+the same calls on a psycopg 3 connection, so one module of SQL serves both engines.
+Statements are written for SQLite with ``?`` placeholders; ``_dialect`` turns the two
+spellings that differ (the placeholder, ``INSERT OR IGNORE``) into PostgreSQL's. What
+differs in substance (the write lock, the schema, change notifications) is written
+out per engine where it happens: ``store.write_lock``/``store.lock_game``,
+``migrations.POSTGRES``, ``live.Hub``.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from functools import lru_cache
+from urllib.parse import urlsplit, urlunsplit
+
+SCHEMES = ("postgresql://", "postgres://")
+CHANNEL = "tablescribe_events"  # NOTIFY payload: the game id (migrations.POSTGRES)
+
+
+def is_url(target: str) -> bool:
+    return isinstance(target, str) and target.startswith(SCHEMES)
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, fit for a message."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class Unreachable(RuntimeError):
+    """PostgreSQL could not be reached; the message names DATABASE_URL, no traceback."""
+
+
+@lru_cache(maxsize=256)
+def _dialect(sql: str) -> str:
+    sql = sql.replace("?", "%s")
+    if "INSERT OR IGNORE" in sql:
+        sql = sql.replace("INSERT OR IGNORE", "INSERT") + " ON CONFLICT DO NOTHING"
+    return sql
+
+
+_PARAM_CASTS = {bool: int}  # SQLite stores booleans as 0/1; the columns are INTEGER
+
+
+def _params(params) -> list:
+    if params is None:
+        return []
+    if isinstance(params, dict):
+        raise TypeError("named parameters are not used by the store")
+    return [_PARAM_CASTS[type(p)](p) if type(p) in _PARAM_CASTS else p for p in params]
+
+
+class _Conn:
+    """What the store uses of ``db.conn``: ``execute``, ``close``, ``in_transaction``."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def execute(self, sql: str, params=None):
+        return self.raw.execute(_dialect(sql), _params(params))
+
+    def executemany(self, sql: str, rows) -> None:
+        with self.raw.cursor() as cur:
+            cur.executemany(_dialect(sql), [_params(row) for row in rows])
+
+    @property
+    def in_transaction(self) -> bool:
+        from psycopg.pq import TransactionStatus
+        return self.raw.info.transaction_status != TransactionStatus.IDLE
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class PgDatabase:
+    """A psycopg 3 connection in autocommit mode (like the SQLite store's
+    ``isolation_level=None``): a statement outside ``atomic``/``write_lock`` commits
+    by itself."""
+
+    engine = "postgresql"
+
+    def __init__(self, raw, url: str):
+        self.conn = _Conn(raw)
+        self.url = url  # names the database, like a SQLite file's path (caches keyed by it)
+
+    def execute(self, sql: str, params=None):
+        return self.conn.execute(sql, params)
+
+    def query(self, sql: str, params=None):
+        from psycopg.rows import dict_row
+        with self.conn.raw.cursor(row_factory=dict_row) as cur:
+            cur.execute(_dialect(sql), _params(params))
+            yield from cur.fetchall()
+
+    @contextmanager
+    def atomic(self):
+        """One transaction (a savepoint inside another), like sqlite-utils' ``atomic``."""
+        with self.conn.raw.transaction():
+            yield self
+
+
+def connect(url: str, **kwargs) -> PgDatabase:
+    import psycopg
+    try:
+        raw = psycopg.connect(url, autocommit=True, connect_timeout=10, **kwargs)
+    except psycopg.OperationalError as err:
+        reason = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+        raise Unreachable(f"PostgreSQL at DATABASE_URL={redacted(url)} cannot be reached: {reason}") \
+            from None
+    return PgDatabase(raw, url)
+
+
+def lost_connection_errors() -> tuple[type[BaseException], ...]:
+    """What a request that lost PostgreSQL mid-way raises (answered 503, app.py)."""
+    import psycopg
+    return (psycopg.OperationalError, Unreachable)
+
