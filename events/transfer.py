@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from events import integrity, store
+from events import integrity, roster, stats, store
+from events.hashing import first_broken_link
 
 _GAME_COLUMNS = ("id", "kind", "created_at", "players", "last_seq", "updated_at", "finished",
                  "join_code", "imported_from", "last_hash")
@@ -23,8 +24,10 @@ _SEAT_TABLES = {
     "seat_tokens": ("token_hash", "game_id", "seat", "issued_at"),
     "seat_locks": ("game_id", "seat", "locked_at"),
     "seat_handovers": ("code_hash", "game_id", "seat", "issued_at", "used_at"),
+    "revoked_seat_tokens": ("token_hash", "game_id", "seat", "revoked_at"),
 }
 _PROFILE_COLUMNS = ("kind", "profile_id", "version", "data", "created_at")
+_ROSTER_COLUMNS = ("seq", "type", "data", "device", "recorded_at", "client_event_id", "hash")
 
 
 class Diverged(Exception):
@@ -37,6 +40,7 @@ class Report:
     unchanged: list[str] = field(default_factory=list)
     events: int = 0
     profiles: int = 0
+    roster_events: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -61,7 +65,32 @@ def copy_all(source, target) -> Report:
             continue
         (report.copied if added else report.unchanged).append(game["id"])
         report.events += added
+    try:
+        report.roster_events = _copy_roster(source, target)
+    except Diverged as err:
+        report.problems.append(f"roster: {err}")
+    if report.copied or report.roster_events:
+        stats.rebuild(target)  # the read model, from the logs just copied
     return report
+
+
+def _copy_roster(source, target) -> int:
+    """The people log (events/roster.py) the target lacks, verified as it arrives."""
+    with store.write_lock(target):
+        store.lock_game(target, roster.ROSTER_LOCK)
+        have_seq, have_hash = roster._last(target)
+        same = source.execute("SELECT hash FROM roster_events WHERE seq = ?", [have_seq]).fetchone()
+        if have_seq and (same is None or same[0] != have_hash):
+            raise Diverged(f"the target's roster event {have_seq} differs from the source's; nothing copied")
+        rows = source.execute(f"SELECT {', '.join(_ROSTER_COLUMNS)} FROM roster_events WHERE seq > ?"
+                              " ORDER BY seq", [have_seq]).fetchall()
+        for row in rows:
+            _insert(target, "roster_events", _ROSTER_COLUMNS, row)
+        broken = first_broken_link(e.envelope() for e in roster.read_log(target))
+        if broken:
+            raise Diverged(f"the copied roster does not verify from event {broken[0]}; nothing copied")
+        return len(rows)
+
 
 
 def _copy_game(source, target, game: dict) -> int:

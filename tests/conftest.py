@@ -210,3 +210,11 @@ def database(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "t.db")
     return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def app_on_each_engine(database):
+    """The app on each engine: a test module runs on both with
+    ``app = pytest.fixture(lambda app_on_each_engine: app_on_each_engine)``."""
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
+                       "WTF_CSRF_ENABLED": False})

@@ -1,4 +1,5 @@
-"""Export → verify → import: the game's record as evidence (docs/export-format.md)."""
+"""Export → verify → import: the game's record as evidence (docs/export-format.md).
+The tests with a store run on SQLite and on PostgreSQL (issue 19)."""
 import copy
 import json
 import pathlib
@@ -35,6 +36,11 @@ def play(db, moves=MOVES, players=("Anna", "Béla")) -> str:
     for seq, (seat, type_, data) in enumerate(moves, start=1):
         record(db, game_id, type_, data, seq, seat, f"phone-{seat}", f"c{seq}")
     return game_id
+
+
+@pytest.fixture
+def app(app_on_each_engine):
+    return app_on_each_engine
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import threading
 import psycopg
 import pytest
 
-from app import create_app
 from events import store
 from events.store import NewEvent, StaleSequence
 from events.table import new_game
@@ -17,10 +16,8 @@ def _new(n: int, client: str | None = None) -> NewEvent:
 
 
 @pytest.fixture
-def app(database):
-    """The app on each engine: a SQLite file, and a fresh PostgreSQL database."""
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
-                       "WTF_CSRF_ENABLED": False})
+def app(app_on_each_engine):
+    return app_on_each_engine
 
 
 @pytest.fixture
