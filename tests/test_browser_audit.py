@@ -11,10 +11,10 @@ pytestmark = pytest.mark.browser
 
 
 def _record(page, player: str, points: int):
-    page.get_by_label(player, exact=True).check()
-    page.get_by_test_id("points").fill(str(points))
-    page.get_by_role("button", name="Record", exact=True).click()
-    expect(page.get_by_test_id("points")).to_have_value("")
+    """A round of the score pad with only ``player``'s points (docs/rules/scorepad.md §5)."""
+    page.get_by_label(player, exact=True).fill(str(points))
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.get_by_label(player, exact=True)).to_have_value("")
 
 
 def _no_sideways_scroll(page):
@@ -43,7 +43,7 @@ def test_dispute_comment_what_if_void_and_replay_back(live_server, new_phone):
 
     # Anna flags Béla's 20 on the timeline.
     host.get_by_role("link", name="Timeline").first.click()
-    expect(host.locator("#e3 .what")).to_have_text("Béla: +20 points")
+    expect(host.locator("#e3 .what")).to_have_text(re.compile(r"Round \d: Béla \+20"))
     expect(host.locator("#e3 .deltas")).to_contain_text("Béla +20")
     screenshot(host, "audit-timeline")
     _no_sideways_scroll(host)
@@ -100,7 +100,7 @@ def test_dispute_comment_what_if_void_and_replay_back(live_server, new_phone):
         host.keyboard.press("ArrowLeft")
         expect(host.get_by_test_id("step")).to_have_text(str(expected))
         assert host.url.endswith(f"?at={expected}")
-    expect(host.get_by_test_id("step-event")).to_contain_text("Anna: +5 points")
+    expect(host.get_by_test_id("step-event")).to_contain_text("Round 1: Anna +5")
     expect(host.get_by_test_id("score-0")).to_have_text("5")
     expect(host.get_by_test_id("score-1")).to_have_text("0")
     host.keyboard.press("ArrowRight")

@@ -105,7 +105,7 @@ def _persons(base, game):
 def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(live_server, new_phone):
     game, join_url = _set_up_through_month_1(live_server)
     host, clara = new_phone(), new_phone()
-    _join(host, live_server, join_url, "Anna")
+    _join(host, live_server, join_url, "Ben")  # the host's own seat (Anna's) is not offered; any seat records
     _join(clara, live_server, join_url, "Clara")
 
     # ---- month 2: peace. Deal with the offered grouping (taxes+build+harvest | … ).
@@ -148,8 +148,8 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
     expect(clara.get_by_test_id("release")).to_contain_text("releases 3")
     clara.get_by_label("young farmer, palace 1").check()  # persons by what they are, not by a slot
     clara.get_by_role("button", name="Record the release").click()  # one is not enough: refused, cited
-    expect(clara.locator(".problems")).to_contain_text("Exactly 3 person(s) must be released")
-    expect(clara.locator(".problems")).to_contain_text("dragon.md §18")
+    expect(clara.get_by_test_id("problems")).to_contain_text("Exactly 3 person(s) must be released")
+    expect(clara.get_by_test_id("problems")).to_contain_text("dragon.md §18")
     screenshot(clara, "dragon-contagion-refused")
     for person in ("young warrior, palace 1", "tax collector, palace 2"):
         clara.get_by_label(person).check()
@@ -187,7 +187,7 @@ def test_a_new_game_from_the_phone_lays_the_event_row_and_opens(live_server, new
         host.locator(f'select[name="ev{month}"]').select_option(event)
     assert _cut_selects(host) == []  # every event name shows whole ("Dragon festival", not "Dragon festiva")
     host.get_by_role("button", name="Record the event row").click()
-    expect(host.locator(".problems")).to_contain_text("No two identical events may be neighbours (months 3–4: Imperial tribute)")
+    expect(host.get_by_test_id("problems")).to_contain_text("No two identical events may be neighbours (months 3–4: Imperial tribute)")
     host.locator('select[name="ev3"]').select_option("contagion")
     host.locator('select[name="ev4"]').select_option("tribute")
     host.get_by_role("button", name="Record the event row").click()
@@ -199,7 +199,7 @@ def test_a_new_game_from_the_phone_lays_the_event_row_and_opens(live_server, new
     host.get_by_test_id("opening-type1").select_option("scholar")
     host.get_by_test_id("opening-type2").select_option("tax")
     host.get_by_role("button", name="Record", exact=True).click()
-    expect(host.locator(".problems")).to_contain_text("An earlier player already took this pair")
+    expect(host.get_by_test_id("problems")).to_contain_text("An earlier player already took this pair")
     expect(host.get_by_test_id("court-0")).to_contain_text("Person track 7")
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(host, "dragon-opening-refused")

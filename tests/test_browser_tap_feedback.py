@@ -61,9 +61,9 @@ def _sit(phone, base, created, lang, seat=0):
 
 
 def _scorepad_record(phone, player, points, lang="en"):
-    phone.get_by_label(player, exact=True).check()
-    phone.get_by_test_id("points").fill(str(points))
-    phone.get_by_role("button", name={"en": "Record", "hu": "Rögzít"}[lang], exact=True).click()
+    """A round of the score pad with only ``player``'s points (docs/rules/scorepad.md §5)."""
+    phone.get_by_label(player, exact=True).fill(str(points))
+    phone.get_by_role("button", name={"en": "Save the round", "hu": "Kör mentése"}[lang], exact=True).click()
 
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
@@ -111,7 +111,7 @@ def test_the_someone_recorded_meanwhile_undo_refusal_is_seen_at_the_undo_button(
 
 
 UNDO = {"en": "Undo #{}: {}", "hu": "Visszavonás #{}: {}"}
-ACK_ROUND = {"en": "✓ #{}: Round closed", "hu": "✓ #{}: Kör lezárva"}
+ROUND = {"en": "Round {}: {} +{}", "hu": "{}. kör: {} +{}"}
 UNDONE = {"en": "✓ Undone #{}: {}", "hu": "✓ Visszavonva #{}: {}"}
 
 
@@ -123,15 +123,15 @@ def test_undo_names_its_move_and_each_action_is_acknowledged(live_server, new_ph
     _sit(other, live_server, created, lang, seat=1)
     anna = created["seats"][0]["player"]
     _scorepad_record(host, anna, 12, lang)
-    what = {"en": f"{anna}: +12 points", "hu": f"{anna}: +12 pont"}[lang]
+    what = ROUND[lang].format(1, anna, 12)
     expect(host.get_by_test_id("ack")).to_have_text(f"✓ #2: {what}")
     expect(host.get_by_test_id("undo")).to_have_text("↶ " + UNDO[lang].format(2, what))
     expect(other.get_by_test_id("undo")).to_have_text("↶ " + UNDO[lang].format(2, what), timeout=4000)
-    host.locator("button[value=round-closed]").click()
-    expect(host.get_by_test_id("ack")).to_have_text(ACK_ROUND[lang].format(3))
+    _scorepad_record(host, anna, 5, lang)
+    second = ROUND[lang].format(2, anna, 5)
+    expect(host.get_by_test_id("ack")).to_have_text(f"✓ #3: {second}")
     host.get_by_test_id("undo").click()
-    round_closed = ACK_ROUND[lang].format(3)[len("✓ #3: "):]
-    expect(host.get_by_test_id("ack")).to_have_text(UNDONE[lang].format(3, round_closed))
+    expect(host.get_by_test_id("ack")).to_have_text(UNDONE[lang].format(3, second))
     expect(host.get_by_test_id("undo")).to_contain_text("#2")
     screenshot(host, f"acknowledged-{lang}")
 
