@@ -47,7 +47,6 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(stream.bp)  # server-sent events of the live region (web/stream.py)
     app.register_blueprint(people.bp)  # the roster (events/roster.py)
     app.register_blueprint(stats.bp)   # statistics and their JSON (events/stats.py)
-    stats.init_app(app)
     app.register_blueprint(bgstats.bp)  # plays out to BG Stats and CSV, BG Stats exports in
     bgstats.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves

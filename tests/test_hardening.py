@@ -366,7 +366,7 @@ def test_a_multipart_field_name_that_breaks_its_header_is_400_not_500(client, db
 @pytest.mark.parametrize("rule, shown", [
     ("form", "Points: enter a whole number."),
     ("docs/rules/han.md §2.5", "Points: enter a whole number. (docs/rules/han.md §2.5)"),
-    ("Han §2.5, seed 001 A)", "Points: enter a whole number. (Han §2.5, seed 001 A)"),
+    ("Han §2.5, (A))", "Points: enter a whole number. (Han §2.5, A)"),
     ("core §3", "Points: enter a whole number. (core §3)")])
 def test_a_refusal_shows_no_internal_tag_and_no_doubled_bracket(app, rule, shown):
     from web.i18n import problem_text

@@ -9,8 +9,6 @@ import io
 import json
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import click
-from flask.cli import with_appcontext
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 
 from events import bgstats, stats, store
@@ -74,7 +72,7 @@ def final_links(game_id: str) -> dict | None:
 
 # ---- every play out --------------------------------------------------------------------
 
-def _rows(db) -> tuple[list[str], list[dict]]:
+def play_rows(db) -> tuple[list[str], list[dict]]:
     """One row per person per finished play, oldest first; a column per scoring category
     the games name (a score pad's rounds are none)."""
     roster = roster_log.load(db)
@@ -107,7 +105,7 @@ def _cell(value):
 
 @bp.get("/plays.csv")
 def plays_csv():
-    categories, rows = _rows(get_db())
+    categories, rows = play_rows(get_db())
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=_FIELDS + categories, restval="", lineterminator="\r\n")
     writer.writeheader()
@@ -115,18 +113,6 @@ def plays_csv():
         writer.writerow({k: _cell(v) for k, v in row.items()})
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": 'attachment; filename="tablescribe-plays.csv"'})
-
-
-@click.command("export-plays")
-@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, writable=True))
-@with_appcontext
-def export_plays_command(path: str) -> None:
-    """Write every finished play (one row per person, as /plays.csv) to FILE as JSON."""
-    categories, rows = _rows(get_db())
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({"format": "tablescribe-plays", "format_version": 1, "categories": categories,
-                   "plays": rows}, f, ensure_ascii=False, indent=1)
-    click.echo(f"{len(rows)} rows written to {path}")
 
 
 # ---- a BG Stats export in --------------------------------------------------------------
@@ -187,5 +173,4 @@ def _seat(db, score: dict, written: list, device: str) -> dict:
 
 
 def init_app(app) -> None:
-    app.cli.add_command(export_plays_command)
     app.jinja_env.globals.update(bgstats_links=final_links)

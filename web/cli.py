@@ -3,6 +3,7 @@
 - the database: ``init-db``, ``verify-db``, ``backup PATH``, ``restore PATH`` (SQLite),
   ``copy-db --to URL`` (into PostgreSQL: docs/scaling.md);
 - a game: ``export GAME_ID``, ``hand-seat GAME_ID SEAT`` (the host's lost phone);
+- the plays: ``rebuild-stats`` (the statistics' read model), ``export-plays FILE``;
 - an exported file: ``replay FILE [--at N]``, ``verify FILE``.
 """
 from __future__ import annotations
@@ -10,13 +11,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from events import backup, integrity, pg, roster, seats, store, transfer
+from events import backup, integrity, pg, roster, seats, stats, store, transfer
 from events.export import BadExport, export_game, replay, verify
+from web.bgstats import play_rows
 from web.db import get_db
 from web.views import hand_url
 
@@ -155,6 +158,25 @@ def hand_seat_command(game_id: str, seat: int) -> None:
         click.echo(hand_url(game_id, code))
 
 
+@click.command("rebuild-stats")
+def rebuild_stats_command() -> None:
+    """Write the statistics' read model again from the games' and the roster's logs."""
+    started = time.perf_counter()
+    count = stats.rebuild(get_db())
+    click.echo(f"statistics rebuilt from {count} finished plays in {time.perf_counter() - started:.1f} s")
+
+
+@click.command("export-plays")
+@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, writable=True))
+def export_plays_command(path: str) -> None:
+    """Write every finished play (one row per person, as /plays.csv) to FILE as JSON."""
+    categories, rows = play_rows(get_db())
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"format": "tablescribe-plays", "format_version": 1, "categories": categories,
+                   "plays": rows}, f, ensure_ascii=False, indent=1)
+    click.echo(f"{len(rows)} rows written to {path}")
+
+
 # ---- an exported file -----------------------------------------------------------------
 
 def _read(path: str):
@@ -194,7 +216,8 @@ def verify_command(path: str) -> None:
 
 
 COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command, copy_db_command,
-            export_command, hand_seat_command, replay_command, verify_command)
+            export_command, hand_seat_command, rebuild_stats_command, export_plays_command,
+            replay_command, verify_command)
 
 
 def init_app(app) -> None:

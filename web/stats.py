@@ -4,12 +4,9 @@ roster, never by folding games. Every number links to the plays it counts."""
 from __future__ import annotations
 
 import re
-import time
 from datetime import date
 from urllib.parse import urlencode
 
-import click
-from flask.cli import with_appcontext
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from events import roster as roster_log
@@ -285,18 +282,3 @@ def api_stats():
                         "together": statistics.head_to_head(found, list(filters["people"]))
                         if len(filters["people"]) >= 2 else None})
     return _page(render)
-
-
-# ---- command -------------------------------------------------------------------------
-
-@click.command("rebuild-stats")
-@with_appcontext
-def rebuild_command() -> None:
-    """Write the statistics' read model again from the games' and the roster's logs."""
-    started = time.perf_counter()
-    count = stats.rebuild(get_db())
-    click.echo(f"statistics rebuilt from {count} finished plays in {time.perf_counter() - started:.1f} s")
-
-
-def init_app(app) -> None:
-    app.cli.add_command(rebuild_command)
