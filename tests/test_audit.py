@@ -185,7 +185,7 @@ def test_the_final_page_names_a_tie_break_when_the_game_has_one(client, db, monk
     gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 3}),
                     (1, "points-recorded", {"seat": 1, "points": 3})])
     html = client.get(f"/games/{gid}/final?lang=en").get_data(as_text=True)
-    assert "They share rank 1" in html  # during play the tie-break waits for the end
+    assert "They share rank 1: the tie-break decides only once the game is over." in html  # not yet
     record(db, gid, "game-ended", {}, 3, 0, "phone-0", "end")
     html = client.get(f"/games/{gid}/final?lang=en").get_data(as_text=True)
     assert "The tie-break decides (earlier seat wins): Anna 1." in html
