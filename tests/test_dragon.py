@@ -331,6 +331,23 @@ def test_recruit_moves_the_track_and_each_card_once():
                                                      "person": P("scholar"), "palace": 1}) == [D.R_PERSON]
 
 
+def test_person_refusals_name_the_card_the_tile_and_the_free_palaces():
+    table = started()
+    position(table, ANNA, [palace(2, P("monk")), palace(2)], track=90)
+    _to_person_phase(table)
+    said = table.problems("dragon-person-recruited", {"seat": ANNA, "card": "monk", "person": P("healer"),
+                                                      "palace": 1})[0]
+    assert said.en == "A healer tile does not match the monk card played."
+    said = table.problems("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"),
+                                                      "away": True})[0]
+    assert said.en == "While a room is free (palace 1, 2) the new person must move in."
+    table.play("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"), "palace": 1})
+    give_turn(table, ANNA)
+    said = table.problems("dragon-person-recruited", {"seat": ANNA, "card": "healer", "person": P("healer"),
+                                                      "palace": 1})[0]
+    assert said.en == "Anna has already played the healer card." and "Anna már kijátszotta" in said.hu
+
+
 def test_a_full_court_must_replace_or_send_away_and_sending_away_does_not_move_the_track():
     table = started()
     position(table, ANNA, [palace(1, P("monk")), palace(1, P("lady"))], track=90)

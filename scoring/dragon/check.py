@@ -6,7 +6,7 @@ from typing import Callable
 
 from scoring.base import Move, Problem
 from scoring.dragon.data import (ACTIONS, DRAWN_EVENTS, EVENT_NAMES, GROUP_SIZES, MAX_FLOORS, PERSONS,
-                                 PHASE_NAMES, R_ACTION, R_BUILD, R_DEAL, R_DROUGHT, R_EVENTS_ROW,
+                                 PERSON_NAMES, PHASE_NAMES, R_ACTION, R_BUILD, R_DEAL, R_DROUGHT, R_EVENTS_ROW,
                                  R_FLOW, R_OPENING, R_PALACE, R_PERSON, R_PRIVILEGE, R_RELEASE,
                                  R_TILES, TYPES, WILD, available, free_rooms, group_fee,
                                  person_name, privilege_price)
@@ -62,7 +62,9 @@ def _check_row(state: dict, move: Move) -> list[Problem]:
 def _check_opening(state: dict, move: Move) -> list[Problem]:
     kinds = [p["type"] for p in move.data["persons"]]
     if kinds[0] == kinds[1]:
-        return _p(R_OPENING, "Két különböző alattvalót kell választani.", "Choose two different persons.")
+        name = PERSON_NAMES[kinds[0]]
+        return _p(R_OPENING, f"Két különböző alattvalót kell választani (mindkettő: {name['hu']}).",
+                  f"Choose two different persons (both are: {name['en']}).")
     if sorted(kinds) in state["pairs"]:
         return _p(R_OPENING, "Ezt a párost már valaki elvette.", "An earlier player already took this pair.")
     gone = [k for k in kinds if state["supply"][k]["young"] < 1]
@@ -134,25 +136,31 @@ def _check_recruit(state: dict, move: Move) -> list[Problem]:
     player = state["players"][d["seat"]]
     card = d["card"]
     if card not in player["cards"]:
-        return _p(R_PERSON, "Ezt a kártyát már kijátszotta.", "That card has already been played.")
+        name, card_name = state["names"][d["seat"]], PERSON_NAMES[card]
+        return _p(R_PERSON, f"{name} már kijátszotta ezt a kártyát: {card_name['hu']}.",
+                  f"{name} has already played the {card_name['en']} card.")
     kinds = TYPES if card == WILD else (card,)
     person = d.get("person")
     if person is None:
         return _check_no_tile(state, d, kinds)
-    return _check_tile(state, person, kinds) or _check_place(state, d)
+    return _check_tile(state, person, card, kinds) or _check_place(state, d)
 
 
 def _check_no_tile(state: dict, d: dict, kinds) -> list[Problem]:
-    if any(available(state, k) for k in kinds):
-        return _p(R_PERSON, "Van még ilyen személylapka: el kell venni.", "A tile of this card is still there: take it.")
+    left = sum(state["supply"][k][a] for k in kinds for a in available(state, k))
+    if left:
+        return _p(R_PERSON, f"Van még ilyen személylapka ({left} maradt): el kell venni.",
+                  f"Tiles of this card are still there ({left} left): take one.")
     if any(k in d for k in ("palace", "replace", "away")):
         return _p(R_PERSON, "Lapka nélkül nincs mit lerakni.", "Without a tile there is nothing to place.")
     return []
 
 
-def _check_tile(state: dict, person: dict, kinds) -> list[Problem]:
+def _check_tile(state: dict, person: dict, card: str, kinds) -> list[Problem]:
     if person["type"] not in kinds:
-        return _p(R_PERSON, "A lapka nem egyezik a kijátszott kártyával.", "The tile does not match the card played.")
+        tile, played = PERSON_NAMES[person["type"]], PERSON_NAMES[card]
+        return _p(R_PERSON, f"A(z) {tile['hu']} lapka nem egyezik a kijátszott kártyával ({played['hu']}).",
+                  f"A {tile['en']} tile does not match the {played['en']} card played.")
     if person["age"] not in PERSONS[person["type"]]:
         return _p(R_TILES, "Ilyen korú lapka nincs ebből a típusból.", "That type has no tile of that age.")
     if state["supply"][person["type"]][person["age"]] < 1:
@@ -166,8 +174,9 @@ def _check_place(state: dict, d: dict) -> list[Problem]:
     rooms = free_rooms(player)
     if d.get("away"):
         if rooms or "palace" in d or "replace" in d:
-            return _p(R_PERSON, "Amíg van szabad szoba, az új alattvalót be kell fogadni.",
-                      "While a room is free the new person must move in.")
+            free = ", ".join(str(i + 1) for i in rooms) or "–"
+            return _p(R_PERSON, f"Amíg van szabad szoba (palota: {free}), az új alattvalót be kell fogadni.",
+                      f"While a room is free (palace {free}) the new person must move in.")
         return []
     if "palace" not in d:
         return _p(R_PERSON, "Add meg, melyik palotába kerül.", "Say which palace the person goes into.")
@@ -176,7 +185,9 @@ def _check_place(state: dict, d: dict) -> list[Problem]:
         return _p(R_PALACE, f"Nincs {i + 1}. palota ({count} van).", f"There is no palace {i + 1} ({count} palaces).")
     if "replace" in d:
         if rooms:
-            return _p(R_PERSON, "Amíg van szabad szoba, nem lehet cserélni.", "No replacing while a room is free.")
+            free = ", ".join(str(r + 1) for r in rooms)
+            return _p(R_PERSON, f"Amíg van szabad szoba (palota: {free}), nem lehet cserélni.",
+                      f"No replacing while a room is free (palace {free}).")
         if d["replace"] >= len(player["palaces"][i]["persons"]):
             return _p(R_PALACE, "Nincs ilyen alattvaló abban a palotában.", "No such person in that palace.")
         return []
