@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 import orjson
 
 from events.core_types import CORE_EVENTS
-from events.projection import TableState, _step, advance, changes_the_past, fold
+from events.projection import TableState, advance, changes_the_past, fold, step
 from events.store import Event
 
 RECENT = 16            # states of the game as it now stands, kept to refold a void from
@@ -84,9 +84,9 @@ class Walker:
         table = replace(base, voided=voided)
         for later in self.read(target, event.seq - 1):
             # every move after a voided one is checked again, as the full fold does
-            table = replace(_step(table, later, voided, recheck=True), voided=voided)
+            table = replace(step(table, later, voided, recheck=True), voided=voided)
             self.recent[table.seq] = table
-        return replace(_step(table, event, voided, recheck=True), voided=voided)
+        return replace(step(table, event, voided, recheck=True), voided=voided)
 
 
 def reader(events: list[Event]):

@@ -76,7 +76,7 @@ def fold(events: list[Event], upto: int | None = None) -> TableState:
     recheck_after = 0 if rescored else min(voided, default=None)
     table = _initial(created, rescored[-1] if rescored else created.data["rules_version"])
     for event in events[1:]:
-        table = _step(table, event, voided,
+        table = step(table, event, voided,
                       recheck=recheck_after is not None and event.seq > recheck_after)
     return replace(table, voided=voided)
 
@@ -89,7 +89,9 @@ def _initial(created: Event, rules_version: int) -> TableState:
                       game=game.setup(list(d["players"]), dict(d["options"])))
 
 
-def _step(table: TableState, event: Event, voided: dict, recheck: bool) -> TableState:
+def step(table: TableState, event: Event, voided: dict, recheck: bool) -> TableState:
+    """Fold one event onto ``table`` given the moves ``voided`` so far; ``recheck``: run the
+    rules again on each move (after a void or rescore) and flag the ones they now refuse."""
     if event.type in CORE_EVENTS:
         return _core_step(table, event)
     table = replace(table, seq=event.seq, game_seqs=table.game_seqs + (event.seq,))
@@ -120,7 +122,7 @@ def advance(table: TableState, event: Event) -> TableState | None:
     """Fold one more event forwards, or None when it changes the past (a void, a rescore)."""
     if changes_the_past(event):
         return None
-    return _step(table, event, table.voided, recheck=False)
+    return step(table, event, table.voided, recheck=False)
 
 
 def open_disputes(table: TableState) -> dict[int, dict]:

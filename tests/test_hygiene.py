@@ -35,3 +35,18 @@ def test_nothing_in_the_tree_cites_a_file_outside_the_repository():
             continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             assert not OUTSIDE.search(line), f"{name}:{n} cites something outside the repository: {line.strip()}"
+
+
+def test_no_module_imports_another_modules_private_names():
+    """A name starting with "_" is its module's own: another module (a blueprint, the
+    history walk) asks for a public one instead."""
+    import ast
+    files = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    for name in files:
+        if name.startswith("tests/") or not (ROOT / name).exists():
+            continue
+        for node in ast.walk(ast.parse((ROOT / name).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in {"events", "web", "scoring", "app"}:
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, f"{name}:{node.lineno} imports {private} from {node.module}"
