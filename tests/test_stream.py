@@ -140,3 +140,14 @@ def test_the_limit_counts_the_streams_of_every_worker(app, client, game, monkeyp
         assert slots[1] == 0
     finally:
         live.HUB._slots = None
+
+
+def test_a_stream_never_read_leaves_no_request_context_behind(client, game):
+    """A stream that held its request's context between messages left it pushed when a
+    client never read it (the fuzz test does): later requests in that process ran on a
+    stack of leftover contexts (in a full run a later CLI test failed with RecursionError)."""
+    from flask import has_request_context
+    response = client.get(f"/games/{game}/stream")
+    assert response.status_code == 200 and not has_request_context()
+    response.close()
+    assert not has_request_context()

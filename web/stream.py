@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, Response, abort, current_app, request, stream_with_context
+from flask import Blueprint, Response, abort, current_app, request
 
 from events import store
 from events.live import HUB
@@ -47,45 +47,49 @@ def message(seq: int, html: str) -> str:
     return f"id: {seq}\nevent: live\n{data}\n"
 
 
-def _render(game_id: str) -> tuple[int, str]:
-    table = load(web_db.get_db(), game_id)
-    html = views.render_live(game_id, table, my_seat(game_id))
-    web_db.close_db()  # hold no SQLite connection while waiting
-    return table.seq, html
+def _fresh(app, environ: dict, game_id: str, sent: int | None) -> tuple[int, str] | None:
+    """The game's sequence number and live region when it moved past ``sent``, else None.
+    Each look runs in a request context of its own, made from the stream request's
+    environ (cookies: seat, language, session): nothing is held between messages, no
+    context and no SQLite connection (closed when the context ends)."""
+    with app.request_context(environ):
+        if store.last_seq(web_db.get_db(), game_id) == sent:
+            return None
+        table = load(web_db.get_db(), game_id)
+        return table.seq, views.render_live(game_id, table, my_seat(game_id))
 
 
 @bp.get("/games/<game_id>/stream")
 def stream(game_id: str):
     if store.last_seq(web_db.get_db(), game_id) == 0:
         abort(404)
-    web_db.close_db()
     if HUB.server_count() >= current_app.config.get("MAX_STREAMS", MAX_STREAMS):
         return Response("Too many live connections; this phone checks for moves every few seconds "
                         "instead.\nTúl sok élő kapcsolat; ez a telefon pár másodpercenként "
                         "kérdez rá a lépésekre.\n", status=503, mimetype="text/plain",
                         headers={"Retry-After": "30"})
-    return Response(stream_with_context(_messages(game_id, current_app.config["DATABASE"], _seen())),
+    app = current_app._get_current_object()
+    return Response(_messages(app, dict(request.environ), game_id, _seen()),
                     mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def _messages(game_id: str, database: str, sent: int | None):
+def _messages(app, environ: dict, game_id: str, sent: int | None):
     # subscribed only once the server iterates: a phone gone before that leaks nothing
-    flag = HUB.subscribe(game_id, database)
-    keepalive = current_app.config.get("STREAM_KEEPALIVE", KEEPALIVE)
+    flag = HUB.subscribe(game_id, app.config["DATABASE"])
+    keepalive = app.config.get("STREAM_KEEPALIVE", KEEPALIVE)
     deadline = time.monotonic() + LIFETIME
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while time.monotonic() < deadline:
             flag.clear()  # before reading: a move recorded from here on sets it again
-            current = store.last_seq(web_db.get_db(), game_id)
-            web_db.close_db()
-            if current != sent:
-                try:
-                    sent, html = _render(game_id)
-                except UnknownGame:
-                    return
-                yield message(sent, html)
+            try:
+                fresh = _fresh(app, environ, game_id, sent)
+            except UnknownGame:
+                return
+            if fresh is not None:
+                sent = fresh[0]
+                yield message(*fresh)
             if not flag.wait(keepalive):
                 yield ": keep-alive\n\n"
     finally:
