@@ -21,12 +21,13 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "big_states": 10, "load_tables": 200,
         "load_phones": 5, "load_seconds": 60, "load_move_every": 15.0, "max_seconds": 20, "max_clients": 16,
         "wal_appends": 300, "history_sizes": [1000, 10000], "live_tables": 400, "live_phones": 5,
-        "live_seconds": 60, "live_idle": 20, "poll_seconds": 30, "slow": 50, "slow_requests": 400}
+        "live_seconds": 60, "live_idle": 20, "poll_seconds": 30, "slow": 50, "slow_requests": 400,
+        "stats_games": 1000, "stats_people": 30, "stats_samples": 40}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
          "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
          "live_phones": 3, "live_seconds": 3, "live_idle": 2, "poll_seconds": 3, "live_move_every": 0.5,
-         "slow": 4, "slow_requests": 20}
+         "slow": 4, "slow_requests": 20, "stats_games": 12, "stats_people": 6, "stats_samples": 3}
 
 
 def main(argv=None) -> int:
@@ -35,7 +36,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
     parser.add_argument("--skip", default="",
-                        help="comma-separated parts to skip: sizes,real,load,max,wal,history,live,slow")
+                        help="comma-separated parts to skip: sizes,real,load,max,wal,history,live,slow,stats")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--default-gc", action="store_true",
@@ -73,7 +74,7 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
     results = {"machine": machine(), "plan": plan, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC",
                                                                           time.gmtime()),
                "sizes": [], "real": None, "load": None, "max": None, "wal": None,
-               "history": None, "live": None, "slow": None}
+               "history": None, "live": None, "slow": None, "stats": None}
     if "sizes" not in skip:
         from bench.sizes import measure
         for kind in games:
@@ -107,6 +108,11 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         log(f"WAL pages per append: {plan['wal_appends']} appends to each table")
         results["wal"] = wal_pages(plan["wal_appends"])
     _run_live(plan, skip, results, log, save)
+    if "stats" not in skip:
+        from bench.stats_pages import measure as stats_pages
+        log(f"statistics pages: {plan['stats_games']} finished games, {plan['stats_people']} people")
+        results["stats"] = stats_pages(plan["stats_games"], plan["stats_people"], plan["stats_samples"])
+        save(results)
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     results["load_average_after"] = os.getloadavg()
     return results
@@ -215,6 +221,9 @@ def render(results: dict) -> str:
     if results.get("wal"):
         out += render_wal(results["wal"])
     out += render_live(results)
+    if results.get("stats"):
+        from bench.stats_pages import render as render_stats
+        out += render_stats(results["stats"])
     return "\n".join(out)
 
 

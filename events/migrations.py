@@ -173,6 +173,15 @@ def create_stat_seats(db):
     db.execute("CREATE INDEX IF NOT EXISTS stat_seats_ended ON stat_seats (ended_at)")
 
 
+@migrations()
+def create_stat_version(db):
+    # A counter bumped with every change of stat_seats, in the same transaction: each
+    # worker keeps the plays it read until the counter moves (events/stats.py).
+    db.execute("CREATE TABLE IF NOT EXISTS stat_version (id INTEGER PRIMARY KEY CHECK (id = 1),"
+               " version INTEGER NOT NULL)")
+    db.execute("INSERT OR IGNORE INTO stat_version (id, version) VALUES (1, 0)")
+
+
 # ---- the same schema on PostgreSQL (events/pg.py) ---------------------------------------
 # One step per SQLite migration above, under the same name and in the same order
 # (tests/test_postgres.py checks it, and that both engines end with the same columns).
@@ -316,6 +325,11 @@ POSTGRES: dict[str, list[str]] = {
             PRIMARY KEY (game_id, seat)
         )""",
         "CREATE INDEX IF NOT EXISTS stat_seats_ended ON stat_seats (ended_at)",
+    ],
+    "create_stat_version": [
+        "CREATE TABLE IF NOT EXISTS stat_version (id INTEGER PRIMARY KEY CHECK (id = 1),"
+        " version BIGINT NOT NULL)",
+        "INSERT INTO stat_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING",
     ],
 }
 

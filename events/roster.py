@@ -270,7 +270,7 @@ _cache_lock = threading.Lock()
 def load(db) -> Roster:
     """The roster now: folded once per worker, extended by the events since (a revert
     folds the whole log again). Keyed by the database file, as tests use several."""
-    key = _db_key(db)
+    key = db_key(db)
     current = _last(db)
     with _cache_lock:
         cached = _cache.get(key)
@@ -294,7 +294,7 @@ def _follows(db, cached: Roster) -> bool:
     return cached.seq == 0 or (row is not None and row[0] == cached.hash)
 
 
-def _db_key(db) -> str:
+def db_key(db) -> str:
     if store.is_postgres(db):
         return db.url
     row = db.execute("PRAGMA database_list").fetchone()
@@ -348,7 +348,7 @@ def append_locked(db, changes, device: str, client_event_id: str | None = None) 
         else:
             roster.seq, roster.hash = event.seq, event.hash
             _apply(roster, event.seq, type_, data, event.recorded_at)
-    _remember(_db_key(db), roster)
+    _remember(db_key(db), roster)
     return written
 
 

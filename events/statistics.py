@@ -13,10 +13,20 @@ def _mine(plays: list[dict], person: int) -> list[tuple[dict, dict]]:
     return [(p, s) for p in plays for s in p["seats"] if s["person"] == person]
 
 
-def person_figures(plays: list[dict], person: int) -> dict:
+def seats_by_person(plays: list[dict]) -> dict[int, list[tuple[dict, dict]]]:
+    """Each person's (play, seat) pairs, in one pass (the API's figures for everyone)."""
+    out: dict[int, list[tuple[dict, dict]]] = defaultdict(list)
+    for play in plays:
+        for seat in play["seats"]:
+            if seat["person"] is not None:
+                out[seat["person"]].append((play, seat))
+    return out
+
+
+def person_figures(plays: list[dict], person: int, mine: list[tuple[dict, dict]] | None = None) -> dict:
     """Plays, wins, win rate, per game average/best/worst, average per category,
-    last played, time played and streaks of one person."""
-    mine = _mine(plays, person)
+    last played, time played and streaks of one person (``mine``: their seats, if known)."""
+    mine = _mine(plays, person) if mine is None else mine
     wins = [p for p, s in mine if s["rank"] == 1]
     by_key: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
     for play, seat in mine:
@@ -53,6 +63,16 @@ def _streaks(outcomes: list[bool]) -> dict:
         longest[won] = max(longest[won], run)
     return {"longest_wins": longest[True], "longest_losses": longest[False],
             "current": run, "current_is_win": bool(last)}
+
+
+def games_summary(plays: list[dict]) -> dict[str, dict]:
+    """Per game: plays and average winning score (the overview's list)."""
+    winning: dict[str, list[int]] = defaultdict(list)
+    counts: Counter = Counter()
+    for play in plays:
+        counts[play["key"]] += 1
+        winning[play["key"]] += [s["score"] for s in play["seats"] if s["rank"] == 1]
+    return {key: {"plays": counts[key], "average_winning": _avg(winning[key])} for key in sorted(counts)}
 
 
 def game_figures(plays: list[dict], key: str) -> dict:
@@ -108,17 +128,18 @@ def head_to_head(plays: list[dict], people: list[int]) -> dict:
 
 
 def _pair(plays: list[dict], a: int, b: int) -> dict:
-    rows = defaultdict(lambda: {"a": [], "b": [], "tie": [], "margin": []})
+    rows = defaultdict(lambda: {"a": [], "b": [], "tie": [], "margin": [], "title": ""})
     for play in plays:
         seat = {s["person"]: s for s in play["seats"]}
         sa, sb = seat[a], seat[b]
         for key in (play["key"], ""):  # "": every game together
             row = rows[key]
+            row["title"] = play["title"] if key else ""
             side = "a" if sa["rank"] < sb["rank"] else "b" if sb["rank"] < sa["rank"] else "tie"
             row[side].append(play["game_id"])
             row["margin"].append(sa["score"] - sb["score"])
     return {"a": a, "b": b, "games": {key: {"a": r["a"], "b": r["b"], "tie": r["tie"],
-                                            "margin": _avg(r["margin"])}
+                                            "margin": _avg(r["margin"]), "title": r["title"]}
                                       for key, r in sorted(rows.items())}}
 
 

@@ -10,7 +10,10 @@ is joined when the statistics are read, so a link, merge or rename never rewrite
 from __future__ import annotations
 
 import json
+import threading
 from datetime import datetime
+
+import orjson
 
 from events import cache, store
 from events import roster as roster_log
@@ -54,6 +57,7 @@ def _times(db, game_id: str, table: TableState) -> tuple[str, str]:
 
 
 def _replace(db, game_id: str, rows: list[dict]) -> None:
+    db.execute("UPDATE stat_version SET version = version + 1")  # readers' caches are stale now
     db.execute("DELETE FROM stat_seats WHERE game_id = ?", [game_id])
     if rows:
         db.conn.executemany(
@@ -127,40 +131,48 @@ def plays(db, roster, key: str | None = None, people: tuple[int, ...] = (),
           since: str | None = None, until: str | None = None, game_id: str | None = None) -> list[dict]:
     """Finished plays, oldest first, as {game_id, key, kind, title, ended_at, seconds,
     imported, seats: [{seat, name, person, score, rank, breakdown}]}; only those where
-    every one of ``people`` sat, in the date range (``until`` inclusive, YYYY-MM-DD)."""
-    sql, params = "SELECT * FROM stat_seats WHERE 1", []
-    if since:
-        sql += " AND ended_at >= ?"
-        params.append(since)
-    if until:
-        sql += " AND ended_at < ?"
-        params.append(until + "~")  # every time on that day sorts before "~"
-    if key:
-        sql += " AND kind = ?"
-        params.append(key.split(":", 1)[0])
-    if game_id is not None:
-        sql += " AND game_id = ?"
-        params.append(game_id)
-    found: dict[str, dict] = {}
-    for row in db.query(sql + " ORDER BY ended_at, game_id, seat", params):
-        play = found.get(row["game_id"])
-        if play is None:
-            play = found[row["game_id"]] = _play(row)
-        person = roster.person_of(row["game_id"], row["seat"])
-        play["seats"].append({"seat": row["seat"], "name": row["name"], "person": person,
-                              "score": row["score"], "rank": row["rank"],
-                              "breakdown": json.loads(row["breakdown"])})
+    every one of ``people`` sat, in the date range (``until`` inclusive, YYYY-MM-DD).
+    Shared between requests: callers never change them."""
     wanted = set(people)
-    return [p for p in found.values()
-            if (not key or p["key"] == key) and wanted <= {s["person"] for s in p["seats"]}]
+    until = until + "~" if until else None  # every time on that day sorts before "~"
+    return [p for p in _all_plays(db, roster)
+            if (not key or p["key"] == key) and (game_id is None or p["game_id"] == game_id)
+            and (not since or p["ended_at"] >= since) and (not until or p["ended_at"] < until)
+            and (not wanted or wanted <= p["people"])]
 
 
-def _play(row) -> dict:
-    return {"game_id": row["game_id"], "kind": row["kind"], "title": row["title"],
-            "key": game_key(row["kind"], row["title"]), "bgg_id": row["bgg_id"],
-            "started_at": row["started_at"], "ended_at": row["ended_at"],
-            "seconds": _seconds(row["started_at"], row["ended_at"]),
-            "imported": bool(row["imported"]), "players": row["players"], "seats": []}
+# Every play with its people, per database file, as long as neither the read model nor
+# the roster changed: a statistics page filters it instead of reading 3,000 rows again.
+_plays_cache: dict[str, tuple[tuple, list[dict]]] = {}
+_plays_lock = threading.Lock()
+_ROW = "game_id, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started_at, ended_at, imported"
+
+
+def _all_plays(db, roster) -> list[dict]:
+    version = (db.execute("SELECT version FROM stat_version").fetchone() or (0,))[0]
+    key, stamp = roster_log.db_key(db), (version, roster.seq, roster.hash)
+    with _plays_lock:
+        cached = _plays_cache.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    found: dict[str, dict] = {}
+    for row in db.execute(f"SELECT {_ROW} FROM stat_seats ORDER BY ended_at, game_id, seat"):
+        game_id, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started, ended, imported = row
+        play = found.get(game_id)
+        if play is None:
+            play = found[game_id] = {
+                "game_id": game_id, "kind": kind, "title": title, "key": game_key(kind, title),
+                "bgg_id": bgg_id, "started_at": started, "ended_at": ended,
+                "seconds": _seconds(started, ended), "imported": bool(imported), "players": players,
+                "seats": [], "people": set()}
+        person = roster.person_of(game_id, seat)
+        play["seats"].append({"seat": seat, "name": name, "person": person, "score": score,
+                              "rank": rank, "breakdown": orjson.loads(breakdown)})
+        play["people"].add(person)
+    result = list(found.values())
+    with _plays_lock:
+        _plays_cache[key] = (stamp, result)
+    return result
 
 
 def _seconds(start: str, end: str) -> int:

@@ -121,3 +121,11 @@ def test_history_pages_push_and_poll_and_slow_clients_are_measured(quick):
     _sane(poll["tap_to_other_phones"])
     assert quick["slow"]["slow_connections"] == 4 and quick["slow"]["p95_ratio"] > 0
     assert "Tap to every other phone" in bench.render(quick)
+
+
+def test_the_statistics_pages_are_measured_beside_the_table_page(quick):
+    r = quick["stats"]
+    assert r["plays"] == r["games"] and r["rows"] >= 2 * r["games"] and r["rebuild_s"] > 0
+    assert "/games/<id>" in r["pages"] and "/stats" in r["pages"]
+    for summary in r["pages"].values():
+        _sane(summary)

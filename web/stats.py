@@ -90,6 +90,13 @@ def with_filters(endpoint: str, filters: dict, **values) -> str:
     return url_for(endpoint, **values) + (f"?{query}" if query else "")
 
 
+def num(value) -> str:
+    """A figure as people write it: 7, 7.5 (never 7.0); – for none."""
+    if value is None:
+        return "–"
+    return f"{value:.1f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+
+
 def game_link(game_id: str) -> str:
     """One play: its final sheet, or for an imported play (no moves here) its row."""
     if game_id.startswith("bgs-"):
@@ -122,6 +129,7 @@ def category_label(kind: str, category: str) -> str | None:
 def _setup(state) -> None:
     if stats.on_recorded not in AFTER_RECORD:  # one read model, however many apps a test makes
         AFTER_RECORD.append(stats.on_recorded)
+    state.app.jinja_env.filters["num"] = num
     state.app.jinja_env.globals.update(plays_link=plays_link, game_title=game_title,
                                        with_filters=with_filters, games_registry=GAMES,
                                        game_link=game_link, duration=duration,
@@ -157,8 +165,8 @@ def _context():
 def index():
     def render():
         roster, filters, found = _context()
-        keys = sorted({(p["key"], p["title"]) for p in found})
-        games = [{"key": k, "title": title, **statistics.game_figures(found, k)} for k, title in keys]
+        titles = {p["key"]: p["title"] for p in found}
+        games = [{"key": k, "title": titles[k], **g} for k, g in statistics.games_summary(found).items()]
         totals = statistics.totals(found)
         people = [{**p, **totals[p["id"]]} for p in roster.active() if p["id"] in totals]
         people.sort(key=lambda p: (-p["wins"], -p["plays"], p["name"].casefold()))
@@ -272,13 +280,14 @@ def api_stats():
     def render():
         roster, filters, found = _context()
         keys = sorted({p["key"] for p in found})
-        people = sorted({s["person"] for p in found for s in p["seats"] if s["person"] is not None})
+        seats = statistics.seats_by_person(found)
         return jsonify({"filters": {"kind": filters["key"], "people": list(filters["people"]),
                                     "since": filters["since"], "until": filters["until"]},
                         "plays": len(found),
                         "games": {k: statistics.game_figures(found, k) for k in keys},
                         "people": {str(p): {"name": roster.people[p]["name"],
-                                            **statistics.person_figures(found, p)} for p in people},
+                                            **statistics.person_figures(found, p, mine)}
+                                   for p, mine in sorted(seats.items())},
                         "together": statistics.head_to_head(found, list(filters["people"]))
                         if len(filters["people"]) >= 2 else None})
     return _page(render)

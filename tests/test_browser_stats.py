@@ -1,0 +1,89 @@
+"""Issue 20 done: two people who played five games together across three kinds see, on a
+phone (real Chromium at 390 × 844, both languages), who wins more, at what and by how
+much, and each of those games is two taps from BG Stats."""
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import GAMES
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _post(base: str, path: str, body: dict, token: str | None = None) -> dict:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              **({"X-Seat-Token": token} if token else {})})
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())
+
+
+def _game(base: str, kind: str, names: list[str], moves: list[tuple[str, dict]], options=None) -> str:
+    players, demo_options, _ = GAMES[kind].demo()
+    created = _post(base, "/api/games", {"kind": kind, "options": options or demo_options,
+                                         "players": [{**p, "name": n} for p, n in zip(players, names)]})
+    tokens = [s["token"] for s in created["seats"]]
+    for i, (type_, data) in enumerate(moves, start=1):
+        _post(base, f"/api/games/{created['id']}/events",
+              {"type": type_, "data": data, "expected_seq": i, "client_event_id": f"m{i}"}, tokens[i % len(tokens)])
+    return created["id"]
+
+
+def _pad(points: list[int]) -> list[tuple[str, dict]]:
+    return [("points-recorded", {"seat": s, "points": p}) for s, p in enumerate(points)] + [("game-ended", {})]
+
+
+@pytest.fixture(scope="module")
+def friends(live_server):
+    """Anna and Béla: three score pad games of Azul, Five Tribes and Han (with Cili)."""
+    base = live_server
+    ids = [_game(base, "scorepad", ["Anna", "Béla"], _pad(p), {"title": "Azul", "bgg_id": 230802})
+           for p in ([30, 20], [10, 25], [41, 33])]
+    ids.append(_game(base, "five-tribes", ["Anna", "Béla", "Cili"], GAMES["five-tribes"].demo()[2]))
+    ids.append(_game(base, "han", ["Béla", "Anna", "Cili"], GAMES["han"].demo()[2]))
+    with urllib.request.urlopen(base + "/api/people") as response:
+        people = {p["name"]: p["id"] for p in json.loads(response.read())["people"]}
+    return base, ids, people
+
+
+def _fits(page) -> None:
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px phone"
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_the_person_page_and_head_to_head_on_a_phone(friends, new_phone, lang):
+    base, ids, people = friends
+    anna, bela = people["Anna"], people["Béla"]
+    phone = new_phone("hu-HU" if lang == "hu" else "en-GB")
+    phone.goto(f"{base}/lang/{lang}?next=/stats/people/{anna}")
+    expect(phone.get_by_role("heading", name="Anna", exact=True)).to_be_visible()
+    expect(phone.get_by_test_id("person-plays")).to_have_text("5")
+    expect(phone.locator("svg.stat-bars")).to_be_visible()
+    _fits(phone)
+    screenshot(phone, f"stats-person-{lang}")
+
+    phone.goto(f"{base}/stats/together?people={anna}&people={bela}")
+    expect(phone.get_by_test_id("together-plays")).to_contain_text("5")
+    pair = phone.get_by_test_id(f"pair-{anna}-{bela}")
+    expect(pair).to_contain_text("Azul")
+    expect(pair).to_contain_text("+")  # by how much
+    _fits(phone)
+    screenshot(phone, f"stats-together-{lang}")
+
+
+def test_a_game_of_the_two_is_two_taps_from_bgstats(friends, new_phone):
+    base, ids, people = friends
+    phone = new_phone()
+    phone.goto(f"{base}/lang/en?next=/stats/plays?people={people['Anna']}%26people={people['Béla']}")
+    plays = phone.get_by_test_id("play")
+    expect(plays).to_have_count(5)
+    plays.first.get_by_role("link").first.click()  # tap 1: the game's final sheet
+    app_link = phone.get_by_test_id("bgstats-app")
+    expect(app_link).to_be_visible()  # tap 2 opens the BG Stats app on a phone that has it
+    assert app_link.get_attribute("href").startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=")
+    expect(phone.get_by_test_id("bgstats-file")).to_be_visible()
+    _fits(phone)
