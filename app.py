@@ -57,7 +57,8 @@ def create_app(test_config=None) -> Flask:
 
 # Routes that take a whole game: the largest game the benchmark builds (Han at 10,000
 # events) exports 16.7 MiB (docs/reliability.md §4).
-LARGE_UPLOADS = {"audit.import_page": 24 * 2**20}
+LARGE_UPLOADS = {"audit.import_page": 24 * 2**20,
+                 "bgstats.import_page": 8 * 2**20}  # a group's whole BG Stats history (docs/people.md §8)
 
 
 def _allow_large_uploads() -> None:

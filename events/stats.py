@@ -59,10 +59,9 @@ def _times(db, game_id: str, table: TableState) -> tuple[str, str]:
 def _replace(db, game_id: str, rows: list[dict]) -> None:
     db.execute("UPDATE stat_version SET version = version + 1")  # readers' caches are stale now
     db.execute("DELETE FROM stat_seats WHERE game_id = ?", [game_id])
-    if rows:
-        db.conn.executemany(
-            f"INSERT INTO stat_seats ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
-            [[row[c] for c in _COLUMNS] for row in rows])
+    insert = f"INSERT INTO stat_seats ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+    for row in rows:  # db.execute: the store's adapter speaks to SQLite and PostgreSQL alike
+        db.execute(insert, [row[c] for c in _COLUMNS])
 
 
 def write_game(db, game_id: str, table: TableState) -> None:

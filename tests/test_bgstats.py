@@ -188,6 +188,13 @@ def test_a_bad_bgstats_file_is_refused_with_a_reason_and_nothing_changes(guarded
     assert db.execute("SELECT COUNT(*) FROM stat_seats").fetchone()[0] == 0
 
 
+def test_a_bgstats_export_past_the_forms_limit_is_taken(guarded):
+    """A real history is larger than a move's 256 KiB; the import takes up to 8 MiB."""
+    app, client, token, db = guarded
+    response = _upload(client, token, json.dumps(_bgs(about="x" * 2_000_000)).encode())
+    assert response.status_code == 200 and "Imported: 1" in response.get_data(as_text=True)
+
+
 def test_the_import_needs_the_csrf_token(guarded):
     app, client, token, db = guarded
     response = client.post("/people/import-bgstats", data={"file": (io.BytesIO(json.dumps(_bgs()).encode()), "x")},

@@ -21,7 +21,6 @@ from web.db import get_db
 from web.security import device_id
 
 bp = Blueprint("bgstats", __name__)
-MAX_FILE = 8 * 1024 * 1024  # a group's whole BG Stats history fits many times over
 NO_FILE = Problem("people §8", "Válassz egy BG Stats-exportot (JSON, UTF-8).",
                   "Choose a BG Stats export (JSON, UTF-8).")
 
@@ -121,7 +120,6 @@ def plays_csv():
 def import_page():
     if request.method == "GET":
         return render_template("stats/import_bgstats.html", problems=[], result=None)
-    request.max_content_length = MAX_FILE
     upload = request.files.get("file")
     try:
         doc = json.loads(upload.read().decode("utf-8")) if upload else None
