@@ -175,7 +175,7 @@ def test_the_api_completes_the_shipped_profile_in_one_step(client, db):
                                               "options": {"board": {"id": "han-side1", "colours": {"su": "green"}}}})
     assert missing.status_code == 422
     problems = " ".join(p["en"] for p in missing.get_json()["problems"])
-    assert "#8" in problems and "#9" in problems and "Su" not in problems
+    assert "#8 (a8)" in problems and "#9 (a9)" in problems and "Su" not in problems
     created = client.post("/api/games", json={"kind": "han", "players": players,
                                               "options": {"board": {"id": "han-side1", "colours": SIDE1_COLOURS}}})
     assert created.status_code == 201

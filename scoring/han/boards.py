@@ -202,7 +202,7 @@ def complete(data: dict, board: Mapping[str, Any]) -> dict:
         raise FormError([Problem("docs/rules/han.md §1.5", "A színek: {terület: szín}.",
                                  'The colours: {"<area id>": "<colour>"}.')])
     unknown = [a for a in data["areas"] if a["colour"] is None]
-    lacking = [area_name(data, a["id"]) for a in unknown if answers.get(a["id"]) not in COLOURS]
+    lacking = [_named_with_id(data, a) for a in unknown if answers.get(a["id"]) not in COLOURS]
     if lacking:
         raise FormError([Problem(
             "docs/rules/han.md §1.5",
@@ -215,9 +215,10 @@ def complete(data: dict, board: Mapping[str, Any]) -> dict:
     return filled
 
 
-def colours_left(data: dict) -> dict[str, int]:
-    """How many provinces of each colour the profile has not named yet."""
-    return {c: COLOUR_AREAS[c] - sum(a["colour"] == c for a in data["areas"]) for c in COLOURS}
+def _named_with_id(data: dict, area: dict) -> str:
+    """An area as the form shows it, with the id an API client answers with: "#8 (a8)"."""
+    name = area_name(data, area["id"])
+    return name if name.lower() == area["id"] else f"{name} ({area['id']})"
 
 
 def missing(data) -> list[dict]:
