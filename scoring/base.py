@@ -89,7 +89,7 @@ class EventSpec:
 @dataclass(frozen=True)
 class Boards:
     """Board profiles a game is played on, stored by ``events/boards.py`` and edited
-    at ``/boards/<kind>/``. A game pins one in its options as {"id", "version", "data"}."""
+    at ``/boards/<kind>/`` with the game's ``templates/games/<kind>/_editor.html``. A game pins one in its options as {"id", "version", "data"}."""
 
     validate: Callable[[dict], list[Problem]]             # contradictions in a profile's data
     from_form: Callable[[dict, Mapping[str, str]], dict]  # editor form -> data, or FormError
