@@ -87,3 +87,4 @@ def test_a_game_of_the_two_is_two_taps_from_bgstats(friends, new_phone):
     assert app_link.get_attribute("href").startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=")
     expect(phone.get_by_test_id("bgstats-file")).to_be_visible()
     _fits(phone)
+    screenshot(phone, "stats-final-bgstats-en")
