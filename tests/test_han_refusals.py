@@ -142,3 +142,23 @@ def test_every_form_refusal_cites_its_rule_not_an_internal_tag():
     with pytest.raises(FormError) as refused:
         GAME.parse_options({"opt_board": "nonsense"})
     assert refused.value.problems[0].rule == "docs/rules/han.md §1.5"
+
+
+def test_the_log_says_a_run_out_or_an_end_was_confirmed_and_why():
+    players = [{"name": "Jenő"}]
+    words = GAME.describe(Move(5, "draw-pile-ran-out", {"confirmed": True}), players, None)
+    assert words["en"] == "Draw pile ran out (confirmed)" and words["hu"] == "Kifogyott a húzópakli (megerősítve)"
+    assert GAME.describe(Move(5, "draw-pile-ran-out", {}), players, None)["en"] == "Draw pile ran out"
+    ended = GAME.describe(Move(6, "game-ended", {"confirmed": True, "reason": "the café closes"}), players, None)
+    assert ended["en"] == "Game ended (confirmed): the café closes"
+    old = GAME.event_types["game-ended"].upcasters[1]({})
+    assert GAME.describe(Move(6, "game-ended", old), players, None)["en"] == "Nobody can place: game over"
+
+
+def test_the_new_game_form_asks_the_colours_in_hungarian_too(client):
+    page = client.get("/games/new?kind=han", headers={"Accept-Language": "hu"}).data.decode()
+    assert "A tartományok színe (négy szín kétszer, a lila egyszer)" in page and "válassz…" in page
+    refused = client.post("/games/new", headers={"Accept-Language": "hu"}, data={
+        "kind": "han", "name": ["A", "B", "C"], "opt_start_player": "0",
+        "opt_board": '{"id": "han-side1", "version": 1, "data": {"areas": [{"id": "su", "colour": null}]}}'})
+    assert refused.status_code == 422 and "Add meg a színét: Su, #8 (a8), #9 (a9)" in refused.data.decode()
