@@ -59,27 +59,37 @@ def _join(page, base, join_url, name):
     expect(page.get_by_test_id("dragon-step")).to_be_visible()
 
 
+def _tap(button):
+    """Tap a move's button and wait for the phone's own answer to be swapped in: a pushed
+    update of the same move may show the next step first, and the answer arriving after it
+    would replace whatever was chosen on that step meanwhile."""
+    page = button.page
+    with page.expect_response(lambda r: r.request.method == "POST" and "/games/" in r.url):
+        button.click()
+    expect(page.locator("#move-form.htmx-request, #table-body.htmx-swapping, #table-body.htmx-settling")).to_have_count(0)
+
+
 def _step(page, text):
     expect(page.get_by_test_id("dragon-step")).to_contain_text(text, timeout=5000)
 
 
 def _refill(page, who):
     _step(page, f"Action: {who}")
-    page.get_by_test_id("refill").click()
+    _tap(page.get_by_test_id("refill"))
 
 
 def _recruit(page, who, pick, place):
     _step(page, f"New person: {who}")
     page.get_by_test_id("pick").select_option(pick)
     page.get_by_test_id("place").select_option(place)
-    page.get_by_role("button", name="Record", exact=True).click()
+    _tap(page.get_by_role("button", name="Record", exact=True))
 
 
 def _release(page, who, persons):
     _step(page, f"Release: {who}")
     for person in persons:
         page.get_by_label(person).check()
-    page.get_by_role("button", name="Record the release").click()
+    _tap(page.get_by_role("button", name="Record the release"))
 
 
 def _cut_selects(page) -> list[str]:
@@ -110,15 +120,15 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
 
     # ---- month 2: peace. Deal with the offered grouping (taxes+build+harvest | … ).
     _step(host, "2/12 month")
-    host.get_by_role("button", name="Record the groups").click()
+    _tap(host.get_by_role("button", name="Record the groups"))
     _step(host, "Action: Anna")
     screenshot(host, "dragon-action-choices")
     expect(host.locator('input[name="choice"]')).to_have_count(8)  # 7 actions, privilege small and large
     host.locator('input[name="choice"][value="0:build"]').check()
-    host.get_by_role("button", name="Record the action").click()
+    _tap(host.get_by_role("button", name="Record the action"))
     _step(host, "Action: Anna")
     host.locator('select[name="add1"]').select_option("1")
-    host.get_by_role("button", name="Record the floors").click()
+    _tap(host.get_by_role("button", name="Record the floors"))
     _refill(host, "Clara")
     _refill(host, "Ben")
     _recruit(host, "Anna", "lady|lady:young", "p:1")
@@ -129,7 +139,7 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
 
     # ---- month 3: contagion. Clara (16, on top of Anna) acts first.
     _step(host, "3/12 month")
-    host.get_by_role("button", name="Record the groups").click()
+    _tap(host.get_by_role("button", name="Record the groups"))
     _refill(host, "Clara")
     _refill(host, "Anna")
     _refill(host, "Ben")
@@ -147,14 +157,14 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
     _step(clara, "Release: Clara")
     expect(clara.get_by_test_id("release")).to_contain_text("releases 3")
     clara.get_by_label("young farmer, palace 1").check()  # persons by what they are, not by a slot
-    clara.get_by_role("button", name="Record the release").click()  # one is not enough: refused, cited
+    _tap(clara.get_by_role("button", name="Record the release"))  # one is not enough: refused, cited
     expect(clara.get_by_test_id("problems")).to_contain_text("Exactly 3 person(s) must be released")
     expect(clara.get_by_test_id("problems")).to_contain_text("dragon.md §18")
     screenshot(clara, "dragon-contagion-refused")
     for person in ("young warrior, palace 1", "tax collector, palace 2"):
         clara.get_by_label(person).check()
     expect(clara.locator('input[name="release"]:checked')).to_have_count(3)
-    clara.get_by_role("button", name="Record the release").click()
+    _tap(clara.get_by_role("button", name="Record the release"))
     _release(host, "Ben", ["court lady, palace 1"])
 
     _step(host, "4/12 month")
@@ -186,19 +196,19 @@ def test_a_new_game_from_the_phone_lays_the_event_row_and_opens(live_server, new
     for month, event in enumerate(["tribute"] * 2 + ROW[2:], start=3):
         host.locator(f'select[name="ev{month}"]').select_option(event)
     assert _cut_selects(host) == []  # every event name shows whole ("Dragon festival", not "Dragon festiva")
-    host.get_by_role("button", name="Record the event row").click()
+    _tap(host.get_by_role("button", name="Record the event row"))
     expect(host.get_by_test_id("problems")).to_contain_text("No two identical events may be neighbours (months 3–4: Imperial tribute)")
     host.locator('select[name="ev3"]').select_option("contagion")
     host.locator('select[name="ev4"]').select_option("tribute")
-    host.get_by_role("button", name="Record the event row").click()
+    _tap(host.get_by_role("button", name="Record the event row"))
     _step(host, "Opening recruitment: Anna")
     host.get_by_test_id("opening-type1").select_option("tax")
     host.get_by_test_id("opening-type2").select_option("scholar")
-    host.get_by_role("button", name="Record", exact=True).click()
+    _tap(host.get_by_role("button", name="Record", exact=True))
     _step(host, "Opening recruitment: Ben")
     host.get_by_test_id("opening-type1").select_option("scholar")
     host.get_by_test_id("opening-type2").select_option("tax")
-    host.get_by_role("button", name="Record", exact=True).click()
+    _tap(host.get_by_role("button", name="Record", exact=True))
     expect(host.get_by_test_id("problems")).to_contain_text("An earlier player already took this pair")
     expect(host.get_by_test_id("court-0")).to_contain_text("Person track 7")
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
@@ -220,7 +230,7 @@ def test_final_tally_on_a_phone_scores_ben_25_on_top_of_his_points(live_server, 
         host.locator(f'select[name="floors{i}"]').select_option(floors)
         for j, person in enumerate(persons):
             host.locator(f'select[name="person{i}_{j}"]').select_option(person)
-    host.get_by_role("button", name="Record the position").click()
+    _tap(host.get_by_role("button", name="Record the position"))
     expect(host.get_by_test_id("score-0")).to_have_text("105")
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(host, "dragon-tally")
