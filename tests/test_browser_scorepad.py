@@ -40,7 +40,11 @@ def _enter_round(page, points, taps=None) -> Taps:
         page.keyboard.type(str(abs(value)))
         if value < 0:
             taps.tap(page.get_by_test_id(f"pad-points-{seat}").locator("xpath=..").locator(".pad-minus"))
-    taps.tap(page.get_by_test_id("pad-save"))
+    with page.expect_response(lambda r: r.request.method == "POST" and "/moves" in r.url):
+        taps.tap(page.get_by_test_id("pad-save"))
+    # the phone's own answer is swapped in before the next round is typed (a push of the same
+    # move may show the next round first; the answer arriving after it would clear the fields)
+    expect(page.locator("#move-form.htmx-request, #table-body.htmx-swapping, #table-body.htmx-settling")).to_have_count(0)
     return taps
 
 
