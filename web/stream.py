@@ -28,6 +28,8 @@ bp = Blueprint("stream", __name__)
 KEEPALIVE = 15.0        # seconds: a comment line that finds dead connections and idle proxies
 LIFETIME = 30 * 60.0    # seconds: a stream then ends and the phone reconnects (spreads load after restarts)
 RETRY_MS = 2000         # the browser's reconnection delay after a stream ends
+LOOK_EVERY = 4          # keep-alives between looks at the game when nothing woke the stream:
+                        # a safety net only, every move wakes its streams (events/live.py)
 MAX_STREAMS = 2000
 
 
@@ -79,18 +81,24 @@ def _messages(app, environ: dict, game_id: str, sent: int | None):
     flag = HUB.subscribe(game_id, app.config["DATABASE"])
     keepalive = app.config.get("STREAM_KEEPALIVE", KEEPALIVE)
     deadline = time.monotonic() + LIFETIME
+    quiet = 0  # keep-alives since the last look
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while time.monotonic() < deadline:
-            flag.clear()  # before reading: a move recorded from here on sets it again
-            try:
-                fresh = _fresh(app, environ, game_id, sent)
-            except UnknownGame:
-                return
-            if fresh is not None:
-                sent = fresh[0]
-                yield message(*fresh)
-            if not flag.wait(keepalive):
+            if quiet == 0 or quiet >= LOOK_EVERY:
+                flag.clear()  # before reading: a move recorded from here on sets it again
+                try:
+                    fresh = _fresh(app, environ, game_id, sent)
+                except UnknownGame:
+                    return
+                quiet = 0
+                if fresh is not None:
+                    sent = fresh[0]
+                    yield message(*fresh)
+            if flag.wait(keepalive):
+                quiet = 0
+            else:
+                quiet += 1
                 yield ": keep-alive\n\n"
     finally:
         HUB.unsubscribe(game_id, flag)
