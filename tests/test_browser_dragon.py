@@ -82,6 +82,7 @@ def _recruit(page, who, pick, place):
     _step(page, f"New person: {who}")
     page.get_by_test_id("pick").select_option(pick)
     page.get_by_test_id("place").select_option(place)
+    assert _cut_selects(page) == []
     _tap(page.get_by_role("button", name="Record", exact=True))
 
 
@@ -202,6 +203,8 @@ def test_a_new_game_from_the_phone_lays_the_event_row_and_opens(live_server, new
     host.locator('select[name="ev4"]').select_option("tribute")
     _tap(host.get_by_role("button", name="Record the event row"))
     _step(host, "Opening recruitment: Anna")
+    host.get_by_test_id("opening-type1").select_option("pyro")  # the longest name, checked whole
+    assert _cut_selects(host) == []
     host.get_by_test_id("opening-type1").select_option("tax")
     host.get_by_test_id("opening-type2").select_option("scholar")
     _tap(host.get_by_role("button", name="Record", exact=True))
@@ -230,6 +233,9 @@ def test_final_tally_on_a_phone_scores_ben_25_on_top_of_his_points(live_server, 
         host.locator(f'select[name="floors{i}"]').select_option(floors)
         for j, person in enumerate(persons):
             host.locator(f'select[name="person{i}_{j}"]').select_option(person)
+    host.locator('select[name="person1_0"]').select_option("pyro:young")  # the longest name, checked whole
+    assert _cut_selects(host) == []
+    host.locator('select[name="person1_0"]').select_option("monk:old")
     _tap(host.get_by_role("button", name="Record the position"))
     expect(host.get_by_test_id("score-0")).to_have_text("105")
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
