@@ -6,20 +6,11 @@ from urllib.parse import urlsplit
 
 import qrcode
 
-from web.address import ALL_INTERFACES, configured, is_loopback, lan_address
-
-
-def phone_url(host: str, port: str) -> str:
-    """PUBLIC_URL (a proxy in front of a loopback-bound server is fine), else the bound
-    address, or the LAN address when bound to every interface."""
-    if configured():
-        return configured().rstrip("/") + "/"
-    address = lan_address() if host in ALL_INTERFACES else host
-    return f"http://{'[%s]' % address if ':' in address else address}:{port}/"
+from web.address import is_loopback, server_url
 
 
 def main(host: str = "0.0.0.0", port: str = "5000") -> None:
-    url = phone_url(host, port)
+    url = server_url(host, port)  # PUBLIC_URL: a proxy in front of a loopback-bound server is fine
     if is_loopback(urlsplit(url).hostname or ""):
         print(f"\nTablescribe is serving on http://{host}:{port}/ for this computer only: phones cannot"
               " reach it.\nFor the table, run `make run` (HOST=0.0.0.0, the default) on a machine in the"

@@ -72,7 +72,7 @@ def test_make_run_prints_no_qr_code_for_a_loopback_only_server(lan, capsys):
 
 def test_make_run_prints_the_lan_address_and_its_qr_code(monkeypatch, capsys):
     monkeypatch.delenv("PUBLIC_URL", raising=False)
-    monkeypatch.setattr(announce, "lan_address", lambda: LAN)
+    monkeypatch.setattr(address, "lan_address", lambda: LAN)
     announce.main("0.0.0.0", "5000")
     said = capsys.readouterr().out
     assert f"http://{LAN}:5000/" in said and "▀" in said
@@ -138,3 +138,31 @@ def test_a_loopback_only_server_warns_on_the_table_page(tmp_path, new_phone, lan
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+# ---- the host's lost phone: `flask --app app hand-seat` (the link it prints) -------------
+
+def _hand_seat(app, *options):
+    game = app.test_client().post("/api/games", json={"kind": "scorepad", "players": [
+        {"name": "Anna"}, {"name": "Béla"}]}).get_json()
+    return app.test_cli_runner().invoke(args=["hand-seat", game["id"], "0", *options])
+
+
+def test_hand_seat_prints_a_link_on_the_lan_address_when_public_url_is_not_set(app, lan, monkeypatch):
+    monkeypatch.delenv("HOST", raising=False)
+    monkeypatch.delenv("PORT", raising=False)
+    result = _hand_seat(app)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"http://{LAN}:5000/games/")  # `make run`'s defaults: every interface, 5000
+    assert _hand_seat(app, "--port", "8000").stdout.startswith(f"http://{LAN}:8000/games/")
+
+
+def test_hand_seat_prints_public_url_when_set(app, lan, monkeypatch):
+    monkeypatch.setenv("PUBLIC_URL", "https://tafel.example")
+    assert _hand_seat(app).stdout.startswith("https://tafel.example/games/")
+
+
+def test_hand_seat_on_a_loopback_only_server_says_how_to_set_public_url(app, lan):
+    result = _hand_seat(app, "--host", "127.0.0.1")
+    assert result.exit_code == 0 and result.stdout.startswith("http://127.0.0.1:5000/games/")
+    assert "Phones cannot open 127.0.0.1" in result.stderr and "PUBLIC_URL=" in result.stderr

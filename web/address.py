@@ -51,3 +51,13 @@ def phone_base(host_url: str, host: str, bound_to: str, port: str, scheme: str) 
         if not is_loopback(lan):
             return f"{scheme}://{lan}:{port}/"
     return host_url
+
+
+def server_url(host: str, port: str) -> str:
+    """The base URL phones open for a server listening on ``host``:``port`` when no request
+    says which address was used (`make run`'s banner, `hand-seat`): PUBLIC_URL when set,
+    else the LAN address when it listens on every interface, else the bound address."""
+    if configured():
+        return configured().rstrip("/") + "/"
+    found = lan_address() if host in ALL_INTERFACES else host
+    return f"http://{'[%s]' % found if ':' in found else found}:{port}/"

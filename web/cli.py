@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from urllib.parse import urlsplit
 
 import click
 from flask import current_app
@@ -19,6 +20,7 @@ from flask.cli import with_appcontext
 
 from events import backup, integrity, pg, roster, seats, stats, store, transfer
 from events.export import BadExport, export_game, replay, verify
+from web import address
 from web.bgstats import play_rows
 from web.db import get_db
 from web.views import hand_url
@@ -143,10 +145,14 @@ def export_command(game_id: str) -> None:
 @click.command("hand-seat")
 @click.argument("game_id")
 @click.argument("seat", type=int)
-def hand_seat_command(game_id: str, seat: int) -> None:
+@click.option("--host", envvar="HOST", default="0.0.0.0", show_default=True,
+              help="The address the server listens on (as `make run`'s HOST).")
+@click.option("--port", envvar="PORT", default="5000", show_default=True,
+              help="The port the server listens on (as `make run`'s PORT).")
+def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
     """Hand SEAT of GAME_ID to a new phone (e.g. the host's lost phone, seat 0): revoke the
-    seat's tokens and print a one-time link for the new phone (set PUBLIC_URL for the
-    address the phones reach)."""
+    seat's tokens and print a one-time link for the new phone, on the address phones open
+    (PUBLIC_URL, else this machine's LAN address: web/address.py)."""
     db = get_db()
     row = store.game_row(db, game_id)
     if row is None:
@@ -154,8 +160,13 @@ def hand_seat_command(game_id: str, seat: int) -> None:
     if not 0 <= seat < len(json.loads(row["players"])):
         raise click.ClickException(f"game {game_id} has no seat {seat}")
     code = seats.hand_over(db, game_id, seat)
-    with current_app.test_request_context():  # to build the link as the pages do
+    base = address.server_url(host, port)
+    with current_app.test_request_context(base_url=base):  # the link as the pages build it
         click.echo(hand_url(game_id, code))
+    if address.is_loopback(urlsplit(base).hostname or ""):
+        click.echo(f"Phones cannot open {urlsplit(base).hostname}: it is each phone itself. Run the server "
+                   "on every interface (`make run`, HOST=0.0.0.0) or set the address phones reach, "
+                   "e.g. PUBLIC_URL=http://192.168.1.20:5000 (README).", err=True)
 
 
 @click.command("rebuild-stats")
