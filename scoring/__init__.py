@@ -18,6 +18,7 @@ RETIRED: dict[tuple[str, int], GameKind] = {
     ("maharaja", 1): maharaja.GAME_V1,
     ("five-tribes", 1): five_tribes.GAME_V1,
     ("dragon", 1): dragon.GAME_V1,
+    ("han", 1): han.GAME_V1,
 }
 
 

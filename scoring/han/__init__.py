@@ -4,6 +4,8 @@ The rules as implemented, with the rulebook passages they follow: docs/rules/han
 The board's unknown facts come from a pinned board profile (``boards.py``); while one is
 missing the app asks the table (province full, alliances, road chains).
 """
+from dataclasses import replace
+
 from scoring.base import Boards, GameKind, text
 from scoring.han import boards
 from scoring.han.apply import apply
@@ -12,11 +14,11 @@ from scoring.han.data import CATEGORIES, EVENT_TYPES, OPTIONS
 from scoring.han.demo import demo
 from scoring.han.forms import describe, parse_form, parse_options
 from scoring.han.score import TIEBREAK_RULE, is_over, score, tiebreak
-from scoring.han.setup import check_setup, setup
+from scoring.han.setup import RULES_VERSION, check_setup, setup, setup_v1
 from scoring.han.view import view
 
 GAME = GameKind(
-    kind="han", title=text("Han", "Han"), min_players=2, max_players=5, rules_version=1,
+    kind="han", title=text("Han", "Han"), min_players=2, max_players=5, rules_version=RULES_VERSION,
     event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, check_setup=check_setup,
     categories=CATEGORIES, tiebreak=tiebreak, tiebreak_rule=TIEBREAK_RULE,
@@ -25,3 +27,6 @@ GAME = GameKind(
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
                   builtin=boards.BUILTIN, complete=boards.complete),
 )
+
+# Games recorded under rules version 1 keep checking and scoring as they did (scoring.RETIRED).
+GAME_V1 = replace(GAME, rules_version=1, setup=setup_v1)

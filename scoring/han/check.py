@@ -267,11 +267,21 @@ def _check_supply(state: dict, seat: int, pieces: list[dict]) -> list[Problem]:
             for kind, n in wanted.items() if n > left[kind]]
 
 
+def _counts_in_province(piece: dict) -> bool:
+    return piece["type"] != "fortress"
+
+
+def _any_piece(piece: dict) -> bool:
+    return True
+
+
 def _check_empty(state: dict, pieces: list[dict]) -> list[Problem]:
     """§2.5: a province with neither pagoda nor envoy (a fortress alone leaves it so) takes
-    one pagoda (or fortress) this turn."""
+    one pagoda (or fortress) this turn. Games pinned to rules version 1 counted a lone
+    fortress as a piece, and keep doing so, so a void never flags their recorded moves."""
+    counts = _counts_in_province if state.get("rules", 1) >= 2 else _any_piece
     for area in {p["area"] for p in pieces} | {p["with"] for p in pieces if p.get("with")}:
-        empty = not any(p["type"] != "fortress" and touches(p, area) for p in state["pieces"])
+        empty = not any(counts(p) and touches(p, area) for p in state["pieces"])
         here = [p for p in pieces if touches(p, area)]
         if empty and (len(here) > 1 or here[0]["type"] == "envoy"):
             name = area_name(state, area)
