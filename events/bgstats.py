@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from events.stats import BGG_IDS
 from scoring.base import Problem
+from scoring.schema import unencodable_path
 
 SOURCE = "Tablescribe"
 _NAMESPACE = uuid.UUID("8a3c7d0e-3f51-4b8e-9d0a-5d7f2b6c1e44")  # this app's uuids, stable per play
@@ -111,6 +112,9 @@ def read_export(doc, zone) -> list[dict]:
     reference, a score that is not a whole number, a malformed field."""
     if not isinstance(doc, dict):
         raise _bad("Ez nem BG Stats-export (JSON objektum kell).", "This is no BG Stats export (a JSON object is needed).")
+    where = unencodable_path(doc)
+    if where is not None:  # a lone surrogate: JSON can carry it, UTF-8 cannot store it
+        raise _bad(f"Érvénytelen Unicode-szöveg itt: {where[:80]}.", f"The text at {where[:80]} is not valid Unicode.")
     players, games = _by_id(doc, "players"), _by_id(doc, "games")
     locations = _by_id(doc, "locations", required=False)
     plays = doc.get("plays")

@@ -182,6 +182,13 @@ def create_stat_version(db):
     db.execute("INSERT OR IGNORE INTO stat_version (id, version) VALUES (1, 0)")
 
 
+@migrations()
+def create_stat_changes(db):
+    # Which game each stat_version step changed ("": all, a rebuild): a worker re-reads only
+    # those games (events/stats.py). A row per game end, void or rescore of a finished game.
+    db.execute("CREATE TABLE IF NOT EXISTS stat_changes (version INTEGER PRIMARY KEY, game_id TEXT NOT NULL)")
+
+
 # ---- the same schema on PostgreSQL (events/pg.py) ---------------------------------------
 # One step per SQLite migration above, under the same name and in the same order
 # (tests/test_postgres.py checks it, and that both engines end with the same columns).
@@ -330,6 +337,9 @@ POSTGRES: dict[str, list[str]] = {
         "CREATE TABLE IF NOT EXISTS stat_version (id INTEGER PRIMARY KEY CHECK (id = 1),"
         " version BIGINT NOT NULL)",
         "INSERT INTO stat_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING",
+    ],
+    "create_stat_changes": [
+        "CREATE TABLE IF NOT EXISTS stat_changes (version BIGINT PRIMARY KEY, game_id TEXT COLLATE \"C\" NOT NULL)",
     ],
 }
 

@@ -58,6 +58,7 @@ def _times(db, game_id: str, table: TableState) -> tuple[str, str]:
 
 def _replace(db, game_id: str, rows: list[dict]) -> None:
     db.execute("UPDATE stat_version SET version = version + 1")  # readers' caches are stale now
+    db.execute("INSERT INTO stat_changes (version, game_id) SELECT version, ? FROM stat_version", [game_id])
     db.execute("DELETE FROM stat_seats WHERE game_id = ?", [game_id])
     insert = f"INSERT INTO stat_seats ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
     for row in rows:  # db.execute: the store's adapter speaks to SQLite and PostgreSQL alike
@@ -140,38 +141,71 @@ def plays(db, roster, key: str | None = None, people: tuple[int, ...] = (),
             and (not wanted or wanted <= p["people"])]
 
 
-# Every play with its people, per database file, as long as neither the read model nor
-# the roster changed: a statistics page filters it instead of reading 3,000 rows again.
-_plays_cache: dict[str, tuple[tuple, list[dict]]] = {}
+# Every play with its people, per database file. A worker keeps the plays it read; when
+# the read model moved on (stat_version), it reads again only the games changed since
+# (stat_changes), and when the roster moved on, it only joins the people again: a page
+# after a game ended costs a few rows, not 3,000 (docs/performance.md, issue 20).
+_plays_cache: dict[str, dict] = {}
 _plays_lock = threading.Lock()
 _ROW = "game_id, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started_at, ended_at, imported"
+_MAX_CHANGES = 500  # more changed games than this since a worker's last look: read everything
 
 
 def _all_plays(db, roster) -> list[dict]:
     version = (db.execute("SELECT version FROM stat_version").fetchone() or (0,))[0]
-    key, stamp = roster_log.db_key(db), (version, roster.seq, roster.hash)
+    key, stamp = roster_log.db_key(db), (roster.seq, roster.hash)
     with _plays_lock:
         cached = _plays_cache.get(key)
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
+    if cached is not None and cached["version"] == version and cached["roster"] == stamp:
+        return cached["plays"]
+    games = _games_since(db, cached) if cached is not None and cached["version"] <= version else None
+    if games is None:
+        games = _read_games(db, "")
+    plays = _with_people(sorted(games.values(), key=lambda p: (p["ended_at"], p["game_id"])), roster)
+    with _plays_lock:
+        _plays_cache[key] = {"version": version, "roster": stamp, "games": games, "plays": plays}
+    return plays
+
+
+def _games_since(db, cached: dict) -> dict[str, dict] | None:
+    """The cached games with those changed since re-read; None when a rebuild (game "") or
+    too many changes came in between."""
+    changed = {r[0] for r in db.execute("SELECT DISTINCT game_id FROM stat_changes WHERE version > ?",
+                                        [cached["version"]]).fetchall()}
+    if "" in changed or len(changed) > _MAX_CHANGES:
+        return None
+    games = dict(cached["games"])
+    for game_id in changed:
+        games.pop(game_id, None)
+        games.update(_read_games(db, game_id))
+    return games
+
+
+def _read_games(db, game_id: str) -> dict[str, dict]:
+    """The plays of the read model (``game_id`` "": all of them), seats without people."""
+    sql = f"SELECT {_ROW} FROM stat_seats" + (" WHERE game_id = ?" if game_id else "") + " ORDER BY game_id, seat"
     found: dict[str, dict] = {}
-    for row in db.execute(f"SELECT {_ROW} FROM stat_seats ORDER BY ended_at, game_id, seat"):
-        game_id, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started, ended, imported = row
-        play = found.get(game_id)
+    for row in db.execute(sql, [game_id] if game_id else []).fetchall():
+        game_id_, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started, ended, imported = row
+        play = found.get(game_id_)
         if play is None:
-            play = found[game_id] = {
-                "game_id": game_id, "kind": kind, "title": title, "key": game_key(kind, title),
+            play = found[game_id_] = {
+                "game_id": game_id_, "kind": kind, "title": title, "key": game_key(kind, title),
                 "bgg_id": bgg_id, "started_at": started, "ended_at": ended,
                 "seconds": _seconds(started, ended), "imported": bool(imported), "players": players,
-                "seats": [], "people": set()}
-        person = roster.person_of(game_id, seat)
-        play["seats"].append({"seat": seat, "name": name, "person": person, "score": score,
-                              "rank": rank, "breakdown": orjson.loads(breakdown)})
-        play["people"].add(person)
-    result = list(found.values())
-    with _plays_lock:
-        _plays_cache[key] = (stamp, result)
-    return result
+                "seats": []}
+        play["seats"].append({"seat": seat, "name": name, "score": score, "rank": rank,
+                              "breakdown": orjson.loads(breakdown)})
+    return found
+
+
+def _with_people(games: list[dict], roster) -> list[dict]:
+    """The plays as the statistics read them: each seat with the person the roster says sat there."""
+    out = []
+    for play in games:
+        seats = [{**s, "person": roster.person_of(play["game_id"], s["seat"])} for s in play["seats"]]
+        out.append({**play, "seats": seats, "people": {s["person"] for s in seats}})
+    return out
 
 
 def _seconds(start: str, end: str) -> int:
@@ -179,3 +213,8 @@ def _seconds(start: str, end: str) -> int:
         return max(0, int((datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()))
     except ValueError:
         return 0
+
+
+def forget_cache() -> None:
+    with _plays_lock:
+        _plays_cache.clear()

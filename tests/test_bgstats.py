@@ -172,6 +172,8 @@ BAD = {
     "invalid UTF-8": (lambda: b'{"players": [{"id": 1, "name": "\xff\xfe"}]}', 422, "UTF-8"),
     "not JSON": (lambda: b"\x00\x01garbage", 422, "UTF-8"),
     "a list": (lambda: b"[]", 422, "no BG Stats export"),
+    "a lone surrogate": (lambda: json.dumps(_bgs(games__0__name="Five \ud800 Tribes")).encode(), 422,
+                         "games.0.name is not valid Unicode"),
     "50 MB": (lambda: b" " * (50 * 1024 * 1024), 413, ""),
     "a bad player name": (lambda: json.dumps(_bgs(players__0__name="\u0007")).encode(), 422, "1–40 characters"),
 }

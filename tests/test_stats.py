@@ -156,3 +156,27 @@ def test_rebuild_stats_command(app, db, two_friends):
     result = app.test_cli_runner().invoke(args=["rebuild-stats"])
     assert result.exit_code == 0 and "5 finished plays" in result.output, result.output
     assert stats.dump(db) == before
+
+
+def test_a_workers_kept_plays_follow_every_change_as_a_fresh_read_does(app, db, two_friends):
+    """The plays a worker keeps are brought up to date from stat_changes and the roster;
+    after every kind of change they equal what a worker that never saw them reads."""
+    def fresh():
+        stats.forget_cache()
+        return stats.plays(db, roster.load(db))
+
+    def kept_equals_fresh():
+        kept = stats.plays(db, roster.load(db))
+        assert kept == fresh()
+        stats.plays(db, roster.load(db))  # the worker looks again, and keeps it
+
+    stats.plays(db, roster.load(db))
+    record(db, two_friends[0], "event-voided", {"target": 4, "reason": "not over"}, 4, 0, "dev", "v")
+    kept_equals_fresh()  # a finished game left the statistics
+    _scorepad(db, [3, 4], ["Anna", "Dóra"])
+    kept_equals_fresh()  # a new one came, with a new person
+    now = roster.load(db)
+    roster.append(db, [("people-merged", {"source": now.by_name("Dóra")["id"], "into": now.by_name("Cili")["id"]})], "dev")
+    kept_equals_fresh()  # the roster changed
+    stats.rebuild(db)
+    kept_equals_fresh()
