@@ -180,3 +180,16 @@ def test_a_workers_kept_plays_follow_every_change_as_a_fresh_read_does(app, db, 
     kept_equals_fresh()  # the roster changed
     stats.rebuild(db)
     kept_equals_fresh()
+
+
+def test_the_plays_list_pages_keep_every_filter(client, db, two_friends, monkeypatch):
+    from web import stats as stats_pages
+    monkeypatch.setattr(stats_pages, "PLAYS_PAGE", 2)
+    now = roster.load(db)
+    anna, bela = now.by_name("Anna")["id"], now.by_name("Béla")["id"]
+    first = client.get(f"/stats/plays?people={anna}&people={bela}").get_data(as_text=True)
+    assert first.count('data-testid="play"') == 2
+    link = next(part.split('"', 1)[0] for part in first.split('href="') if "page=1" in part.split('"', 1)[0])
+    assert f"people={anna}" in link and f"people={bela}" in link
+    last = client.get(link.replace("&amp;", "&").replace("page=1", "page=2")).get_data(as_text=True)
+    assert last.count('data-testid="play"') == 1 and "page=3" not in last

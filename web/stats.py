@@ -20,6 +20,7 @@ from web.i18n import t, tr
 bp = Blueprint("stats", __name__)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 MAX_PEOPLE = 12
+PLAYS_PAGE = 50  # plays listed per page, the newest first
 
 
 class BadFilter(ValueError):
@@ -90,6 +91,12 @@ def with_filters(endpoint: str, filters: dict, **values) -> str:
     return url_for(endpoint, **values) + (f"?{query}" if query else "")
 
 
+def page_link(page: int) -> str:
+    """This page's address, every filter kept, at another page of its list."""
+    params = [(k, v) for k, v in request.args.items(multi=True) if k != "page"] + [("page", page)]
+    return url_for(request.endpoint, **(request.view_args or {})) + "?" + urlencode(params)
+
+
 def num(value) -> str:
     """A figure as people write it: 7, 7.5 (never 7.0); – for none."""
     if value is None:
@@ -132,7 +139,7 @@ def _setup(state) -> None:
     state.app.jinja_env.filters["num"] = num
     state.app.jinja_env.globals.update(plays_link=plays_link, game_title=game_title,
                                        with_filters=with_filters, games_registry=GAMES,
-                                       game_link=game_link, duration=duration,
+                                       game_link=game_link, duration=duration, page_link=page_link,
                                        roster_people=lambda: roster_log.load(get_db()).active(),
                                        category_label=category_label)
 
@@ -235,8 +242,11 @@ def together():
 def plays_page():
     def render():
         roster, filters, found = _context()
-        chosen = _narrow(found, roster)
-        return _render("stats/plays.html", roster, filters, plays=list(reversed(chosen)))
+        chosen = list(reversed(_narrow(found, roster)))
+        page = max(0, min(request.args.get("page", 0, type=int), len(chosen) // PLAYS_PAGE))
+        return _render("stats/plays.html", roster, filters, total=len(chosen), page=page,
+                       plays=chosen[page * PLAYS_PAGE:(page + 1) * PLAYS_PAGE],
+                       more=(page + 1) * PLAYS_PAGE < len(chosen))
     return _page(render)
 
 
