@@ -101,23 +101,22 @@ def test_a_lone_fortress_leaves_a_province_empty_one_piece_there():
 
 def test_games_pinned_to_rules_version_1_keep_counting_a_lone_fortress_so_a_void_flags_nothing():
     from scoring import RETIRED
-    v1 = RETIRED[("han", 1)]
     profile = pinned(example_profile(1))
     players = [{"name": n, "colour": ""} for n in ("Jenő", "Anita", "Éva")]
     options = {**GAME.default_options(), "board": profile, "fortress": True}
     created = Event(1, "game-created", 1, {"kind": "han", "rules_version": 1, "players": players,
                                            "options": options}, None, "dev", "t", "c1", "h")
+    slip = Event(2, "draw-pile-ran-out", 2, {"confirmed": True}, JENO, "dev", "t", "c2", "h")
     moves = [({"seat": JENO, "cards": ["yellow"], "pieces": [F("csi")]}, JENO),
-             ({"seat": ANITA, "cards": ["yellow", "yellow"], "pieces": [P("csi", "fortress"), P("csi")]}, ANITA),
-             ({"seat": EVA, "cards": ["red"], "pieces": [P("vej")]}, EVA)]
-    events = [created] + [Event(2 + i, "pieces-placed", 1, d, seat, "dev", "t", f"c{2 + i}", "h")
-                          for i, (d, seat) in enumerate(moves)]
-    voided = Event(5, "event-voided", 1, {"target": 4, "reason": "wrong province"}, EVA, "dev", "t", "c5", "h")
-    table = fold(events + [voided])
-    assert table.rules is v1 and table.game["rules"] == 1
-    assert table.flagged == {}                       # the two pieces beside the lone fortress stand
-    fresh = new(fortress=True)                       # a new game reads §2.5 as version 2 does
-    assert fresh["rules"] == 2 == GAME.rules_version
+             ({"seat": ANITA, "cards": ["yellow", "yellow"], "pieces": [P("csi", "fortress"), P("csi")]}, ANITA)]
+    events = [created, slip] + [Event(3 + i, "pieces-placed", 1, d, seat, "dev", "t", f"c{3 + i}", "h")
+                                for i, (d, seat) in enumerate(moves)]
+    voided = Event(5, "event-voided", 1, {"target": 2, "reason": "tapped by mistake"}, EVA, "dev", "t", "c5", "h")
+    table = fold(events + [voided])                  # every move after #2 is checked again
+    assert table.rules is RETIRED[("han", 1)] and table.game["rules"] == 1
+    assert table.flagged == {}                       # Anita's two pieces beside the lone fortress stand
+    assert len(table.game["pieces"]) == 3
+    assert new(fortress=True)["rules"] == 2 == GAME.rules_version   # new games read §2.5 as version 2
 
 
 def test_a_turn_refusal_names_who_is_asked_and_whose_turn_it_is():
