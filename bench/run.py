@@ -22,12 +22,14 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "load_phones": 5, "load_seconds": 60, "load_move_every": 15.0, "max_seconds": 20, "max_clients": 16,
         "wal_appends": 300, "history_sizes": [1000, 10000], "live_tables": 400, "live_phones": 5,
         "live_seconds": 60, "live_idle": 20, "poll_seconds": 30, "slow": 50, "slow_requests": 400,
-        "stats_games": 1000, "stats_people": 30, "stats_samples": 40}
+        "stats_games": 1000, "stats_people": 30, "stats_samples": 40,
+        "engine_size": 1000, "engine_appends": 100, "engine_replays": 10}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
          "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
          "live_phones": 3, "live_seconds": 3, "live_idle": 2, "poll_seconds": 3, "live_move_every": 0.5,
-         "slow": 4, "slow_requests": 20, "stats_games": 12, "stats_people": 6, "stats_samples": 3}
+         "slow": 4, "slow_requests": 20, "stats_games": 12, "stats_people": 6, "stats_samples": 3,
+         "engine_size": 30, "engine_appends": 3, "engine_replays": 2}
 
 
 def main(argv=None) -> int:
@@ -36,7 +38,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
     parser.add_argument("--skip", default="",
-                        help="comma-separated parts to skip: sizes,real,load,max,wal,history,live,slow,stats")
+                        help="comma-separated parts to skip: sizes,real,load,max,wal,history,live,slow,stats,engines")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--default-gc", action="store_true",
@@ -112,6 +114,12 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         from bench.stats_pages import measure as stats_pages
         log(f"statistics pages: {plan['stats_games']} finished games, {plan['stats_people']} people")
         results["stats"] = stats_pages(plan["stats_games"], plan["stats_people"], plan["stats_samples"])
+        save(results)
+    if "engines" not in skip:
+        from bench import engines
+        log(f"engines: score pad and Han at {plan['engine_size']} events on SQLite and PostgreSQL")
+        results["engines"] = engines.measure(["scorepad", "han"], plan["engine_size"],
+                                             plan["engine_appends"], plan["engine_replays"])
         save(results)
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     results["load_average_after"] = os.getloadavg()
@@ -224,6 +232,9 @@ def render(results: dict) -> str:
     if results.get("stats"):
         from bench.stats_pages import render as render_stats
         out += render_stats(results["stats"])
+    if results.get("engines"):
+        from bench import engines
+        out += engines.render(results["engines"])
     return "\n".join(out)
 
 

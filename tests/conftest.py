@@ -154,11 +154,15 @@ import tempfile
 import uuid
 
 
+class NoPostgres(RuntimeError):
+    pass
+
+
 def _postgres_bin(name: str) -> str:
     found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
     if found:
         return found[-1]
-    pytest.fail(f"PostgreSQL's {name} is missing: `make test` installs it (apt-get install postgresql)")
+    raise NoPostgres(f"PostgreSQL's {name} is missing: `make test` installs it (apt-get install postgresql)")
 
 
 def _as_unprivileged(cmd: list[str]) -> list[str]:
@@ -166,11 +170,12 @@ def _as_unprivileged(cmd: list[str]) -> list[str]:
     return ["runuser", "-u", "nobody", "--", *cmd] if os.geteuid() == 0 else cmd
 
 
-@pytest.fixture(scope="session")
-def postgres_server():
-    """postgresql://…/ of a fresh cluster on a free port, for this test session."""
+def start_postgres(durable: bool = False):
+    """A fresh cluster in a temporary folder on a free port: (postgresql://…, stop).
+    The tests' cluster skips fsync (it is thrown away); `make bench` asks for a
+    ``durable`` one, fsync at every commit like the SQLite store's synchronous=FULL."""
     home = tempfile.mkdtemp(prefix="tablescribe-pg-")
-    data = os.path.join(home, "data")
+    data, log = os.path.join(home, "data"), os.path.join(home, "log")
     if os.geteuid() == 0:
         shutil.chown(home, "nobody")
     os.chmod(home, 0o700)
@@ -179,29 +184,50 @@ def postgres_server():
     init = run([_postgres_bin("initdb"), "-D", data, "-U", "tablescribe", "--auth=trust",
                 "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
     if init.returncode:
-        pytest.fail(f"initdb failed: {init.stderr}")
+        raise NoPostgres(f"initdb failed: {init.stderr}")
     options = (f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={home}"
-               " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300")
-    start = run([_postgres_bin("pg_ctl"), "-D", data, "-o", options, "-l",
-                 os.path.join(home, "log"), "-w", "-t", "30", "start"])
+               " -c max_connections=300")
+    if not durable:
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    start = run([_postgres_bin("pg_ctl"), "-D", data, "-o", options, "-l", log, "-w", "-t", "30", "start"])
     if start.returncode:
-        log = open(os.path.join(home, "log")).read() if os.path.exists(os.path.join(home, "log")) else ""
-        pytest.fail(f"PostgreSQL did not start: {start.stderr}{log}")
-    try:
-        yield f"postgresql://tablescribe@127.0.0.1:{port}"
-    finally:
+        raise NoPostgres(f"PostgreSQL did not start: {start.stderr}"
+                         + (open(log).read() if os.path.exists(log) else ""))
+
+    def stop() -> None:
         run([_postgres_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"])
         shutil.rmtree(home, ignore_errors=True)
+
+    return f"postgresql://tablescribe@127.0.0.1:{port}", stop
+
+
+def create_database(server: str) -> str:
+    """A fresh, empty database of the cluster at ``server``; its URL."""
+    import psycopg
+    name = "t_" + uuid.uuid4().hex[:16]
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return f"{server}/{name}"
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """postgresql://…/ of a fresh cluster on a free port, for this test session; the
+    tests that need it FAIL (never skip) when it cannot start."""
+    try:
+        url, stop = start_postgres()
+    except NoPostgres as err:
+        pytest.fail(str(err))
+    try:
+        yield url
+    finally:
+        stop()
 
 
 @pytest.fixture
 def postgres_url(postgres_server):
     """A fresh, empty database of the session's cluster for one test."""
-    import psycopg
-    name = "t_" + uuid.uuid4().hex[:16]
-    with psycopg.connect(f"{postgres_server}/postgres", autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return f"{postgres_server}/{name}"
+    return create_database(postgres_server)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
