@@ -93,7 +93,7 @@ def test_make_bench_runs_as_a_script():
     import subprocess
     import sys
     from bench.common import ROOT
-    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--skip", "sizes,real,load,max"],
+    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--skip", "sizes,real,load,max,engines"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "### The schema's share" in done.stdout
@@ -129,3 +129,11 @@ def test_the_statistics_pages_are_measured_beside_the_table_page(quick):
     assert "/games/<id>" in r["pages"] and "/stats" in r["pages"]
     for summary in r["pages"].values():
         _sane(summary)
+
+
+def test_both_engines_record_and_replay_the_same_games(quick):
+    assert [r["kind"] for r in quick["engines"]] == ["scorepad", "han"]
+    for r in quick["engines"]:
+        for engine in ("sqlite", "postgresql"):
+            _sane(r[engine]["append"])
+            _sane(r[engine]["replay"])
