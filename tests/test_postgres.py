@@ -278,3 +278,17 @@ def test_every_example_exports_the_same_bytes_from_either_engine(tmp_path, postg
         game_id = import_game(db, doc)["id"]
         exported.append(json.dumps(export_game(db, game_id)["events"], ensure_ascii=False))
     assert exported[0] == exported[1]
+
+
+def test_copy_db_takes_a_halls_games_home_into_a_fresh_sqlite_file(tmp_path, postgres_url):
+    hall = server(postgres_url)
+    with hall.app_context():
+        from web.db import get_db
+        db = get_db()
+        ids = [import_game(db, json.loads(path.read_text()))["id"] for path in EXAMPLES[:3]]
+        exports = {g: export_game(db, g)["events"] for g in ids}
+    home = str(tmp_path / "home.db")
+    result = hall.test_cli_runner().invoke(args=["copy-db", "--to", home])
+    assert result.exit_code == 0, result.output
+    db = store.connect(home)
+    assert {g: export_game(db, g)["events"] for g in ids} == exports
