@@ -84,6 +84,25 @@ def test_a_live_update_keeps_an_open_void_form_its_text_open_details_and_the_scr
     screenshot(guest, "live-void-kept")
 
 
+def test_undo_of_the_end_gives_every_phone_its_form_back_without_a_reload(live_server, new_phone):
+    host, guest = _table_of_two(live_server, new_phone)
+    _record(host, "Anna", 5)
+    expect(guest.get_by_test_id("score-0")).to_have_text("5")
+    guest.evaluate("window.notReloaded = true")  # gone if the page loads again
+    host.get_by_test_id("end-game").click()
+    host.get_by_test_id("end-game-confirm").click()
+    expect(guest.locator("#move-form")).to_have_count(0)   # the end closes every phone's form
+    expect(guest.get_by_text("The game is over.")).to_be_visible()
+
+    host.get_by_test_id("undo").click()                     # ended by mistake: reopened on the host
+    expect(host.locator("#move-form")).to_be_visible()
+    expect(guest.get_by_text("The game is over.")).to_have_count(0)
+    expect(guest.locator("#move-form")).to_be_visible()     # ... and on the other phone, live
+    assert guest.evaluate("window.notReloaded") is True
+    _record(guest, "Béla", 7)                               # and the form it got back records
+    expect(host.get_by_test_id("score-1")).to_have_text("7")
+
+
 def test_a_move_tapped_offline_waits_and_is_sent_once_when_back(live_server, new_phone):
     host, guest = _table_of_two(live_server, new_phone)
     host.context.set_offline(True)

@@ -163,8 +163,14 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
             "loopback_host": loopback_host(watch_url(game_id)),
             "handed_away": _handed_away(game_id, table) if seat is None else None,
             "client_event_id": secrets.token_hex(16), "undo_move": _undo_move(game_id, table, db_events),
-            "open_disputes": list(open_disputes(table).values()),
+            "open_disputes": list(open_disputes(table).values()), "voided_lately": _voided_lately(table),
             "problems": [], "form": {}, "at": None, "ack": None}
+
+
+def _voided_lately(table: TableState) -> bool:
+    """Whether one of the recent events voided a move: only a void reopens an ended game,
+    so only then do live updates carry the form's way back (templates/_live.html)."""
+    return any(void["by"] > table.seq - RECENT for void in table.voided.values())
 
 
 def _handed_away(game_id: str, table: TableState) -> str | None:
