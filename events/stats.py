@@ -10,6 +10,8 @@ is joined when the statistics are read, so a link, merge or rename never rewrite
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import threading
 from datetime import datetime
 
@@ -18,6 +20,8 @@ import orjson
 from events import cache, store
 from events import roster as roster_log
 from events.projection import TableState, changes_the_past, fold, standings
+
+log = logging.getLogger(__name__)
 
 # BoardGameGeek's ids of the games this server knows (docs/people.md §8).
 BGG_IDS = {"five-tribes": 157354, "maharaja": 9440, "dragon": 31594, "dragon-tally": 31594,
@@ -81,7 +85,11 @@ def on_recorded(db, game_id: str, event, table: TableState) -> None:
     """Called after each recorded event (events/table.py): cheap unless the game is over
     or its past changed (a void can make a finished game unfinished)."""
     if table.rules.is_over(table.game) or changes_the_past(event):
-        write_game(db, game_id, table)
+        try:
+            write_game(db, game_id, table)
+        except sqlite3.OperationalError:  # busy past the timeout: the move stands (it is
+            # committed); the read model lags until the game's next event or a rebuild
+            log.exception("statistics of game %s not written", game_id)
 
 
 def on_roster_changed(db, events: list) -> None:

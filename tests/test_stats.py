@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import roster, stats, statistics
+from events import roster, stats, statistics, store
 from events.table import new_game, record
 from scoring import GAMES
 
@@ -193,3 +193,18 @@ def test_the_plays_list_pages_keep_every_filter(client, db, two_friends, monkeyp
     assert f"people={anna}" in link and f"people={bela}" in link
     last = client.get(link.replace("&amp;", "&").replace("page=1", "page=2")).get_data(as_text=True)
     assert last.count('data-testid="play"') == 1 and "page=3" not in last
+
+
+def test_a_busy_read_model_never_fails_the_move_and_a_rebuild_heals_it(app, db, monkeypatch):
+    import sqlite3
+
+    def busy(*args):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(stats, "write_game", busy)
+    game_id = _scorepad(db, [5, 9], ["Anna", "Béla"])  # the game-ended move is recorded
+    assert store.read_events(db, game_id)[-1].type == "game-ended"
+    monkeypatch.undo()
+    assert not [r for r in stats.dump(db) if r[0] == game_id]
+    stats.rebuild(db)
+    assert [r for r in stats.dump(db) if r[0] == game_id]
