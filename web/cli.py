@@ -29,6 +29,7 @@ from web.views import hand_url
 # ---- the database ---------------------------------------------------------------------
 
 @click.command("init-db")
+@with_appcontext  # `flask` and test runners alike
 def init_db_command() -> None:
     """Create or migrate the database (idempotent: never drops anything)."""
     store.prepare(current_app.config["DATABASE"])
@@ -36,6 +37,7 @@ def init_db_command() -> None:
 
 
 @click.command("verify-db")
+@with_appcontext
 def verify_db_command() -> None:
     """Check every game's hash chain and its summary (last event and hash); exit non-zero
     naming the first event that does not verify."""
@@ -62,6 +64,7 @@ def _sqlite_only(instead: str) -> None:
 
 @click.command("backup")
 @click.argument("path", type=click.Path(dir_okay=False))
+@with_appcontext
 def backup_command(path: str) -> None:
     """Copy the live database to PATH while the server keeps running, then check the copy."""
     _sqlite_only("pg_dump")
@@ -85,6 +88,7 @@ def backup_command(path: str) -> None:
 @click.command("restore")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--yes", is_flag=True, help="Replace the current database without asking.")
+@with_appcontext
 def restore_command(path: str, yes: bool) -> None:
     """Replace the database with the backup at PATH (stop the server first)."""
     _sqlite_only("pg_restore")
@@ -103,6 +107,7 @@ def restore_command(path: str, yes: bool) -> None:
 @click.command("copy-db")
 @click.option("--to", "target", required=True, metavar="URL",
               help="The store to copy into, e.g. postgresql://user@host/tablescribe.")
+@with_appcontext
 def copy_db_command(target: str) -> None:
     """Copy every game, board profile and seat into the store at URL, verifying each
     game's chain as it arrives (docs/scaling.md). Running it again changes nothing."""
@@ -131,6 +136,7 @@ def copy_db_command(target: str) -> None:
 
 @click.command("export")
 @click.argument("game_id")
+@with_appcontext
 def export_command(game_id: str) -> None:
     """Write a game's export (docs/export-format.md) to standard output."""
     try:
@@ -149,6 +155,7 @@ def export_command(game_id: str) -> None:
               help="The address the server listens on (as `make run`'s HOST).")
 @click.option("--port", envvar="PORT", default="5000", show_default=True,
               help="The port the server listens on (as `make run`'s PORT).")
+@with_appcontext
 def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
     """Hand SEAT of GAME_ID to a new phone (e.g. the host's lost phone, seat 0): revoke the
     seat's tokens and print a one-time link for the new phone, on the address phones open
@@ -170,6 +177,7 @@ def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
 
 
 @click.command("rebuild-stats")
+@with_appcontext
 def rebuild_stats_command() -> None:
     """Write the statistics' read model again from the games' and the roster's logs."""
     started = time.perf_counter()
@@ -179,6 +187,7 @@ def rebuild_stats_command() -> None:
 
 @click.command("export-plays")
 @click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, writable=True))
+@with_appcontext
 def export_plays_command(path: str) -> None:
     """Write every finished play (one row per person, as /plays.csv) to FILE as JSON."""
     categories, rows = play_rows(get_db())
@@ -206,6 +215,7 @@ def _refuse(err: BadExport):
 @click.command("replay")
 @click.argument("path", metavar="FILE")
 @click.option("--at", type=int, default=None, help="Stop after this event number.")
+@with_appcontext
 def replay_command(path: str, at: int | None) -> None:
     """Verify an exported game and print its standings (after event N) as JSON."""
     try:
@@ -217,6 +227,7 @@ def replay_command(path: str, at: int | None) -> None:
 
 @click.command("verify")
 @click.argument("path", metavar="FILE")
+@with_appcontext
 def verify_command(path: str) -> None:
     """Check an exported game's hash chain and re-check every event by its rules."""
     try:
@@ -233,5 +244,4 @@ COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command,
 
 def init_app(app) -> None:
     for command in COMMANDS:
-        command.callback = with_appcontext(command.callback)  # `flask` and test runners alike
         app.cli.add_command(command)
