@@ -73,6 +73,12 @@ def test_the_person_page_and_head_to_head_on_a_phone(friends, new_phone, lang):
     expect(pair).to_contain_text("+")  # by how much
     _fits(phone)
     screenshot(phone, f"stats-together-{lang}")
+    phone.emulate_media(color_scheme="dark")  # at the table at night: the charts' text follows the ink
+    phone.goto(f"{base}/stats/people/{anna}")
+    fill = phone.locator("svg.stat-bars text").first.evaluate("e => getComputedStyle(e).fill")
+    page_ink = phone.evaluate("getComputedStyle(document.body).color")
+    assert fill != "rgb(17, 17, 17)" and page_ink != "rgb(17, 17, 17)"
+    screenshot(phone, f"stats-person-{lang}-dark")
 
 
 def test_a_game_of_the_two_is_two_taps_from_bgstats(friends, new_phone):
@@ -88,3 +94,19 @@ def test_a_game_of_the_two_is_two_taps_from_bgstats(friends, new_phone):
     expect(phone.get_by_test_id("bgstats-file")).to_be_visible()
     _fits(phone)
     screenshot(phone, "stats-final-bgstats-en")
+
+
+def test_a_seat_is_linked_to_a_person_afterwards_on_a_phone(friends, new_phone):
+    base, ids, people = friends  # Cili, who is in neither of the other tests' figures
+    phone = new_phone()
+    phone.goto(f"{base}/lang/en?next=/people/games/{ids[3]}")
+    seat = phone.get_by_test_id("seat-2")
+    expect(seat).to_contain_text("Cili")
+    seat.get_by_role("button", name="Unlink").click()
+    field = phone.get_by_test_id("seat-2").get_by_label("Who was it?")
+    field.fill("Cili Nagy")
+    phone.get_by_test_id("seat-2").get_by_role("button", name="Link").click()
+    expect(phone.get_by_test_id("seat-2")).to_contain_text("→ Cili Nagy")
+    _fits(phone)
+    phone.goto(f"{base}/people/log")
+    expect(phone.get_by_text("Seat linked").first).to_be_visible()
