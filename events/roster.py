@@ -248,8 +248,12 @@ _COLUMNS = "seq, type, data, device, recorded_at, client_event_id, hash"
 ROSTER_LOCK = "roster"  # one roster: its appends take turns (store.lock_game; PostgreSQL)
 
 
-def read_log(db, after: int = 0) -> list[RosterEvent]:
-    rows = db.execute(f"SELECT {_COLUMNS} FROM roster_events WHERE seq > ? ORDER BY seq", [after])
+def read_log(db, after: int = 0, upto: int | None = None) -> list[RosterEvent]:
+    sql, params = f"SELECT {_COLUMNS} FROM roster_events WHERE seq > ?", [after]
+    if upto is not None:
+        sql += " AND seq <= ?"
+        params.append(upto)
+    rows = db.execute(sql + " ORDER BY seq", params)
     return [RosterEvent(seq, type_, json.loads(data), device, at, cid, hash_)
             for seq, type_, data, device, at, cid, hash_ in rows.fetchall()]
 

@@ -180,3 +180,15 @@ def test_an_import_with_a_malformed_people_block_is_refused(guarded, people):
                            content_type="multipart/form-data")
     assert response.status_code == 422 and "people" in response.get_data(as_text=True)
     assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games
+
+
+def test_the_roster_log_pages_the_newest_first(guarded, monkeypatch):
+    from web import people as people_pages
+    app, client, token, db = guarded
+    monkeypatch.setattr(people_pages, "LOG_PAGE", 3)
+    _new_game(client, token, ["Anna", "Béla"])  # 4 changes: two people, two seats
+    first = client.get("/people/log").get_data(as_text=True)
+    assert 'roster-event-4"' in first and 'roster-event-1"' not in first and "page=1" in first
+    older = client.get("/people/log?page=1").get_data(as_text=True)
+    assert 'roster-event-1"' in older and 'roster-event-2"' not in older
+    assert client.get("/people/log?page=99999999999999999999").status_code == 200

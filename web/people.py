@@ -14,6 +14,7 @@ from web.db import get_db
 from web.security import device_id
 
 bp = Blueprint("people", __name__)
+LOG_PAGE = 100  # roster changes per page of its log, the newest first
 
 
 def _roster():
@@ -77,12 +78,13 @@ def merge():
 
 @bp.get("/people/log")
 def log(problems=(), status: int = 200):
-    db = get_db()
-    events = roster_log.read_log(db)
-    roster = roster_log.fold(events, checked=False)
+    roster = _roster()
+    page = max(0, min(request.args.get("page", 0, type=int), roster.seq // LOG_PAGE + 1))
+    newest = roster.seq - LOG_PAGE * page
+    events = roster_log.read_log(get_db(), after=max(0, newest - LOG_PAGE), upto=max(0, newest))
     names = {pid: p["name"] for pid, p in roster.people.items()}
     return render_template("stats/roster_log.html", events=list(reversed(events)), roster=roster,
-                           names=names, problems=list(problems),
+                           names=names, problems=list(problems), more=newest > LOG_PAGE, page=page,
                            client_event_id=secrets.token_hex(16)), status
 
 
