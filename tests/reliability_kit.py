@@ -32,7 +32,9 @@ class Server:
 
     def start(self) -> "Server":
         env = {**os.environ, "TABLESCRIBE_DATABASE": self.db_path, "PUBLIC_URL": self.url}
-        self.log = f"{self.db_path}.gunicorn.log"  # read it when a server dies under a test
+        # read it when a server dies under a test (beside the file; PostgreSQL's: in /tmp)
+        self.log = f"{self.db_path}.gunicorn.log" if not self.db_path.startswith("postgresql://") \
+            else f"/tmp/tablescribe-gunicorn-{self.port}.log"
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [os.path.join(BIN, "gunicorn"), "--bind", f"127.0.0.1:{self.port}",
@@ -129,14 +131,15 @@ def flask_cli(db_path: str, *args: str, timeout: float = 60) -> subprocess.Compl
 
 
 def assert_store_sound(db_path: str, subprocess_cli: bool = True) -> None:
-    """integrity_check ok, and `flask --app app verify-db` passes (every chain intact):
-    as a subprocess, or the same click command in-process (Flask's CLI runner)."""
+    """integrity_check ok (SQLite), and `flask --app app verify-db` passes (every chain
+    intact): as a subprocess, or the same click command in-process (Flask's CLI runner)."""
     import sqlite3
-    conn = sqlite3.connect(db_path)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    finally:
-        conn.close()
+    if not db_path.startswith("postgresql://"):
+        conn = sqlite3.connect(db_path)
+        try:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        finally:
+            conn.close()
     if subprocess_cli:
         verified = flask_cli(db_path, "verify-db")
         assert verified.returncode == 0, verified.stderr + verified.stdout

@@ -53,25 +53,25 @@ def _writer(url: str, game: dict, seat: int, acked: dict, lock: threading.Lock, 
 
 
 def _stored(db_path: str) -> dict[str, tuple[str, int]]:
-    conn = sqlite3.connect(db_path)
+    db = store.connect(db_path)
     try:
         return {cid: (game, seq) for game, seq, cid in
-                conn.execute("SELECT game_id, seq, client_event_id FROM events")}
+                db.execute("SELECT game_id, seq, client_event_id FROM events").fetchall()}
     finally:
-        conn.close()
+        db.conn.close()
 
 
-def test_kill_9_under_write_load_loses_no_acknowledged_event(tmp_path):
-    _kill_rounds(tmp_path, KILLS)
+def test_kill_9_under_write_load_loses_no_acknowledged_event(database):
+    """On SQLite and on PostgreSQL (issue 19)."""
+    _kill_rounds(database, KILLS)
 
 
 @pytest.mark.slow
 def test_slow_kill_9_a_hundred_times(tmp_path):
-    _kill_rounds(tmp_path, 100)
+    _kill_rounds(str(tmp_path / "crash.db"), 100)
 
 
-def _kill_rounds(tmp_path, kills: int) -> None:
-    db_path = str(tmp_path / "crash.db")
+def _kill_rounds(db_path: str, kills: int) -> None:
     rng = random.Random(8)
     acked: dict[str, tuple[str, int]] = {}
     lock = threading.Lock()
@@ -105,7 +105,8 @@ def _kill_rounds(tmp_path, kills: int) -> None:
     FIGURES["kills"] = kills
     FIGURES["acknowledged"] = len(acked)
     FIGURES["stored"] = len(_stored(db_path))
-    record_figures(f"crash ({kills} kills)", FIGURES)
+    if not db_path.startswith("postgresql://"):  # the figures docs/reliability.md cites
+        record_figures(f"crash ({kills} kills)", FIGURES)
 
 
 IMPORTER = """

@@ -19,9 +19,14 @@ DROPPED = 10
 FIGURES: dict = {}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db_path = str(tmp_path_factory.mktemp("retry") / "retry.db")
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory):
+    """The real server on each engine (issue 19)."""
+    if request.param == "sqlite":
+        db_path = str(tmp_path_factory.mktemp("retry") / "retry.db")
+    else:
+        from conftest import create_database
+        db_path = create_database(request.getfixturevalue("postgres_server"))
     with Server(db_path) as running:
         yield running
     assert_store_sound(db_path)
