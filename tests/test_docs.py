@@ -31,3 +31,15 @@ def test_vendor_files_are_named_by_the_versions_pinned_in_package_json_and_the_l
                           ("idiomorph", assets.MORPH_FILE)):
         assert lock[f"node_modules/{package}"]["version"] == pinned[package]
         assert f"-{pinned[package]}." in file
+
+
+def test_the_architecture_map_names_every_core_module():
+    """docs/architecture.md says where each kind of code lives: a module it does not name
+    is one a newcomer cannot find."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for folder in ("events", "web"):
+        for module in sorted((ROOT / folder).glob("*.py")):
+            if module.name != "__init__.py":
+                assert f"`{module.name}`" in text, f"{folder}/{module.name} is missing from docs/architecture.md"
+    for package in sorted(p for p in (ROOT / "scoring").iterdir() if (p / "__init__.py").exists()):
+        assert f"`{package.name}`" in text, f"scoring/{package.name}/ is missing from docs/architecture.md"
