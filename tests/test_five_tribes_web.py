@@ -281,3 +281,15 @@ def test_a_move_with_choices_asks_only_what_the_rules_leave_open(phone):
     moved = store.read_events(db, game_id)[-1].data
     assert moved["tribe"] == "assassin" and moved["count"] == 3 and moved["victims"] == [{"tile": "D1", "tribe": "elder"}]
     assert load(db, game_id).game["meeples"][3] == {"elder": 1, "builder": 2}   # D1: E E B + B dropped, an elder killed
+
+
+def test_buying_with_no_card_chosen_says_so_in_the_players_words_not_the_schemas(client, db):
+    """The market's "Buy" tapped before a card was chosen answered 'Hibás adat: „cards”: legalább
+    1 elem kell (core §2)' — the payload schema's words on a phone."""
+    from scoring.base import FormError
+    from scoring.five_tribes.forms import parse_form
+    with pytest.raises(FormError) as refused:
+        parse_form({}, {"action": "goods-bought", "buy_0": "", "buy_1": ""})
+    problem = refused.value.problems[0]
+    assert "cards" not in problem.en and "card to buy" in problem.en
+    assert "lapot" in problem.hu and problem.rule == rule(5)

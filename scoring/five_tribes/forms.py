@@ -12,7 +12,7 @@ import secrets
 from scoring.base import Move, text
 from scoring.five_tribes.data import (CARD_KINDS, CELLS, DJINNS, GOODS, MEEPLES_PER_TILE, PAYMENT_LABELS,
                                       PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES, card_label, deal,
-                                      distance, drop_options, hand_of, walk)
+                                      distance, drop_options, hand_of, rule, walk)
 from scoring.forms import fail, form_choice, form_int, form_list, player_name
 
 FIELD = text("Mező", "Field")
@@ -210,7 +210,11 @@ def _building(kind):
 
 
 def _buy(state, form):
-    return "goods-bought", {"cards": _cards(form, ["buy_0", "buy_1"])}
+    cards = _cards(form, ["buy_0", "buy_1"])
+    if not cards:   # else the payload's schema refuses it in its own words ("cards": at least 1 item)
+        fail("Válaszd ki, melyik lapot veszed: nincs kiválasztva lap.",
+             "Choose the card to buy: none is chosen.", rule(5))
+    return "goods-bought", {"cards": cards}
 
 
 def _take(state, form):
