@@ -17,7 +17,7 @@ GAME = GameKind(
                        "Equal palaces: more gold wins, then the lower character number "
                        "(with secret gold it decides only once the game is over)."),
     has_board=True, demo=demo.demo, parse_options=forms.parse_options, view=view.view, redact=view.redact,
-    templates=frozenset({"_board.html", "_setup.html"}),
+    templates=frozenset({"_board.html", "_setup.html", "_live_oob.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
                   builtin=boards.BUILTIN),
 )
