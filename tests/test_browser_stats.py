@@ -110,3 +110,17 @@ def test_a_seat_is_linked_to_a_person_afterwards_on_a_phone(friends, new_phone):
     _fits(phone)
     phone.goto(f"{base}/people/log")
     expect(phone.get_by_text("Seat linked").first).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_count_and_its_words_in_one_link_keep_their_space(friends, new_phone, lang):
+    """Every link of a page is an inline flex box (a 44 px tap target): a bold count and the
+    words after it became two flex items and lost the space between them ("5finished plays")."""
+    base, ids, people = friends
+    phone = new_phone("hu-HU" if lang == "hu" else "en-GB")
+    phone.goto(f"{base}/lang/{lang}?next=/stats")
+    words = {"en": "5 finished plays", "hu": "5 befejezett játszma"}[lang]
+    assert phone.get_by_test_id("plays-total").inner_text() == words
+    phone.goto(f"{base}/stats/together?people={people['Anna']}&people={people['Béla']}")
+    link = phone.get_by_test_id("together-plays").locator("a")
+    assert link.inner_text() == {"en": "5 plays together", "hu": "5 közös játszma"}[lang]
