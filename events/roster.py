@@ -453,6 +453,18 @@ def export_links(db, game_id: str) -> list[dict]:
             for seat, person in sorted(roster.seats_of(game_id).items())]
 
 
+def export_with_links(db, game_id: str) -> dict:
+    """A game's export (events/export.py) with the roster names of its linked seats. The
+    block is left out when no seat is linked, so a game recorded before the roster exports
+    byte for byte as it did."""
+    from events.export import export_game
+    doc = export_game(db, game_id)
+    links = export_links(db, game_id)
+    if links:
+        doc["people"] = links
+    return doc
+
+
 def import_links(doc) -> list[str | None]:
     """Who each seat of an imported game was: the file's ``people`` (an export of this
     app), else the names the game recorded. Raises RosterRefused for a malformed block;

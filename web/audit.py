@@ -12,7 +12,7 @@ from markupsafe import Markup
 from events import roster, stats, store
 from events.roster import RosterRefused
 from events.core_types import CORE_EVENTS
-from events.export import BadExport, export_game, import_game
+from events.export import BadExport, import_game
 from events.history import History, history
 from events.projection import TableState, fold, open_disputes, standings, upcast
 from events.store import Event
@@ -333,10 +333,9 @@ def _rescore_page(game_id: str, problems=(), status: int = 200):
 @bp.get("/games/<game_id>/export.json")
 def export(game_id: str):
     try:
-        doc = export_game(get_db(), game_id)
+        doc = roster.export_with_links(get_db(), game_id)  # who sat where (docs/people.md)
     except LookupError:
         abort(404)
-    doc["people"] = roster.export_links(get_db(), game_id)  # who sat where (docs/people.md)
     return Response(json.dumps(doc, ensure_ascii=False, indent=1), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="tablescribe-{game_id}.json"'})
 

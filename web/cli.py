@@ -19,7 +19,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from events import backup, integrity, pg, roster, seats, stats, store, transfer
-from events.export import BadExport, export_game, replay, verify
+from events.export import BadExport, replay, verify
 from web import address
 from web.bgstats import play_rows
 from web.db import get_db
@@ -140,11 +140,10 @@ def copy_db_command(target: str) -> None:
 def export_command(game_id: str) -> None:
     """Write a game's export (docs/export-format.md) to standard output."""
     try:
-        doc = export_game(get_db(), game_id)
+        doc = roster.export_with_links(get_db(), game_id)  # who sat where (docs/people.md)
     except LookupError:
         click.echo(f"no such game: {game_id}", err=True)
         sys.exit(1)
-    doc["people"] = roster.export_links(get_db(), game_id)  # who sat where (docs/people.md)
     click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
 
 
