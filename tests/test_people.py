@@ -182,6 +182,23 @@ def test_an_import_with_a_malformed_people_block_is_refused(guarded, people):
     assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games
 
 
+def test_an_import_whose_events_are_wrong_says_so_not_that_its_people_block_is(guarded):
+    """A file cut to one player (or with no events) kept its people block of two seats: the
+    refusal blamed the people block ("malformed: seats the game has") instead of the events."""
+    import io
+    import json
+    app, client, token, db = guarded
+    game = _new_game(client, token, ["Anna", "Béla"])
+    doc = client.get(f"/games/{game}/export.json").get_json()
+    doc["events"] = doc["events"][:1]
+    doc["events"][0]["data"]["players"] = doc["events"][0]["data"]["players"][:1]
+    response = client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                           content_type="multipart/form-data")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and "event <strong>#1" in page.replace("esemény", "event")
+    assert "people" not in page.split("<main", 1)[1].split("</main>", 1)[0]
+
+
 def test_the_roster_log_pages_the_newest_first(guarded, monkeypatch):
     from web import people as people_pages
     app, client, token, db = guarded

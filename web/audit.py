@@ -12,7 +12,7 @@ from markupsafe import Markup
 from events import roster, stats, store
 from events.roster import RosterRefused
 from events.core_types import CORE_EVENTS
-from events.export import BadExport, import_game
+from events.export import BadExport, import_game, verify
 from events.history import History, history
 from events.projection import TableState, fold, open_disputes, standings, upcast
 from events.store import Event
@@ -340,6 +340,17 @@ def export(game_id: str):
                     headers={"Content-Disposition": f'attachment; filename="tablescribe-{game_id}.json"'})
 
 
+def _people_of(doc) -> list[str | None]:
+    """Who sat where in an imported file (roster.import_links). A people block that does not
+    fit the file's players is often the events' fault (a seat cut, no events): when the
+    events do not verify either, that is the refusal (BadExport), not the people block."""
+    try:
+        return roster.import_links(doc)
+    except RosterRefused:
+        verify(doc)
+        raise
+
+
 @bp.route("/import", methods=["GET", "POST"])
 def import_page():
     if request.method == "GET":
@@ -352,7 +363,7 @@ def import_page():
     if doc is None:
         return render_template("audit/import.html", refusal=None, problems=[BAD_FILE]), 422
     try:
-        people = roster.import_links(doc)
+        people = _people_of(doc)
         created = import_game(get_db(), doc, device_id())
     except BadExport as err:
         return render_template("audit/import.html", refusal=err, problems=[]), 422
