@@ -208,7 +208,8 @@ def acknowledgement(game_id: str, table: TableState, seq) -> dict | None:
         return None
     event = _event(game_id, seq)
     over = table.rules.is_over(table.game)
-    if event.type == "event-voided":
+    core = CORE_EVENTS.get(event.type)
+    if core is not None and core.voids(event.data) and "target" in event.data:  # an undo or a void
         target = event.data["target"]
         verb = text("Visszavonva", "Undone") if event.data.get("undo") else text("Érvénytelenítve", "Voided")
         what = describe(table, _event(game_id, target))
