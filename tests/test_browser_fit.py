@@ -4,6 +4,7 @@ import json
 import urllib.request
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring import GAMES
 from tests.conftest import screenshot
@@ -44,3 +45,35 @@ def test_every_game_page_fits_a_phone(live_server, new_phone, locale, lang):
         phone.goto(f"{live_server}/games/{created['id']}")
         screenshot(phone, f"fit-{kind}-{lang}")
     assert too_wide == []
+
+
+CUT_SELECTS = """() => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    return [...document.querySelectorAll('main select')].filter(s => s.offsetParent && s.selectedIndex >= 0).map(s => {
+        const css = getComputedStyle(s);
+        ctx.font = css.font;
+        const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
+        const label = s.options[s.selectedIndex].text.trim();
+        return ctx.measureText(label).width > room ? `${s.name}: ${label}` : null;
+    }).filter(Boolean);
+}"""
+
+
+@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en")])
+def test_no_select_of_the_new_game_form_or_a_set_up_step_cuts_its_text(live_server, new_phone, locale, lang):
+    """The chosen text of a select is drawn whole (its own font against its width less the
+    padding and the arrow): 'rózsaszín' in the player rows and Maharaja's '– válassz –' in
+    the governor track's three columns were cut ('rózsaszí', '– válass')."""
+    phone = new_phone(locale)
+    phone.goto(f"{live_server}/lang/{lang}?next=/games/new%3Fkind%3Dmaharaja")
+    cut = []
+    colour = phone.locator("select[name=colour]").first
+    for option in colour.locator("option").all_inner_texts():
+        colour.select_option(label=option)
+        cut += phone.evaluate(CUT_SELECTS)
+    for i, name in enumerate(("Anna", "Béla"), start=1):
+        phone.locator("input[name=name]").nth(i - 1).fill(name)
+    phone.locator("main form button[type=submit]").last.click()
+    expect(phone.locator('select[name="gov1"]')).to_be_visible()
+    cut += phone.evaluate(CUT_SELECTS)
+    assert sorted(set(cut)) == []
