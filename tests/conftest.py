@@ -1,3 +1,4 @@
+import os
 import re
 
 import pytest
@@ -6,8 +7,13 @@ from app import create_app
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "t.db"),
+def app(tmp_path, request):
+    # TABLESCRIBE_TEST_ENGINE=postgresql runs the in-process tests on PostgreSQL instead
+    # (docs/scaling.md); tests that open the SQLite file themselves then fail, as they should.
+    database = str(tmp_path / "t.db")
+    if os.environ.get("TABLESCRIBE_TEST_ENGINE") == "postgresql":
+        database = request.getfixturevalue("postgres_url")
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
                       "WTF_CSRF_ENABLED": False})
     yield app
 
