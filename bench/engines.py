@@ -44,27 +44,24 @@ def _side_by_side(stores: dict, upcoming, replays: int) -> dict:
     return {engine: {part: summary_ms(t) for part, t in parts.items()} for engine, parts in times.items()}
 
 
-def measure(kinds: list[str], size: int, appends: int, replays: int) -> list[dict]:
-    from tests.conftest import create_database, start_postgres
-    server, stop = start_postgres(durable=True)
+def measure(server: str, create_database, kinds: list[str], size: int, appends: int,
+            replays: int) -> list[dict]:
+    """``server``: a PostgreSQL cluster's URL, where ``create_database`` makes a database."""
     rows = []
-    try:
-        with scratch_dir() as tmp:
-            for kind in kinds:
-                _, grown, _ = grow(kind, size + appends)
-                base = min(size, len(grown) - appends)
-                stores = {}
-                for engine, target in (("sqlite", os.path.join(tmp, f"{kind}.db")),
-                                       ("postgresql", create_database(server))):
-                    store.prepare(target)
-                    db = store.connect(target)
-                    stores[engine] = (db, store_game(db, grown[:base])[0])
-                rows.append({"kind": kind, "events": base,
-                             **_side_by_side(stores, grown[base:base + appends], replays)})
-                for db, _ in stores.values():
-                    db.conn.close()
-    finally:
-        stop()
+    with scratch_dir() as tmp:
+        for kind in kinds:
+            _, grown, _ = grow(kind, size + appends)
+            base = min(size, len(grown) - appends)
+            stores = {}
+            for engine, target in (("sqlite", os.path.join(tmp, f"{kind}.db")),
+                                   ("postgresql", create_database(server))):
+                store.prepare(target)
+                db = store.connect(target)
+                stores[engine] = (db, store_game(db, grown[:base])[0])
+            rows.append({"kind": kind, "events": base,
+                         **_side_by_side(stores, grown[base:base + appends], replays)})
+            for db, _ in stores.values():
+                db.conn.close()
     return rows
 
 

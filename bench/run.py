@@ -23,13 +23,15 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "wal_appends": 300, "history_sizes": [1000, 10000], "live_tables": 400, "live_phones": 5,
         "live_seconds": 60, "live_idle": 20, "poll_seconds": 30, "slow": 50, "slow_requests": 400,
         "stats_games": 1000, "stats_people": 30, "stats_samples": 40,
-        "engine_size": 1000, "engine_appends": 100, "engine_replays": 10}
+        "engine_size": 1000, "engine_appends": 100, "engine_replays": 10,
+        "servers_tables": 200, "servers_phones": 5, "servers_seconds": 60, "servers_move_every": 15.0}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
          "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
          "live_phones": 3, "live_seconds": 3, "live_idle": 2, "poll_seconds": 3, "live_move_every": 0.5,
          "slow": 4, "slow_requests": 20, "stats_games": 12, "stats_people": 6, "stats_samples": 3,
-         "engine_size": 30, "engine_appends": 3, "engine_replays": 2}
+         "engine_size": 30, "engine_appends": 3, "engine_replays": 2,
+         "servers_tables": 2, "servers_phones": 3, "servers_seconds": 3, "servers_move_every": 0.5}
 
 
 def main(argv=None) -> int:
@@ -38,7 +40,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
     parser.add_argument("--skip", default="",
-                        help="comma-separated parts to skip: sizes,real,load,max,wal,history,live,slow,stats,engines")
+                        help="comma-separated parts to skip: sizes,real,load,max,wal,history,live,slow,stats,engines,servers")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--default-gc", action="store_true",
@@ -115,15 +117,34 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         log(f"statistics pages: {plan['stats_games']} finished games, {plan['stats_people']} people")
         results["stats"] = stats_pages(plan["stats_games"], plan["stats_people"], plan["stats_samples"])
         save(results)
-    if "engines" not in skip:
-        from bench import engines
-        log(f"engines: score pad and Han at {plan['engine_size']} events on SQLite and PostgreSQL")
-        results["engines"] = engines.measure(["scorepad", "han"], plan["engine_size"],
-                                             plan["engine_appends"], plan["engine_replays"])
-        save(results)
+    if not {"engines", "servers"} <= skip:
+        _run_postgres(plan, skip, results, log, save)
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     results["load_average_after"] = os.getloadavg()
     return results
+
+
+def _run_postgres(plan: dict, skip: set[str], results: dict, log, save) -> None:
+    """Issue 19's targets, on a throwaway PostgreSQL cluster as durable as the SQLite store."""
+    from tests.conftest import create_database, start_postgres
+    cluster, stop = start_postgres(durable=True)
+    try:
+        if "engines" not in skip:
+            from bench import engines
+            log(f"engines: score pad and Han at {plan['engine_size']} events on SQLite and PostgreSQL")
+            results["engines"] = engines.measure(cluster, create_database, ["scorepad", "han"],
+                                                 plan["engine_size"], plan["engine_appends"],
+                                                 plan["engine_replays"])
+            save(results)
+        if "servers" not in skip:
+            from bench import two_servers
+            log(f"two servers on one PostgreSQL: {plan['servers_tables']} tables x {plan['servers_phones']} phones")
+            results["servers"] = two_servers.measure(cluster, create_database, plan["servers_tables"],
+                                                     plan["servers_phones"], plan["servers_seconds"],
+                                                     plan["servers_move_every"])
+            save(results)
+    finally:
+        stop()
 
 
 def _run_live(plan: dict, skip: set[str], results: dict, log, save) -> None:
@@ -235,6 +256,9 @@ def render(results: dict) -> str:
     if results.get("engines"):
         from bench import engines
         out += engines.render(results["engines"])
+    if results.get("servers"):
+        from bench import two_servers
+        out += two_servers.render(results["servers"])
     return "\n".join(out)
 
 

@@ -137,3 +137,12 @@ def test_both_engines_record_and_replay_the_same_games(quick):
         for engine in ("sqlite", "postgresql"):
             _sane(r[engine]["append"])
             _sane(r[engine]["replay"])
+
+
+def test_two_servers_on_one_postgres_lose_and_duplicate_nothing(quick):
+    r = quick["servers"]
+    assert r["errors"] == 0, r["error_samples"]
+    assert r["streams_open"] == r["tables"] * r["phones"]
+    assert r["acknowledged"] == r["stored"] > 0
+    assert r["games_with_gaps_or_duplicates"] == 0 and r["chains_broken"] == 0
+    _sane(r["tap_to_phones_on_the_other_server"])

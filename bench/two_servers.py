@@ -1,0 +1,106 @@
+"""Two app servers on one PostgreSQL (issue 19, docs/scaling.md): each a gunicorn with
+gevent workers as ``make run`` starts it, the phones of every table split between them
+(even seats on server A, odd seats on B), each phone holding the table's event stream,
+a move per table at table pace. Reported: errors, the time from a tap to each other
+phone seeing it — and separately for the phones on the *other* server (the path through
+PostgreSQL's NOTIFY) — and whether any acknowledged move was lost or duplicated (every
+stored game's sequence numbers, client event ids and hash chain, against the moves the
+servers answered 200)."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bench.common import summary_ms
+from bench.live import Arrivals, _mover, _stream
+from bench.load import WORKERS, THREADS, Phone, Server, Stats, _open_all, _run_in_own_loop
+from events import store
+
+
+class PostgresServer(Server):
+    """``bench.load.Server`` on a PostgreSQL database instead of a scratch file."""
+
+    def __init__(self, url: str):
+        from tests.conftest import free_port, start_server
+        self.path = url
+        store.prepare(url)
+        self.db = store.connect(url)
+        self.port = free_port()
+        self._start = lambda: start_server(url, self.port, workers=WORKERS, threads=THREADS)
+        self.proc = None
+
+
+class CrossArrivals(Arrivals):
+    """Arrivals, and apart the ones seen on the other server than the tap's."""
+
+    def __init__(self):
+        super().__init__()
+        self.cross: list[float] = []
+
+    def seen(self, game_id: str, seq: int, seat: int) -> None:
+        tapped = self.tapped.get((game_id, seq))
+        if tapped and tapped[1] != seat and tapped[1] % 2 != seat % 2:
+            self.cross.append(time.perf_counter() - tapped[0])
+        super().seen(game_id, seq, seat)
+
+
+def _lost_or_duplicated(db, games: list[str], acknowledged: int) -> dict:
+    stored = broken = gaps = 0
+    for game_id in games:
+        events = store.read_events(db, game_id)
+        stored += len(events) - 1  # the set-up is not a move
+        gaps += [e.seq for e in events] != list(range(1, len(events) + 1))
+        gaps += len({e.client_event_id for e in events}) != len(events)
+        broken += store.verify_game(db, game_id) is not None
+    return {"acknowledged": acknowledged, "stored": stored, "games_with_gaps_or_duplicates": gaps,
+            "chains_broken": broken}
+
+
+def measure(server_url: str, create_database, tables: int, phones: int, seconds: float,
+            move_every: float) -> dict:
+    url = create_database(server_url)
+    servers = [PostgresServer(url), PostgresServer(url)]
+    seats = servers[0].tables(tables, phones)
+    with servers[0], servers[1]:
+        table_phones = [[Phone(servers[seat % 2].port, game_id, seat, token)
+                         for game_id, seat, token in table] for table in seats]
+        everyone = [p for t in table_phones for p in t]
+
+        async def main():
+            await _open_all(everyone)
+            stats, arrivals, opened = Stats(), CrossArrivals(), []
+            until = time.perf_counter() + 5 + seconds
+            listeners = [asyncio.create_task(_stream(p, arrivals, stats, until, opened)) for p in everyone]
+            await asyncio.sleep(5)  # every stream opened
+            busy = time.perf_counter()
+            await asyncio.gather(*(_mover(t, arrivals, stats, busy, until, move_every) for t in table_phones))
+            await asyncio.gather(*listeners)
+            return stats, arrivals, opened
+
+        stats, arrivals, opened = _run_in_own_loop(main)
+        moved = len(stats.latency.get("move → 200", []))
+        check = _lost_or_duplicated(servers[0].db, [t[0][0] for t in seats], moved)
+    return {"tables": tables, "phones": phones, "seconds": seconds, "move_every_s": move_every,
+            "streams_open": len(opened), "errors": sum(stats.errors.values()),
+            "error_samples": stats.error_samples, "moves": len(arrivals.tapped),
+            "stale_409": len(stats.latency.get("move → 409", [])),
+            "move": summary_ms(stats.latency["move → 200"]) if moved else {},
+            "tap_to_other_phones": summary_ms(arrivals.latency) if arrivals.latency else {},
+            "tap_to_phones_on_the_other_server": summary_ms(arrivals.cross) if arrivals.cross else {},
+            **check}
+
+
+def render(r: dict) -> list[str]:
+    same, cross = r["tap_to_other_phones"], r["tap_to_phones_on_the_other_server"]
+    p = lambda s, k: f"{s[k]:.0f}" if s else "–"  # noqa: E731
+    return ["### Two app servers on one PostgreSQL", "",
+            f"{r['tables']} tables × {r['phones']} phones split across two gunicorn servers (2 gevent "
+            f"workers each) on one PostgreSQL, every phone streaming, a move per table every "
+            f"~{r['move_every_s']:g} s for {r['seconds']:g} s: {r['streams_open']} streams open, "
+            f"{r['moves']} moves tapped, {r['acknowledged']} acknowledged, {r['stored']} stored, "
+            f"{r['stale_409']} answered 409, errors {r['errors']}, games with a gap or a duplicate "
+            f"{r['games_with_gaps_or_duplicates']}, broken chains {r['chains_broken']}.", "",
+            "| tap → other phones (ms) | p50 | p95 | p99 | n |", "|---|---|---|---|---|",
+            f"| any server | {p(same, 'p50')} | {p(same, 'p95')} | {p(same, 'p99')} | {same.get('n', 0)} |",
+            f"| the other server (NOTIFY) | {p(cross, 'p50')} | {p(cross, 'p95')} | {p(cross, 'p99')} "
+            f"| {cross.get('n', 0)} |", ""]
