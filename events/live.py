@@ -121,7 +121,7 @@ class Hub:
             db.conn.close()
 
     def _listen(self, database: str) -> None:
-        from psycopg import OperationalError
+        from psycopg import Error as PostgresError
         while self._database == database:
             try:
                 db = store.connect(database)
@@ -134,7 +134,7 @@ class Hub:
                 while self._database == database:
                     for note in db.conn.raw.notifies(timeout=1.0):
                         self.published(note.payload)
-            except OperationalError:
+            except PostgresError:  # the connection went: connect again
                 time.sleep(RECONNECT_INTERVAL)
             finally:
                 db.conn.close()

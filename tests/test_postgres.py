@@ -292,3 +292,25 @@ def test_copy_db_takes_a_halls_games_home_into_a_fresh_sqlite_file(tmp_path, pos
     assert result.exit_code == 0, result.output
     db = store.connect(home)
     assert {g: export_game(db, g)["events"] for g in ids} == exports
+
+
+def test_a_watcher_that_lost_its_connection_listens_again(postgres_url):
+    store.prepare(postgres_url)
+    db = store.connect(postgres_url)
+    game_id = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+    hub = live.Hub()
+    flag = hub.subscribe(game_id, postgres_url)
+    try:
+        assert flag.wait(5)  # listening
+        flag.clear()
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                   " WHERE query LIKE 'LISTEN%'").fetchall()
+        assert killed == [(True,)]
+        assert flag.wait(10)  # reconnected: every stream woken once (it may have missed a move)
+        flag.clear()
+        store.append(db, game_id, _points(1, "after"), 1)
+        assert flag.wait(10)  # and notified again
+    finally:
+        hub.unsubscribe(game_id, flag)
+        hub._database = None
