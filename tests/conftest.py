@@ -151,6 +151,25 @@ def api(base: str, path: str, body: dict, token: str | None = None) -> dict:
     return json.loads(urllib.request.urlopen(request, timeout=10).read())
 
 
+def cut_selects(page, selector: str = "select", chosen_only: bool = False) -> list[str]:
+    """The selects on ``page`` (matching ``selector``) with an option too wide for the box:
+    the text drawn in the select's own font, against its width less padding and the arrow
+    (20 px). Each as "name: 'text' width/room px"; every option unless ``chosen_only``."""
+    return page.evaluate("""([selector, chosenOnly]) => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        return [...document.querySelectorAll(selector)].filter(s => s.getClientRects().length).flatMap(s => {
+            const css = getComputedStyle(s);
+            ctx.font = css.font;
+            const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
+            const options = chosenOnly ? [s.options[s.selectedIndex]].filter(Boolean) : [...s.options];
+            const widest = options.map(o => [o.text.trim(), ctx.measureText(o.text.trim()).width])
+                                  .sort((a, b) => b[1] - a[1])[0];
+            return widest && widest[1] > room
+                ? [`${s.name}: '${widest[0]}' ${Math.round(widest[1])}/${Math.round(room)} px`] : [];
+        });
+    }""", [selector, chosen_only])
+
+
 # ---- a throwaway PostgreSQL cluster (issue 19: the store on PostgreSQL) ---------------
 # `make test` installs Debian's postgresql when initdb is missing. Tests that need it
 # FAIL when it cannot start: a skipped engine would pass unnoticed.

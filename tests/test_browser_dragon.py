@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from tests.conftest import cut_selects, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -94,18 +94,8 @@ def _release(page, who, persons):
 
 
 def _cut_selects(page) -> list[str]:
-    """The chosen texts of the form's selects that do not fit their box (the text drawn in
-    the select's own font, against its width less padding and the arrow)."""
-    return page.evaluate("""() => {
-        const ctx = document.createElement('canvas').getContext('2d');
-        return [...document.querySelectorAll('#move-form select')].filter(s => s.selectedIndex >= 0).map(s => {
-            const css = getComputedStyle(s);
-            ctx.font = css.font;
-            const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
-            const label = s.options[s.selectedIndex].text.trim();
-            return ctx.measureText(label).width > room ? label : null;
-        }).filter(Boolean);
-    }""")
+    """The chosen texts of the form's selects that do not fit their box."""
+    return cut_selects(page, "#move-form select", chosen_only=True)
 
 
 def _persons(base, game):
