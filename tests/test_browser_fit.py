@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import GAMES
-from tests.conftest import screenshot
+from tests.conftest import cut_selects, screenshot
 
 pytestmark = pytest.mark.browser
 PAGES = ["", "/timeline", "/replay?at=2", "/final"]
@@ -47,18 +47,6 @@ def test_every_game_page_fits_a_phone(live_server, new_phone, locale, lang):
     assert too_wide == []
 
 
-CUT_SELECTS = """() => {
-    const ctx = document.createElement('canvas').getContext('2d');
-    return [...document.querySelectorAll('main select')].filter(s => s.offsetParent && s.selectedIndex >= 0).map(s => {
-        const css = getComputedStyle(s);
-        ctx.font = css.font;
-        const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
-        const label = s.options[s.selectedIndex].text.trim();
-        return ctx.measureText(label).width > room ? `${s.name}: ${label}` : null;
-    }).filter(Boolean);
-}"""
-
-
 @pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en")])
 def test_no_select_of_the_new_game_form_or_a_set_up_step_cuts_its_text(live_server, new_phone, locale, lang):
     """The chosen text of a select is drawn whole (its own font against its width less the
@@ -70,10 +58,10 @@ def test_no_select_of_the_new_game_form_or_a_set_up_step_cuts_its_text(live_serv
     colour = phone.locator("select[name=colour]").first
     for option in colour.locator("option").all_inner_texts():
         colour.select_option(label=option)
-        cut += phone.evaluate(CUT_SELECTS)
+        cut += cut_selects(phone, "main select", chosen_only=True)
     for i, name in enumerate(("Anna", "Béla"), start=1):
         phone.locator("input[name=name]").nth(i - 1).fill(name)
     phone.locator("main form button[type=submit]").last.click()
     expect(phone.locator('select[name="gov1"]')).to_be_visible()
-    cut += phone.evaluate(CUT_SELECTS)
+    cut += cut_selects(phone, "main select", chosen_only=True)
     assert sorted(set(cut)) == []
