@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from events import store
 from events.hashing import GENESIS, chain_hash
 from scoring.base import Problem
+from scoring.schema import has_direction_control
 
 MAX_NAME = 40
 VERSION = 1
@@ -99,7 +100,8 @@ def clean_name(raw) -> str | None:
 
 
 def _clean_text(raw: str) -> bool:
-    return not any(unicodedata.category(c) in ("Cc", "Cs", "Co") or c == "\ufffd" for c in raw)
+    return not has_direction_control(raw) and \
+        not any(unicodedata.category(c) in ("Cc", "Cs", "Co") or c == "\ufffd" for c in raw)
 
 
 BAD_NAME = Problem("people §1", f"A név 1–{MAX_NAME} karakter legyen, vezérlőkarakterek nélkül.",

@@ -20,7 +20,7 @@ from scoring.base import Problem
 from scoring.schema import schema_texts, strict_validator
 
 from events.palette import COLOUR_IDS
-from scoring.schema import unencodable_path
+from scoring.schema import has_direction_control, unencodable_path
 
 MAX_NAME = 40
 # Game ids: letters and digits only, a letter first, so every command line (no leading
@@ -107,6 +107,12 @@ def check_setup(game, players: list[dict], options: dict) -> list[Problem]:
     if any(not p["name"] or len(p["name"]) > MAX_NAME for p in players):
         problems.append(Problem("core §1", f"Minden játékosnak legyen neve (max. {MAX_NAME} karakter).",
                                 f"Every player needs a name of at most {MAX_NAME} characters."))
+    turned = [i + 1 for i, p in enumerate(players) if has_direction_control(p["name"] or "")]
+    if turned:
+        problems.append(Problem("core §1", f"A(z) {', '.join(map(str, turned))}. játékos neve írásirány-vezérlő "
+                                           "karaktert tartalmaz (megfordítaná a nevek megjelenését).",
+                                f"Player {', '.join(map(str, turned))}'s name holds a text direction control "
+                                "character (it would turn how names are shown)."))
     odd = sorted({p["colour"] for p in players if p["colour"] and p["colour"] not in COLOUR_IDS})
     if odd:
         problems.append(Problem("core §1", f"Ismeretlen szín: {', '.join(odd)[:80]}; a paletta színei: "

@@ -147,6 +147,16 @@ def schema_problems(schema: Mapping[str, Any], data, rule: str,
             for hu, en in map(schema_texts, errors[:limit])]
 
 
+# Marks and overrides of the text direction (LRM, RLM, ALM, the embeddings, overrides and
+# isolates): one in a player's name reverses how that name and every name after it on a
+# line are shown ("\u202eevil" reads "live").
+DIRECTION_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def has_direction_control(text: str) -> bool:
+    return any(c in DIRECTION_CONTROLS for c in text)
+
+
 def unencodable_path(value: Any) -> str | None:
     """Where in a JSON value a text is not valid Unicode (a lone surrogate such as
     ``"\\ud800"``, which JSON's escapes can carry but UTF-8 cannot store), as a path

@@ -3,6 +3,8 @@ reverted through its own log; bad changes refused with a reason and nothing appe
 with CSRF on as in production."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from events import roster, store
@@ -102,6 +104,23 @@ def test_invalid_unicode_in_a_name_is_refused(guarded):
     body = b'{"kind": "scorepad", "players": [{"name": "\\udc80x"}, {"name": "B"}]}'
     response = client.post("/api/games", data=body, content_type="application/json")
     assert response.status_code in (400, 422) and _log_size(db) == before
+
+
+@pytest.mark.parametrize("name", ["\u202eevil", "Anna\u2067", "\u200fBéla"])
+def test_a_name_with_a_text_direction_control_is_refused(guarded, name):
+    """A player named "\u202eevil" showed as "live" and turned every name after it on the
+    home page backwards ("avÉ" for "Éva"): direction controls in a name are refused, in a
+    new game (form and API) and in the roster."""
+    app, client, token, db = guarded
+    games, before = db.execute("SELECT COUNT(*) FROM games").fetchone()[0], _log_size(db)
+    form = client.post("/games/new", data={"csrf_token": token, "kind": "scorepad", "name": [name, "Cili"],
+                                           "colour": ["red", "blue"]})
+    body = json.dumps({"kind": "scorepad", "players": [{"name": name}, {"name": "Cili"}]})
+    api = client.post("/api/games", data=body, content_type="application/json", query_string={"lang": "en"})
+    person = client.post("/people", data={"csrf_token": token, "name": name})
+    assert form.status_code == 422 and api.status_code == 422 and person.status_code == 422
+    assert "control" in json.dumps(api.get_json())
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games and _log_size(db) == before
 
 
 def test_a_change_without_the_csrf_token_is_refused(guarded):
