@@ -20,8 +20,10 @@ def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form"
     """Read an integer field of a phone form or raise ``FormError`` naming it."""
     raw = (form.get(name) or "").strip()
     digits = raw[1:] if raw[:1] in "+-" else raw
-    if not digits.isascii() or not digits.isdigit() or len(digits) > MAX_DIGITS:
+    if not digits.isascii() or not digits.isdigit():
         fail(f"{label['hu']}: egész számot adj meg.", f"{label['en']}: enter a whole number.", rule)
+    if len(digits) > MAX_DIGITS:
+        _too_long(raw, digits, label, rule, high)
     value = int(raw)
     if low is not None and value < low:
         fail(f"{label['hu']}: legalább {low} kell (most {value}).",
@@ -32,6 +34,17 @@ def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form"
     return value
 
 
+
+
+def _too_long(raw: str, digits: str, label, rule: str, high: int | None):
+    """A whole number of more digits than any count needs: too large, said as such (not
+    read: int() of thousands of digits is slow). Only the first digits are repeated."""
+    if high is not None and raw[:1] != "-":
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        fail(f"{label['hu']}: legfeljebb {high} lehet (most {shown}).",
+             f"{label['en']}: at most {high} is allowed (got {shown}).", rule)
+    fail(f"{label['hu']}: túl nagy szám ({len(digits)} számjegy; legfeljebb {MAX_DIGITS}).",
+         f"{label['en']}: too large a number ({len(digits)} digits; at most {MAX_DIGITS}).", rule)
 
 
 def form_choice(form: Mapping[str, str], name: str, allowed, label: Text, optional: bool = False,

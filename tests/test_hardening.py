@@ -386,3 +386,17 @@ def test_api_errors_follow_the_clients_language_and_problems_keep_both(client, d
         "type": "points-recorded", "data": {"seat": 9, "points": 1}, "expected_seq": 4, "client_event_id": "r"})
     assert refused.status_code == 422 and refused.json["error"] == "a szabályok nem engedik ezt a lépést"
     assert all(p["hu"] and p["en"] for p in refused.json["problems"])
+
+
+@pytest.mark.parametrize("raw, low, high, en", [
+    ("99999999999", None, None, "Points: too large a number (11 digits; at most 9)."),
+    ("-12345678901", None, None, "Points: too large a number (11 digits; at most 9)."),
+    ("99999999999", 0, 500, "Points: at most 500 is allowed (got 99999999999)."),
+    ("12a", None, None, "Points: enter a whole number.")])
+def test_a_number_too_long_to_read_is_called_too_large_not_no_whole_number(raw, low, high, en):
+    """'99999999999' in a score field was answered 'enter a whole number': it is one."""
+    from scoring.base import FormError, text
+    from scoring.forms import form_int
+    with pytest.raises(FormError) as refused:
+        form_int({"p": raw}, "p", text("Pont", "Points"), low=low, high=high)
+    assert refused.value.problems[0].en == en
