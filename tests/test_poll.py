@@ -45,3 +45,21 @@ def test_the_middleware_answers_without_flask(app, game, monkeypatch):
     client = app.test_client()
     assert client.get(f"/games/{game}/live?seq=1").status_code == 204 and not called
     assert client.get(f"/games/{game}/live?seq=0").status_code == 200 and called
+
+
+def test_an_ended_game_keeps_the_forms_place_and_an_undo_fills_it_on_the_next_poll(app, db):
+    """The end leaves the move form's place on a seated phone; after the Undo that reopens
+    the game, each seated phone's update fills that place (a spectator's has nothing to fill)."""
+    created = new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Béla"}], {}, "dev")
+    game = created["id"]
+    seated, spectator = app.test_client(), app.test_client()
+    seated.set_cookie(f"seat_{game}", created["seats"][0]["token"])
+    record(db, game, "points-recorded", {"seat": 0, "points": 5}, 1, 0, "dev", "c1")
+    assert b"move-form-reopened" not in seated.get(f"/games/{game}/live?seq=1").data  # no void: nothing to fill
+    record(db, game, "game-ended", {}, 2, 0, "dev", "c2")
+    page = seated.get(f"/games/{game}").data
+    assert b'id="move-form-closed"' in page and b'id="move-form"' not in page
+    record(db, game, "event-voided", {"target": 3, "reason": "undo", "undo": True}, 3, 0, "dev", "c3")
+    assert b'hx-swap-oob="outerHTML:#move-form-closed"' in seated.get(f"/games/{game}/live?seq=3").data
+    assert b"move-form-reopened" not in spectator.get(f"/games/{game}/live?seq=3").data
+    assert b'id="move-form"' in seated.get(f"/games/{game}").data
