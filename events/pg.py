@@ -11,6 +11,8 @@ out per engine where it happens: ``store.write_lock``/``store.lock_game``,
 """
 from __future__ import annotations
 
+import os
+import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
@@ -56,10 +58,13 @@ def _params(params) -> list:
 
 
 class _Conn:
-    """What the store uses of ``db.conn``: ``execute``, ``close``, ``in_transaction``."""
+    """What the store uses of ``db.conn``: ``execute``, ``close``, ``in_transaction``.
+    A pooled connection's ``close`` gives it back to its pool (rolled back if a
+    transaction was left open)."""
 
-    def __init__(self, raw):
+    def __init__(self, raw, release=None):
         self.raw = raw
+        self._release = release
 
     def execute(self, sql: str, params=None):
         return self.raw.execute(_dialect(sql), _params(params))
@@ -74,7 +79,11 @@ class _Conn:
         return self.raw.info.transaction_status != TransactionStatus.IDLE
 
     def close(self) -> None:
-        self.raw.close()
+        release, self._release = self._release, None
+        if release is not None:
+            release(self.raw)
+        elif not self.raw.closed:
+            self.raw.close()
 
 
 class PgDatabase:
@@ -84,8 +93,8 @@ class PgDatabase:
 
     engine = "postgresql"
 
-    def __init__(self, raw, url: str):
-        self.conn = _Conn(raw)
+    def __init__(self, raw, url: str, release=None):
+        self.conn = _Conn(raw, release)
         self.url = url  # names the database, like a SQLite file's path (caches keyed by it)
 
     def execute(self, sql: str, params=None):
@@ -113,6 +122,49 @@ def connect(url: str, **kwargs) -> PgDatabase:
         raise Unreachable(f"PostgreSQL at DATABASE_URL={redacted(url)} cannot be reached: {reason}") \
             from None
     return PgDatabase(raw, url)
+
+
+# Requests take their connection from a pool per server process (web/db.py): a hall's
+# worth of simultaneous requests waits for one of POOL_SIZE connections instead of
+# asking PostgreSQL for a process each (its max_connections, 100 by default, must hold
+# servers × workers × (POOL_SIZE + 1 watcher): docs/scaling.md).
+POOL_SIZE = int(os.environ.get("TABLESCRIBE_PG_POOL", "16"))
+POOL_WAIT = 10.0  # seconds a request waits for a connection before its 503
+_pools: dict[tuple[str, int], object] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(url: str):
+    from psycopg_pool import ConnectionPool
+    key = (url, os.getpid())  # a pool is never shared across gunicorn's fork
+    with _pools_lock:
+        pool = _pools.get(key)
+        if pool is None:
+            pool = _pools[key] = ConnectionPool(
+                url, min_size=1, max_size=POOL_SIZE, timeout=POOL_WAIT, open=True,
+                kwargs={"autocommit": True, "connect_timeout": 10},
+                check=ConnectionPool.check_connection)  # a connection PostgreSQL dropped is replaced
+        return pool
+
+
+def close_pools(url: str | None = None) -> None:
+    """Close this process's pools (of ``url``, or all): tests, each on its own database."""
+    with _pools_lock:
+        keys = [k for k in _pools if url is None or k[0] == url]
+        pools = [_pools.pop(k) for k in keys]
+    for pool in pools:
+        pool.close()
+
+
+def pooled(url: str) -> PgDatabase:
+    """A connection from this process's pool; ``db.conn.close()`` gives it back."""
+    from psycopg_pool import PoolTimeout
+    pool = _pool(url)
+    try:
+        raw = pool.getconn()
+    except PoolTimeout as err:
+        raise Unreachable(f"PostgreSQL at DATABASE_URL={redacted(url)}: no connection free ({err})") from None
+    return PgDatabase(raw, url, release=pool.putconn)
 
 
 def lost_connection_errors() -> tuple[type[BaseException], ...]:

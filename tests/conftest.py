@@ -252,7 +252,10 @@ def postgres_server():
 @pytest.fixture
 def postgres_url(postgres_server):
     """A fresh, empty database of the session's cluster for one test."""
-    return create_database(postgres_server)
+    from events import pg
+    url = create_database(postgres_server)
+    yield url
+    pg.close_pools(url)  # the app's connections to it go with the test
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

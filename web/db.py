@@ -6,7 +6,8 @@ from events import pg, store
 
 def get_db():
     if "db" not in g:
-        g.db = store.connect(current_app.config["DATABASE"])
+        database = current_app.config["DATABASE"]
+        g.db = pg.pooled(database) if pg.is_url(database) else store.connect(database)
     return g.db
 
 

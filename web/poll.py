@@ -17,7 +17,7 @@ import re
 import threading
 from urllib.parse import parse_qs
 
-from events import store
+from events import pg, store
 from web.security import SECURITY_HEADERS
 
 # The routes whose answer is "204 while ?seq= is the game's last sequence number":
@@ -43,6 +43,15 @@ class UnchangedPolls:
         return self.wsgi_app(environ, start_response)
 
     def _last_seq(self, game_id: str) -> int:
+        if pg.is_url(self.database):  # a pooled connection, given back at once
+            try:
+                db = pg.pooled(self.database)
+            except pg.Unreachable:
+                return -1  # not known: Flask answers (its 503)
+            try:
+                return store.last_seq(db, game_id)
+            finally:
+                db.conn.close()
         db = getattr(self.local, "db", None)
         if db is None:
             db = self.local.db = store.connect(self.database)
