@@ -118,7 +118,8 @@ def connect(url: str, **kwargs) -> PgDatabase:
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=10, **kwargs)
     except psycopg.OperationalError as err:
-        reason = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+        reason = " ".join(line.strip() for line in str(err).splitlines() if line.strip()) \
+            or type(err).__name__
         raise Unreachable(f"PostgreSQL at DATABASE_URL={redacted(url)} cannot be reached: {reason}") \
             from None
     return PgDatabase(raw, url)

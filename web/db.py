@@ -1,7 +1,12 @@
 """The per-request store connection; the schema is migrated when the app starts."""
+import sys
+
 from flask import current_app, g
 
 from events import pg, store
+
+
+BOOT_FAILED = 3  # gunicorn's "worker failed to boot": the server stops instead of retrying
 
 
 def get_db():
@@ -22,4 +27,5 @@ def init_app(app) -> None:
     try:
         store.prepare(app.config["DATABASE"])
     except pg.Unreachable as err:  # a message naming DATABASE_URL, not a traceback
-        raise SystemExit(str(err)) from None
+        print(err, file=sys.stderr, flush=True)
+        raise SystemExit(BOOT_FAILED) from None
