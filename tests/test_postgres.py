@@ -314,3 +314,20 @@ def test_a_watcher_that_lost_its_connection_listens_again(postgres_url):
     finally:
         hub.unsubscribe(game_id, flag)
         hub._database = None
+
+
+def test_the_database_commands_on_postgres(tmp_path, postgres_url):
+    """verify-db checks every chain there; backup and restore (SQLite files) point to
+    PostgreSQL's own tools instead of failing half-way."""
+    app = server(postgres_url)
+    app.test_client().post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]})
+    runner = app.test_cli_runner()
+    verified = runner.invoke(args=["verify-db"])
+    assert verified.exit_code == 0 and "1 games checked, 0 problems" in verified.output
+    backup = runner.invoke(args=["backup", str(tmp_path / "b.db")])
+    assert backup.exit_code != 0 and "pg_dump" in backup.output
+    assert not (tmp_path / "b.db").exists()
+    restore_from = tmp_path / "r.db"
+    restore_from.write_bytes(b"")
+    restore = runner.invoke(args=["restore", str(restore_from), "--yes"])
+    assert restore.exit_code != 0 and "pg_restore" in restore.output
