@@ -186,18 +186,15 @@ def test_a_connection_lost_mid_request_is_a_503_with_retry_and_nothing_written(p
     client = app.test_client()
     game = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]}).get_json()
     auth = {"X-Seat-Token": game["seats"][0]["token"]}
-    real_append = store._append
+    real_touch = store._touch_summary
 
-    def append_then_lose_the_connection(db, *args):
-        admin = psycopg.connect(postgres_url, autocommit=True)
-        pid = db.conn.raw.info.backend_pid
-        with store.write_lock(db):
-            db.execute("SELECT 1")
-            admin.execute("SELECT pg_terminate_backend(%s)", [pid])
-            admin.close()
-            return real_append(db, *args)  # the INSERT meets a dead connection
+    def insert_then_lose_the_connection(db, *args):
+        """The event row is inserted; PostgreSQL goes before the summary and the COMMIT."""
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", [db.conn.raw.info.backend_pid])
+        return real_touch(db, *args)
 
-    monkeypatch.setattr(store, "_append", append_then_lose_the_connection)
+    monkeypatch.setattr(store, "_touch_summary", insert_then_lose_the_connection)
     answer = client.post(f"/api/games/{game['id']}/events", headers=auth,
                          json={"type": "points-recorded", "data": {"seat": 0, "points": 5},
                                "expected_seq": 1, "client_event_id": "lost"})
@@ -205,6 +202,11 @@ def test_a_connection_lost_mid_request_is_a_503_with_retry_and_nothing_written(p
     assert answer.headers["Retry-After"] == "5"
     db = store.connect(postgres_url)
     assert store.last_seq(db, game["id"]) == 1 and store.find_by_client_id(db, game["id"], "lost") is None
+    monkeypatch.undo()  # PostgreSQL is back: the phone's resend is recorded once
+    again = client.post(f"/api/games/{game['id']}/events", headers=auth,
+                        json={"type": "points-recorded", "data": {"seat": 0, "points": 5},
+                              "expected_seq": 1, "client_event_id": "lost"})
+    assert again.status_code == 201 and store.last_seq(db, game["id"]) == 2
 
 
 def _everything(url: str) -> dict:
