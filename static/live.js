@@ -46,6 +46,23 @@
     if (live && pushed && Number(pushed[1]) <= Number(live.dataset.seq)) evt.preventDefault();
   });
 
+  // 2c. A tap's answer replaces the table body (outerHTML): htmx puts the new body above
+  //     the old one before removing it, and the browser's scroll anchoring followed the old
+  //     one down to the end of the page, the answer ("✓ #18 …") far above the screen. The
+  //     answer keeps the scroll position and brings what it says beside the button into view.
+  var keptY = null;
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    keptY = target && target.id === "table-body" ? window.scrollY : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (keptY === null) return;
+    window.scrollTo(0, keptY);
+    keptY = null;
+    var said = document.querySelector("#table-body [data-testid=ack], #table-body [data-testid=problems]");
+    if (said) said.scrollIntoView({ block: "nearest" });
+  });
+
   // 3. Offline: say so, keep each tapped move (its client_event_id fixed when tapped)
   //    and send it once the connection is back.
   var status = document.getElementById("connection");

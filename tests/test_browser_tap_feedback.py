@@ -160,3 +160,22 @@ def test_ending_the_game_asks_once_more_and_says_how_to_take_it_back(live_server
     screenshot(host, f"game-ended-{lang}")
     host.get_by_test_id("undo").click()                 # taken back: the form returns
     expect(host.locator("#move-form")).to_have_count(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_recorded_move_is_acknowledged_where_the_thumb_is_not_at_the_bottom_of_the_page(live_server, new_phone, lang):
+    """The answer replaces the table body (outerHTML): htmx puts the new body above the old
+    one before removing it, and the browser's scroll anchoring followed the old one down, so
+    after Maharaja's '+2 gold' the phone showed the end of the log and the ✓ was 1,100 px
+    above the screen."""
+    created = _game(live_server, "maharaja", moves=20)       # Anna has revealed gold + move a house
+    host = new_phone()
+    _sit(host, live_server, created, lang)
+    gold = host.get_by_role("button", name={"en": "+2 gold", "hu": "+2 arany"}[lang], exact=True)
+    gold.scroll_into_view_if_needed()
+    before = host.evaluate("scrollY")
+    gold.click()
+    expect(host.get_by_test_id("ack")).to_contain_text("#22")
+    assert _seen(host, "[data-testid=ack]")["inside"]
+    assert abs(host.evaluate("scrollY") - before) < 844
+    _what_the_phone_shows(host, f"acknowledged-where-tapped-{lang}")
