@@ -106,16 +106,18 @@ async def _poll(phone: Phone, arrivals: Arrivals, stats: Stats, until: float) ->
 
 
 async def _mover(phones: list[Phone], arrivals: Arrivals, stats: Stats, start: float,
-                 until: float, every: float) -> None:
+                 until: float, every: float, acked: list | None = None) -> None:
+    """A move per ``every`` seconds from the table's phones in turn (``acked``: the client
+    event ids the server answered 200, for a check that none was lost)."""
     await _sleep_until(start - time.perf_counter() + random.uniform(0, every), until)
     turn = 0
     while time.perf_counter() < until:
         phone = phones[turn % len(phones)]
         turn += 1
         seq = max(p.seen for p in phones)
+        cid = secrets.token_hex(16)
         body = _form(csrf_token=phone.csrf, expected_seq=seq, action="points-recorded",
-                     client_event_id=secrets.token_hex(16), seat=phone.seat,
-                     points=random.randint(1, 30), note="")
+                     client_event_id=cid, seat=phone.seat, points=random.randint(1, 30), note="")
         arrivals.tap(phone.game_id, seq + 1, phone.seat)
         tick = time.perf_counter()
         try:
@@ -127,6 +129,8 @@ async def _mover(phones: list[Phone], arrivals: Arrivals, stats: Stats, start: f
             stats.add(f"move → {status}", time.perf_counter() - tick)
             if status == 200:
                 phone._saw(data)
+                if acked is not None:
+                    acked.append(cid)
             elif status != 409:
                 stats.error("move", f"HTTP {status}")
         await _sleep_until(random.uniform(every * 2 / 3, every * 4 / 3), until)

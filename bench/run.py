@@ -139,9 +139,12 @@ def _run_postgres(plan: dict, skip: set[str], results: dict, log, save) -> None:
         if "servers" not in skip:
             from bench import two_servers
             log(f"two servers on one PostgreSQL: {plan['servers_tables']} tables x {plan['servers_phones']} phones")
-            results["servers"] = two_servers.measure(cluster, create_database, plan["servers_tables"],
-                                                     plan["servers_phones"], plan["servers_seconds"],
-                                                     plan["servers_move_every"])
+            hall = (cluster, create_database, plan["servers_tables"], plan["servers_phones"],
+                    plan["servers_seconds"], plan["servers_move_every"])
+            results["servers"] = two_servers.measure(*hall)
+            save(results)
+            log("two servers on one PostgreSQL, one killed half-way")
+            results["servers_killed"] = two_servers.measure(*hall, kill_one=True)
             save(results)
     finally:
         stop()
@@ -259,6 +262,9 @@ def render(results: dict) -> str:
     if results.get("servers"):
         from bench import two_servers
         out += two_servers.render(results["servers"])
+    if results.get("servers_killed"):
+        from bench import two_servers
+        out += two_servers.render(results["servers_killed"])
     return "\n".join(out)
 
 

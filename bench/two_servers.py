@@ -9,11 +9,14 @@ servers answered 200)."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 
 from bench.common import summary_ms
 from bench.live import Arrivals, _mover, _stream
-from bench.load import WORKERS, THREADS, Phone, Server, Stats, _open_all, _run_in_own_loop
+from bench.load import (THREADS, WORKERS, Phone, Server, Stats, _children, _open_all,
+                        _run_in_own_loop)
 from events import store
 
 
@@ -44,20 +47,32 @@ class CrossArrivals(Arrivals):
         super().seen(game_id, seq, seat)
 
 
-def _lost_or_duplicated(db, games: list[str], acknowledged: int) -> dict:
+def _lost_or_duplicated(db, games: list[str], acked: list[str]) -> dict:
     stored = broken = gaps = 0
+    kept: set[str] = set()
     for game_id in games:
         events = store.read_events(db, game_id)
         stored += len(events) - 1  # the set-up is not a move
         gaps += [e.seq for e in events] != list(range(1, len(events) + 1))
         gaps += len({e.client_event_id for e in events}) != len(events)
         broken += store.verify_game(db, game_id) is not None
-    return {"acknowledged": acknowledged, "stored": stored, "games_with_gaps_or_duplicates": gaps,
-            "chains_broken": broken}
+        kept |= {e.client_event_id for e in events}
+    return {"acknowledged": len(acked), "stored": stored, "acknowledged_missing": len(set(acked) - kept),
+            "games_with_gaps_or_duplicates": gaps, "chains_broken": broken}
+
+
+async def _kill(server: Server, at: float, killed: dict, acked: list) -> None:
+    await asyncio.sleep(max(0.0, at - time.perf_counter()))
+    for pid in [server.proc.pid] + _children(server.proc.pid):  # kill -9: master and workers
+        os.kill(pid, signal.SIGKILL)
+    server.proc.wait(10)
+    killed["acknowledged_before"] = len(acked)
 
 
 def measure(server_url: str, create_database, tables: int, phones: int, seconds: float,
-            move_every: float) -> dict:
+            move_every: float, kill_one: bool = False) -> dict:
+    """``kill_one``: server A is killed (kill -9) half-way; its phones' requests fail from
+    then on, server B's phones go on."""
     url = create_database(server_url)
     servers = [PostgresServer(url), PostgresServer(url)]
     seats = servers[0].tables(tables, phones)
@@ -68,23 +83,25 @@ def measure(server_url: str, create_database, tables: int, phones: int, seconds:
 
         async def main():
             await _open_all(everyone)
-            stats, arrivals, opened = Stats(), CrossArrivals(), []
+            stats, arrivals, opened, acked, killed = Stats(), CrossArrivals(), [], [], {}
             until = time.perf_counter() + 5 + seconds
             listeners = [asyncio.create_task(_stream(p, arrivals, stats, until, opened)) for p in everyone]
             await asyncio.sleep(5)  # every stream opened
             busy = time.perf_counter()
-            await asyncio.gather(*(_mover(t, arrivals, stats, busy, until, move_every) for t in table_phones))
+            killer = [_kill(servers[0], busy + seconds / 2, killed, acked)] if kill_one else []
+            await asyncio.gather(*killer, *(_mover(t, arrivals, stats, busy, until, move_every, acked)
+                                            for t in table_phones))
             await asyncio.gather(*listeners)
-            return stats, arrivals, opened
+            return stats, arrivals, opened, acked, killed
 
-        stats, arrivals, opened = _run_in_own_loop(main)
-        moved = len(stats.latency.get("move → 200", []))
-        check = _lost_or_duplicated(servers[0].db, [t[0][0] for t in seats], moved)
-    return {"tables": tables, "phones": phones, "seconds": seconds, "move_every_s": move_every,
+        stats, arrivals, opened, acked, killed = _run_in_own_loop(main)
+        check = _lost_or_duplicated(servers[1].db, [t[0][0] for t in seats], acked)
+    after = len(acked) - killed["acknowledged_before"] if kill_one else None
+    return {"killed_one": kill_one, "acknowledged_after_the_kill": after, "tables": tables, "phones": phones, "seconds": seconds, "move_every_s": move_every,
             "streams_open": len(opened), "errors": sum(stats.errors.values()),
             "error_samples": stats.error_samples, "moves": len(arrivals.tapped),
             "stale_409": len(stats.latency.get("move → 409", [])),
-            "move": summary_ms(stats.latency["move → 200"]) if moved else {},
+            "move": summary_ms(stats.latency["move → 200"]) if acked else {},
             "tap_to_other_phones": summary_ms(arrivals.latency) if arrivals.latency else {},
             "tap_to_phones_on_the_other_server": summary_ms(arrivals.cross) if arrivals.cross else {},
             **check}
@@ -93,13 +110,17 @@ def measure(server_url: str, create_database, tables: int, phones: int, seconds:
 def render(r: dict) -> list[str]:
     same, cross = r["tap_to_other_phones"], r["tap_to_phones_on_the_other_server"]
     p = lambda s, k: f"{s[k]:.0f}" if s else "–"  # noqa: E731
-    return ["### Two app servers on one PostgreSQL", "",
+    title = "one of them killed (kill -9) half-way" if r.get("killed_one") else "both running"
+    return [f"### Two app servers on one PostgreSQL: {title}", "",
             f"{r['tables']} tables × {r['phones']} phones split across two gunicorn servers (2 gevent "
             f"workers each) on one PostgreSQL, every phone streaming, a move per table every "
             f"~{r['move_every_s']:g} s for {r['seconds']:g} s: {r['streams_open']} streams open, "
             f"{r['moves']} moves tapped, {r['acknowledged']} acknowledged, {r['stored']} stored, "
+            f"acknowledged but missing {r['acknowledged_missing']}, "
             f"{r['stale_409']} answered 409, errors {r['errors']}, games with a gap or a duplicate "
-            f"{r['games_with_gaps_or_duplicates']}, broken chains {r['chains_broken']}.", "",
+            f"{r['games_with_gaps_or_duplicates']}, broken chains {r['chains_broken']}."
+            + (f" After the kill server B acknowledged {r['acknowledged_after_the_kill']} moves; the errors "
+               "are the killed server's phones' streams and moves." if r.get("killed_one") else ""), "",
             "| tap → other phones (ms) | p50 | p95 | p99 | n |", "|---|---|---|---|---|",
             f"| any server | {p(same, 'p50')} | {p(same, 'p95')} | {p(same, 'p99')} | {same.get('n', 0)} |",
             f"| the other server (NOTIFY) | {p(cross, 'p50')} | {p(cross, 'p95')} | {p(cross, 'p99')} "

@@ -143,6 +143,12 @@ def test_two_servers_on_one_postgres_lose_and_duplicate_nothing(quick):
     r = quick["servers"]
     assert r["errors"] == 0, r["error_samples"]
     assert r["streams_open"] == r["tables"] * r["phones"]
-    assert r["acknowledged"] == r["stored"] > 0
+    assert r["acknowledged"] == r["stored"] > 0 and r["acknowledged_missing"] == 0
     assert r["games_with_gaps_or_duplicates"] == 0 and r["chains_broken"] == 0
     _sane(r["tap_to_phones_on_the_other_server"])
+
+
+def test_one_of_two_servers_killed_loses_no_acknowledged_move(quick):
+    r = quick["servers_killed"]
+    assert r["acknowledged_missing"] == 0 and r["acknowledged"] > 0
+    assert r["games_with_gaps_or_duplicates"] == 0 and r["chains_broken"] == 0
