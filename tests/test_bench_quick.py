@@ -68,7 +68,7 @@ def test_the_report_prints_every_table(quick):
 
 def test_the_command_line_writes_the_raw_results(tmp_path, capsys):
     out = tmp_path / "r.json"
-    assert bench.main(["--quick", "--games", "scorepad", "--skip", "load,max", "--json", str(out)]) == 0
+    assert bench.main(["--quick", "--games", "scorepad", "--skip", "load,max,engines,servers", "--json", str(out)]) == 0
     assert "| scorepad |" in capsys.readouterr().out
     assert json.loads(out.read_text())["sizes"][0]["kind"] == "scorepad"
 
@@ -93,7 +93,7 @@ def test_make_bench_runs_as_a_script():
     import subprocess
     import sys
     from bench.common import ROOT
-    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--skip", "sizes,real,load,max,engines"],
+    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--skip", "sizes,real,load,max,engines,servers"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "### The schema's share" in done.stdout
