@@ -270,6 +270,17 @@ def test_export_download_and_import_upload(client, db, game):
     assert junk.status_code == 422
 
 
+def test_an_upload_that_is_not_json_is_named_as_such(client, db):
+    """A chosen file of other bytes was answered 'Choose an exported game (JSON)', as if no
+    file had been chosen."""
+    for junk in (b"hello", b"\xff{", b"[" * 5000):
+        refused = client.post("/import?lang=en", data={"file": (io.BytesIO(junk), "g.json")},
+                              content_type="multipart/form-data")
+        assert refused.status_code == 422 and "This file is not JSON" in refused.get_data(as_text=True)
+    empty = client.post("/import?lang=en", data={}, content_type="multipart/form-data")
+    assert empty.status_code == 422 and "Choose an exported game (JSON)." in empty.get_data(as_text=True)
+
+
 def test_the_shared_game_of_the_export_tests_renders_every_audit_page(client, db):
     gid = play(db, MOVES)
     for path in ("/timeline", "/replay?at=9", "/final", "/disputes/8", "/disputes/12"):

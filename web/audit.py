@@ -29,6 +29,8 @@ bp = Blueprint("audit", __name__)
 
 COMMENT_NEEDED = Problem("core §4", "Írj megjegyzést.", "Write a comment.")
 BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Choose an exported game (JSON).")
+NOT_JSON = Problem("core §7", "Ez a fájl nem JSON (vagy nem UTF-8): válassz egy exportált játékot.",
+                   "This file is not JSON (or not UTF-8): choose an exported game.")
 
 
 # ---- the history of a game: one fold, cached and extended (events/history.py) --------
@@ -361,7 +363,7 @@ def import_page():
     except (ValueError, RecursionError):  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting
         doc = None
     if doc is None:
-        return render_template("audit/import.html", refusal=None, problems=[BAD_FILE]), 422
+        return render_template("audit/import.html", refusal=None, problems=[NOT_JSON if upload else BAD_FILE]), 422
     try:
         people = _people_of(doc)
         created = import_game(get_db(), doc, device_id())
