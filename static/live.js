@@ -33,8 +33,9 @@
   document.addEventListener("htmx:sseError", function () { streamIs(false); });
   document.addEventListener("htmx:sseClose", function () { streamIs(false); });
   document.addEventListener("htmx:beforeRequest", function (evt) {
-    var elt = evt.detail.elt;
-    if (elt && elt.id === "live" && streaming) evt.preventDefault();
+    var elt = evt.detail.elt, config = evt.detail.requestConfig;
+    var asked = config && config.triggeringEvent && config.triggeringEvent.type === "refresh";
+    if (elt && elt.id === "live" && streaming && !asked) evt.preventDefault();
   });
 
   // 2b. A push of what this phone already shows (its own write's answer had it) is dropped:
@@ -61,6 +62,35 @@
     keptY = null;
     var said = document.querySelector("#table-body [data-testid=ack], #table-body [data-testid=problems]");
     if (said) said.scrollIntoView({ block: "nearest" });
+  });
+
+  // 2c. While this phone's own write is on its way, pushes wait: its answer replaces the
+  //     table body, and would wipe a choice made on a step that a push showed first. The
+  //     answer shows every move up to its own; a later one pushed meanwhile is fetched by
+  //     one poll ("refresh") once the answer has landed.
+  var writing = 0, heldSeq = 0;
+  function isWrite(evt) {
+    var config = evt.detail.requestConfig;
+    return config && config.verb === "post";
+  }
+  document.addEventListener("htmx:beforeSend", function (evt) { if (isWrite(evt)) writing++; });
+  document.addEventListener("htmx:sseBeforeMessage", function (evt) {
+    var pushed = /data-seq="(\d+)"/.exec(evt.detail.data || "");
+    if (!writing || !pushed) return;
+    heldSeq = Math.max(heldSeq, Number(pushed[1]));
+    evt.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (!isWrite(evt) || !writing) return;
+    writing--;
+    if (writing) return;
+    var held = heldSeq;
+    heldSeq = 0;
+    // after the answer has settled: htmx wires the swapped-in #live's triggers then
+    setTimeout(function () {
+      var live = document.getElementById("live");
+      if (live && held > Number(live.dataset.seq)) htmx.trigger(live, "refresh");
+    }, 100);
   });
 
   // 3. Offline: say so, keep each tapped move (its client_event_id fixed when tapped)

@@ -228,3 +228,39 @@ def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_push_waits_while_the_phones_own_write_is_on_its_way(live_server, new_phone):
+    """A push that came before the phone's own answer showed the next step first; the answer
+    then replaced the table body and wiped any choice made there. Pushes now wait for it."""
+    host, guest = _table_of_two(live_server, new_phone)
+    held = []
+    host.route("**/moves", lambda route: held.append(route))   # the host's write stays on its way
+    _record(host, "Anna", 5)
+    host.wait_for_timeout(300)
+    assert len(held) == 1
+    _record(guest, "Béla", 7)                                    # recorded as #2 meanwhile
+    expect(guest.get_by_test_id("score-1")).to_have_text("7")
+    host.wait_for_timeout(1000)                                 # the push of #2 has reached the host ...
+    expect(host.locator("#live")).to_have_attribute("data-seq", "1")   # ... and waits
+    held[0].continue_()                                          # stale now: refused beside the button
+    expect(host.locator("#live")).to_have_attribute("data-seq", "2")
+    expect(host.get_by_test_id("problems")).to_contain_text("Not recorded")
+    expect(host.get_by_test_id("score-1")).to_have_text("7")
+    expect(host.get_by_test_id("score-0")).to_have_text("0")
+
+
+def test_a_move_pushed_while_the_answer_was_on_its_way_is_fetched_once_it_lands(live_server, new_phone):
+    host, guest = _table_of_two(live_server, new_phone)
+    answers = []
+    host.route("**/moves", lambda route: answers.append((route, route.fetch())))  # recorded, answer held
+    _record(host, "Anna", 5)
+    expect(guest.get_by_test_id("score-0")).to_have_text("5")   # #2 is in
+    _record(guest, "Béla", 7)                                    # #3, pushed to the host while it waits
+    expect(guest.get_by_test_id("score-1")).to_have_text("7")
+    host.wait_for_timeout(1000)
+    route, answer = answers[0]
+    route.fulfill(response=answer)                               # the answer shows #2 only ...
+    expect(host.locator("#live")).to_have_attribute("data-seq", "3", timeout=3000)  # ... #3 follows
+    expect(host.get_by_test_id("score-1")).to_have_text("7")
+    expect(host.get_by_test_id("ack")).to_be_visible()           # the host's own ✓ stays in view
