@@ -110,6 +110,16 @@ def test_join_codes_are_compared_in_constant_time(app, client, monkeypatch):
     assert (code.encode(), code.encode()) in calls and len(calls) == 2
 
 
+@pytest.mark.parametrize("lang, words", [("en", "Ask the host to show the QR code"),
+                                         ("hu", "mutassa meg újra a QR-kódot")])
+def test_a_wrong_join_code_says_what_to_do_and_offers_to_watch(client, lang, words):
+    game = _api_game(client)
+    refused = client.get(f"/games/{game['id']}/join/notthecode?lang={lang}")
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 404 and words in page
+    assert f'href="/games/{game["id"]}"' in page        # the table, read-only, one tap away
+
+
 # ---- spectators and other tables ----------------------------------------------------------
 
 def test_a_spectator_cannot_write_nor_see_the_join_code(app, client, db):
