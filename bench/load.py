@@ -28,8 +28,8 @@ MOVE_EVERY_S = 15.0       # a move per table every 10–20 s: a brisk board game
 TIMEOUT_S = 30.0
 
 _SEQ = re.compile(rb'data-seq="(\d+)"')
-# Every region the page polls, as htmx does: hx-get="..." hx-trigger="every 1500ms".
-_POLLED = re.compile(rb'hx-get="([^"]+)"\s+hx-trigger="every (\d+)(ms|s)"')
+# Every region the page polls, as htmx does: hx-get="..." hx-trigger="every 1500ms[, other triggers]".
+_POLLED = re.compile(rb'hx-get="([^"]+)"\s+hx-trigger="every (\d+)(ms|s)[,"]')
 _CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
 
 

@@ -113,7 +113,7 @@ def test_past_the_limit_a_phone_gets_503_and_keeps_polling(app, client, game):
     assert live.HUB.count() == 0  # a closed stream gives its place back
     assert client.get(f"/games/{game}/stream", buffered=False).status_code == 200
     page = client.get(f"/games/{game}").get_data(as_text=True)
-    assert 'hx-trigger="every 1500ms"' in page  # the poll stays as the fallback (static/live.js)
+    assert 'hx-trigger="every 1500ms, refresh"' in page  # the poll stays as the fallback (static/live.js)
 
 
 def test_the_table_page_subscribes_with_the_sse_extension(client, game):
