@@ -11,7 +11,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
-from events.stats import BGG_IDS
+from scoring import GAMES
 from scoring.base import Problem
 from scoring.schema import unencodable_path
 
@@ -19,8 +19,9 @@ SOURCE = "Tablescribe"
 _NAMESPACE = uuid.UUID("8a3c7d0e-3f51-4b8e-9d0a-5d7f2b6c1e44")  # this app's uuids, stable per play
 MAX_PLAYS = 10_000
 _KIND_OF_BGG = {}
-for _kind, _bgg in BGG_IDS.items():
-    _KIND_OF_BGG.setdefault(_bgg, _kind)  # 31594: the move-by-move Dragon, not its tally mode
+for _game in GAMES.values():  # the registry's order: 31594 is the move-by-move Dragon, not its tally
+    if _game.bgg_id is not None:
+        _KIND_OF_BGG.setdefault(_game.bgg_id, _game.kind)
 
 
 class BadBGStats(ValueError):

@@ -20,12 +20,10 @@ import orjson
 from events import cache, store
 from events import roster as roster_log
 from events.projection import TableState, changes_the_past, fold, standings
+from scoring import get_game
 
 log = logging.getLogger(__name__)
 
-# BoardGameGeek's ids of the games this server knows (docs/people.md §8).
-BGG_IDS = {"five-tribes": 157354, "maharaja": 9440, "dragon": 31594, "dragon-tally": 31594,
-           "han": 153625}
 _COLUMNS = ("game_id", "seat", "kind", "title", "bgg_id", "name", "players", "score", "rank",
             "breakdown", "started_at", "ended_at", "imported")
 
@@ -33,8 +31,8 @@ _COLUMNS = ("game_id", "seat", "kind", "title", "bgg_id", "name", "players", "sc
 def seat_rows(game_id: str, table: TableState, started_at: str, ended_at: str) -> list[dict]:
     """A finished game's rows: each seat's total, rank and points per category."""
     options = table.options
-    title = str(options.get("title") or "") if table.kind == "scorepad" else ""
-    bgg_id = options.get("bgg_id") or BGG_IDS.get(table.kind)
+    title = str(options.get("title") or "")  # a game a score pad was kept for (its option)
+    bgg_id = options.get("bgg_id") or table.rules.bgg_id
     return [{"game_id": game_id, "seat": row["seat"], "kind": table.kind, "title": title,
              "bgg_id": bgg_id or None, "name": row["player"], "players": len(table.players),
              "score": row["score"], "rank": row["rank"],
@@ -131,8 +129,11 @@ def dump(db) -> list[tuple]:
 # ---- reading: plays with the people who sat at them ---------------------------------
 
 def game_key(kind: str, title: str) -> str:
-    """What the statistics group by: a game kind, and a score pad per game it was kept for."""
-    return f"{kind}:{title.casefold()}" if kind == "scorepad" and title else kind
+    """What the statistics group by: a game kind; a kind with no published game of its own
+    (the score pad) per game it was kept for."""
+    game = get_game(kind)
+    generic = game is not None and game.bgg_id is None
+    return f"{kind}:{title.casefold()}" if generic and title else kind
 
 
 def plays(db, roster, key: str | None = None, people: tuple[int, ...] = (),

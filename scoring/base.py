@@ -130,6 +130,7 @@ class GameKind:
     parse_form: Callable[[dict, Mapping[str, str]], tuple[str, dict]]
     options: tuple[Option, ...] = ()
     categories: Mapping[str, Text] = field(default_factory=dict)
+    bgg_id: int | None = None  # BoardGameGeek's id of the published game, for BG Stats (docs/people.md §8)
     check_setup: Callable[[list[dict], dict], list[Problem]] | None = None
     tiebreak: Callable[[dict, int], tuple] | None = None
     tiebreak_rule: Text | None = None

@@ -208,3 +208,12 @@ def test_a_busy_read_model_never_fails_the_move_and_a_rebuild_heals_it(app, db, 
     assert not [r for r in stats.dump(db) if r[0] == game_id]
     stats.rebuild(db)
     assert [r for r in stats.dump(db) if r[0] == game_id]
+
+
+def test_games_group_by_kind_and_only_the_score_pad_by_the_game_it_was_kept_for():
+    from events.bgstats import _KIND_OF_BGG
+    from events.stats import game_key
+    assert game_key("han", "Han") == "han"                      # an imported Han play: still Han
+    assert game_key("scorepad", "Azul") == "scorepad:azul"
+    assert game_key("scorepad", "") == "scorepad"
+    assert _KIND_OF_BGG[31594] == "dragon" and _KIND_OF_BGG[157354] == "five-tribes"  # from each GameKind

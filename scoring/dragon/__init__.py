@@ -20,7 +20,7 @@ from scoring.dragon.setup import setup, setup_v1
 from scoring.dragon.view import view
 
 GAME = GameKind(
-    kind="dragon", title=text("A sárkány éve", "In the Year of the Dragon"),
+    kind="dragon", bgg_id=31594, title=text("A sárkány éve", "In the Year of the Dragon"),
     min_players=2, max_players=5, rules_version=RULES_VERSION, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, categories=labels(),

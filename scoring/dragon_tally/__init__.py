@@ -15,7 +15,7 @@ from scoring.dragon_tally.score import is_over, score, tiebreak
 from scoring.dragon_tally.setup import setup
 
 GAME = GameKind(
-    kind="dragon-tally", title=text("A sárkány éve – végső pontozás", "In the Year of the Dragon – final tally"),
+    kind="dragon-tally", bgg_id=31594, title=text("A sárkány éve – végső pontozás", "In the Year of the Dragon – final tally"),
     min_players=2, max_players=5, rules_version=1, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over, describe=describe,
     parse_form=parse_form, categories=labels(), tiebreak=tiebreak,

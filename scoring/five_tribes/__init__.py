@@ -19,7 +19,7 @@ from scoring.five_tribes.setup import setup, setup_v1
 from scoring.five_tribes.view import view
 
 GAME = GameKind(
-    kind="five-tribes", title=text("Five Tribes – Naqala dzsinnjei", "Five Tribes"),
+    kind="five-tribes", bgg_id=157354, title=text("Five Tribes – Naqala dzsinnjei", "Five Tribes"),
     min_players=2, max_players=4, rules_version=2, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, categories=CATEGORIES,

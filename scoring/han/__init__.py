@@ -18,7 +18,7 @@ from scoring.han.setup import RULES_VERSION, check_setup, setup, setup_v1
 from scoring.han.view import view
 
 GAME = GameKind(
-    kind="han", title=text("Han", "Han"), min_players=2, max_players=5, rules_version=RULES_VERSION,
+    kind="han", bgg_id=153625, title=text("Han", "Han"), min_players=2, max_players=5, rules_version=RULES_VERSION,
     event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, check_setup=check_setup,
     categories=CATEGORIES, tiebreak=tiebreak, tiebreak_rule=TIEBREAK_RULE,

@@ -7,7 +7,7 @@ from scoring.base import Boards, GameKind, text
 from scoring.maharaja import apply, boards, check, data, demo, forms, score, setup, view
 
 GAME = GameKind(
-    kind="maharaja", title=text("Maharadzsa", "Maharaja"), min_players=2, max_players=5,
+    kind="maharaja", bgg_id=9440, title=text("Maharadzsa", "Maharaja"), min_players=2, max_players=5,
     rules_version=setup.RULES_VERSION, event_types=data.EVENT_TYPES, setup=setup.setup, check=check.check,
     apply=apply.apply, score=score.score, is_over=score.is_over, describe=forms.describe,
     parse_form=forms.parse_form, options=data.OPTIONS, categories=data.LABELS,
