@@ -1,11 +1,12 @@
 """Tablescribe: the event-sourced scoring assistant for physical board-game tables."""
 import gc
 import os
+import re
 import secrets
 
 from flask import Flask, abort, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import InternalServerError
+from werkzeug.exceptions import BadRequest, InternalServerError
 
 csrf = CSRFProtect()
 
@@ -38,6 +39,7 @@ def create_app(test_config=None) -> Flask:
     security.init_app(app)
     app.before_request(_allow_large_uploads)  # before CSRF reads the form under the global limit
     app.before_request(_refuse_malformed_forms)  # before CSRF trips over them
+    app.before_request(_refuse_nul)  # before any of it reaches a database
     csrf.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
@@ -72,6 +74,39 @@ def _refuse_malformed_forms() -> None:
     and CSRF's form walk then fails on it (a 500 found by tests/test_fuzz_http.py)."""
     if request.method == "POST" and any(not isinstance(key, str) for key in request.form):
         abort(400)
+
+
+class HoldsNul(BadRequest):
+    """A text with a NUL character (U+0000): PostgreSQL stores no such text and SQLite
+    would; refused at the door, so every route answers the same on both engines."""
+
+
+_NUL_ESCAPE = re.compile(rb"\\u0000", re.IGNORECASE)  # JSON's way of writing one
+
+
+def _holds_nul(raw: bytes) -> bool:
+    return b"\x00" in raw or _NUL_ESCAPE.search(raw) is not None
+
+
+def _refuse_nul() -> None:
+    """A NUL anywhere a request carries text: the path (404: no page or game has such a
+    name), its query, form fields, an uploaded file's JSON, a JSON body (400, saying why)."""
+    if "\x00" in request.path:
+        request.view_args = {}  # the error page looks up no game by such an id either
+        abort(404)
+    fields = [*request.args.items(multi=True)]
+    if request.method == "POST":
+        if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
+            fields += request.form.items(multi=True)
+            for upload in request.files.values():
+                # a raw NUL byte is no JSON: the import says the file is not JSON
+                if _NUL_ESCAPE.search(upload.stream.read()):
+                    raise HoldsNul()
+                upload.stream.seek(0)
+        elif _holds_nul(request.get_data(cache=True)):
+            raise HoldsNul()
+    if any("\x00" in key or "\x00" in value for key, value in fields):
+        raise HoldsNul()
 
 
 def tune_gc() -> None:
@@ -127,6 +162,9 @@ def _register_errors(app: Flask) -> None:
     app.register_error_handler(429, lambda e: (*error(
         429, "Too many attempts; wait a minute and try again.",
         "Túl sok próbálkozás; várj egy percet, és próbáld újra."), {"Retry-After": str(e.retry_after or 60)}))
+    app.register_error_handler(HoldsNul, lambda e: error(
+        400, "The request holds a NUL character (U+0000), which no text here may contain.",
+        "A kérésben NUL karakter (U+0000) van, ilyen egy szövegben sem lehet."))
     # A JSON body nested deeper than the parser can recurse (found by tests/test_fuzz_http.py).
     app.register_error_handler(RecursionError, lambda e: error(
         400, "The data is nested too deeply.", "Az adat túl mélyen egymásba ágyazott."))

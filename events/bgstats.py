@@ -7,17 +7,21 @@ parsed JSON; nothing here touches the database.
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 import uuid
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
 from scoring import GAMES
 from scoring.base import Problem
-from scoring.schema import unencodable_path
+from scoring.schema import has_direction_control, unencodable_path
 
 SOURCE = "Tablescribe"
 _NAMESPACE = uuid.UUID("8a3c7d0e-3f51-4b8e-9d0a-5d7f2b6c1e44")  # this app's uuids, stable per play
 MAX_PLAYS = 10_000
+FIRST_YEAR, LAST_YEAR = 1900, 2999  # a play's date (docs/people.md §8)
+_WHOLE = re.compile(r"-?[0-9]{1,9}")  # a score: a whole number as BG Stats writes it
 _KIND_OF_BGG = {}
 for _game in GAMES.values():  # the registry's order: 31594 is the move-by-move Dragon, not its tally
     if _game.bgg_id is not None:
@@ -102,8 +106,18 @@ def _by_id(doc: dict, key: str, required: bool = True) -> dict[int, dict]:
             raise _bad(f"{key} {i}.: egyedi egész „id” kell.", f"{key} #{i}: needs a unique integer \"id\".")
         if not isinstance(item.get("name"), str):
             raise _bad(f"{key} {i}.: „name” szöveg kell.", f"{key} #{i}: \"name\" must be text.")
+        if key != "players" and not _plain(item["name"]):  # a player's name: roster.clean_name
+            raise _bad(f"{key} {i}.: a névben vezérlőkarakter vagy írásirány-jel van ({item['name'][:40]!r}).",
+                       f"{key} #{i}: the name holds a control character or a text direction mark "
+                       f"({item['name'][:40]!r}); see docs/people.md §1.")
         found[item["id"]] = item
     return found
+
+
+def _plain(text: str) -> bool:
+    """No control character or text direction control (people §1): '\u202eevil' shows as
+    'live' and turns the names after it around, wherever the name is listed."""
+    return not has_direction_control(text) and not any(unicodedata.category(c) == "Cc" for c in text)
 
 
 def read_export(doc, zone) -> list[dict]:
@@ -161,14 +175,20 @@ def _stamp(moment: datetime) -> str:
 
 
 def _date(raw, where, zone) -> datetime:
-    """BG Stats dates are the table's wall clock."""
+    """BG Stats dates are the table's wall clock, in the years a play can have happened
+    (year 1 or 9999 would leave the calendar when moved to UTC or by the play's length)."""
     try:
         if not isinstance(raw, str) or len(raw) != 19:
             raise ValueError
-        return datetime.strptime(raw, "%Y-%m-%d %H:%M:%S").replace(tzinfo=zone)
+        moment = datetime.strptime(raw, "%Y-%m-%d %H:%M:%S").replace(tzinfo=zone)
+        if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+            raise ValueError
+        return moment
     except ValueError:
-        raise _bad(f"{where[0]}: a playDate „ÉÉÉÉ-HH-NN óó:pp:mm” alakú legyen, nem {str(raw)[:30]!r}.",
-                   f"{where[1]}: playDate must be \"YYYY-MM-DD HH:mm:ss\", not {str(raw)[:30]!r}.") from None
+        raise _bad(f"{where[0]}: a playDate „ÉÉÉÉ-HH-NN óó:pp:mm” alakú legyen, {FIRST_YEAR}–{LAST_YEAR} "
+                   f"közti évvel, nem {str(raw)[:30]!r}.",
+                   f"{where[1]}: playDate must be \"YYYY-MM-DD HH:mm:ss\" in a year {FIRST_YEAR}–{LAST_YEAR}, "
+                   f"not {str(raw)[:30]!r}.") from None
 
 
 def _read_score(where, i: int, s, players) -> dict:
@@ -179,9 +199,8 @@ def _read_score(where, i: int, s, players) -> dict:
         raise _bad(f"{where[0]}: a playerRefId {s.get('playerRefId')!r} nincs a játékosok között.",
                    f"{where[1]}: playerRefId {s.get('playerRefId')!r} is not among the players.")
     raw = s.get("score")
-    text_ = raw if isinstance(raw, str) else str(raw) if type(raw) is int else None
-    if text_ is None or not text_.strip().lstrip("-").isascii() or not text_.strip().lstrip("-").isdigit() \
-            or len(text_) > 10:
+    text_ = raw.strip() if isinstance(raw, str) else str(raw) if type(raw) is int else None
+    if text_ is None or not _WHOLE.fullmatch(text_):
         raise _bad(f"{where[0]}, {player['name']}: a pontszám ({str(raw)[:20]!r}) nem egész szám.",
                    f"{where[1]}, {player['name']}: the score {str(raw)[:20]!r} is not a whole number.")
     rank = s.get("rank") if type(s.get("rank")) is int and 0 < s.get("rank") <= 12 else None

@@ -176,6 +176,22 @@ BAD = {
                          "games.0.name is not valid Unicode"),
     "50 MB": (lambda: b" " * (50 * 1024 * 1024), 413, ""),
     "a bad player name": (lambda: json.dumps(_bgs(players__0__name="\u0007")).encode(), 422, "1–40 characters"),
+    # each of these was a 500 (issue 25 §7)
+    "score --5": (lambda: json.dumps(_bgs(plays__0__playerScores__0__score="--5")).encode(), 422,
+                  "the score &#39;--5&#39; is not a whole number"),
+    "year 1": (lambda: json.dumps(_bgs(plays__0__playDate="0001-01-01 00:00:00")).encode(), 422,
+               "in a year 1900–2999"),
+    "year 9999 and two weeks": (lambda: json.dumps(_bgs(plays__0__playDate="9999-12-31 23:59:59",
+                                                        plays__0__durationMin=20160)).encode(), 422, "in a year"),
+    "a player name turned backwards": (lambda: json.dumps(_bgs(players__0__name="\u202eevil")).encode(), 422,
+                                       "1–40 characters"),
+    "a game name turned backwards": (lambda: json.dumps(_bgs(games__0__name="Five \u202eTribes")).encode(), 422,
+                                     "text direction mark"),
+    "a location name turned backwards": (lambda: json.dumps(_bgs(locations__0__name="\u2067Home")).encode(), 422,
+                                         "text direction mark"),
+    "a NUL in a name": (lambda: json.dumps(_bgs(players__0__name="An\x00na")).encode(), 400, "NUL character"),
+    "a NUL in a uuid": (lambda: json.dumps(_bgs(plays__0__uuid="p\x001")).encode(), 400, "NUL character"),
+    "a NUL in a game name": (lambda: json.dumps(_bgs(games__0__name="Five\x00")).encode(), 400, "NUL character"),
 }
 
 

@@ -114,8 +114,10 @@ def from_form(base: dict, form) -> dict:
         if not line.strip():
             continue
         match = _ROAD.match(line)
-        villages = [int(v) for v in re.split(r"[ ,]+", match.group(3).strip()) if v] if match else []
-        if not match or not 1 <= len(villages) <= 2:
+        numbers = [v for v in re.split(r"[ ,]+", match.group(3).strip()) if v] if match else []
+        # a village is a number of one or two ASCII digits: a 5,000-digit one is past int()'s limit
+        villages = [int(v) for v in numbers if v.isascii() and len(v) <= 2]
+        if not match or not 1 <= len(villages) == len(numbers) <= 2:
             raise FormError([_p(f"{n}. sor: így írd: „A-B: 3, 4” (S = indulási hely, 1–2 falu).",
                                 f"Line {n}: write it as “A-B: 3, 4” (S = start space, 1–2 villages).")])
         roads.append({"ends": [match.group(1).upper(), match.group(2).upper()], "villages": villages})
