@@ -35,6 +35,15 @@ class RosterRefused(ValueError):
         self.problems = problems
 
 
+class RosterConflict(RosterRefused):
+    """A form's ``client_event_id`` was used before for another change (the back button
+    brought back an old form): nothing is written, the phone is told (409)."""
+
+
+REUSED_ID = Problem("people §5", "Ezt az űrlapot már elküldték egy másik változással; töltsd újra az oldalt.",
+                    "This form was already sent with another change; reload the page and try again.")
+
+
 @dataclass(frozen=True)
 class RosterEvent:
     seq: int
@@ -338,8 +347,11 @@ def append_locked(db, changes, device: str, client_event_id: str | None = None) 
     if client_event_id:
         row = db.execute("SELECT seq FROM roster_events WHERE client_event_id = ?",
                          [client_event_id]).fetchone()
-        if row:  # a resubmitted form: its changes are already in
-            return read_log(db, after=row[0] - 1)[:len(changes)]
+        if row:  # a resubmitted form: its changes are already in, if they are these
+            done = read_log(db, after=row[0] - 1)[:len(changes)]
+            if [(e.type, e.data) for e in done] != [(t, json.loads(json.dumps(d))) for t, d in changes]:
+                raise RosterConflict([REUSED_ID])
+            return done
     roster = _copy(load(db))
     written = []
     for i, (type_, data) in enumerate(changes):

@@ -228,3 +228,18 @@ def test_the_roster_log_pages_the_newest_first(guarded, monkeypatch):
     older = client.get("/people/log?page=1").get_data(as_text=True)
     assert 'roster-event-1"' in older and 'roster-event-2"' not in older
     assert client.get("/people/log?page=99999999999999999999").status_code == 200
+
+
+def test_a_reused_form_id_with_another_change_is_409_and_writes_nothing(guarded):
+    """The back button brings back an old form with its client_event_id (issue 25 §6)."""
+    app, client, token, db = guarded
+    form = {"csrf_token": token, "client_event_id": "f" * 32}
+    assert client.post("/people", data={**form, "name": "Anna"}).status_code == 303
+    assert client.post("/people", data={**form, "name": "Anna"}).status_code == 303  # the same again: once
+    size = _log_size(db)
+    refused = client.post("/people", data={**form, "name": "Béla"})
+    assert refused.status_code == 409 and "already sent with another change" in refused.get_data(as_text=True)
+    anna = roster.load(db).by_name("Anna")["id"]
+    renamed = client.post(f"/people/{anna}/rename", data={**form, "name": "Anna K."})
+    assert renamed.status_code == 409
+    assert _log_size(db) == size and roster.load(db).by_name("Béla") is None

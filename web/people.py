@@ -9,7 +9,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from events import roster as roster_log
 from events import stats, statistics, store
-from events.roster import RosterRefused
+from events.roster import RosterConflict, RosterRefused
 from web.db import get_db
 from web.security import device_id
 
@@ -33,7 +33,8 @@ def _change(changes, then, refused):
         written = roster_log.append(get_db(), changes, device_id(),
                                     (request.form.get("client_event_id") or "")[:64] or None)
     except RosterRefused as refusal:
-        return refused(refusal.problems)
+        response, status = refused(refusal.problems)
+        return response, 409 if isinstance(refusal, RosterConflict) else status
     stats.on_roster_changed(get_db(), written)
     return redirect(then, code=303)
 
