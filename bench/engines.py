@@ -11,14 +11,15 @@ import time
 
 from bench.common import grow, scratch_dir, store_game, summary_ms
 from events import store
-from events.cache import forget_cache, load
+from events.states import States
 from events.projection import fold
 from events.table import record
 
 
-def _record(db, game_id: str, event) -> float:
+def _record(db, game_id: str, event, states: States) -> float:
     start = time.perf_counter()
-    record(db, game_id, event.type, event.data, event.seq - 1, event.seat, "bench", secrets.token_hex(16))
+    record(db, game_id, event.type, event.data, event.seq - 1, event.seat, "bench", secrets.token_hex(16),
+           states=states)
     return time.perf_counter() - start
 
 
@@ -31,13 +32,13 @@ def _replay(db, game_id: str) -> float:
 def _side_by_side(stores: dict, upcoming, replays: int) -> dict:
     """Each move recorded on one engine, then at once on the other (and each replay),
     so the machine's noise falls on both alike."""
-    forget_cache()
+    states = States()  # one server process's cache, as a worker that has served these tables
     times = {engine: {"append": [], "replay": []} for engine in stores}
     for db, game_id in stores.values():
-        load(db, game_id)  # a worker that has served this table before
+        states.load(db, game_id)
     for event in upcoming:
         for engine, (db, game_id) in stores.items():
-            times[engine]["append"].append(_record(db, game_id, event))
+            times[engine]["append"].append(_record(db, game_id, event, states))
     for _ in range(replays):
         for engine, (db, game_id) in stores.items():
             times[engine]["replay"].append(_replay(db, game_id))

@@ -81,8 +81,7 @@ def measure(size: int, undone: bool = False, warm_samples: int = 5) -> dict:
             result["pages"][page.split("?")[0]] = {
                 "cold_ms": cold * 1000, "warm_ms": statistics.median(warm) * 1000,
                 "bytes": len(response.data)}
-        from events import history
-        result["cached_bytes"] = history.cached_bytes()
+        result["cached_bytes"] = app.extensions["tablescribe"].states.nbytes()
     return result
 
 

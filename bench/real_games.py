@@ -17,7 +17,7 @@ from bench.common import ROOT, make_app, scratch_dir, store_game, summary_ms
 from events import store
 from events.projection import upcast
 from events.store import Event
-from events.table import load, record
+from events.table import record
 from scoring import rules_for
 from web import views
 
@@ -40,6 +40,8 @@ def measure(path: str, limit: int | None = None) -> dict:
         db_path = os.path.join(tmp, "real.db")
         app = make_app(db_path)
         db = store.connect(db_path)
+        states = app.extensions["tablescribe"].states  # the server process's cache
+        load = states.load
         game_id, _ = store_game(db, events[:1])  # the set-up as recorded; every move is a tap
         with app.test_request_context(f"/games/{game_id}", headers={"HX-Request": "true"}):
             views.render_table(game_id, load(db, game_id), 0).get_data()  # templates compiled once per worker
@@ -52,7 +54,7 @@ def measure(path: str, limit: int | None = None) -> dict:
                                           headers={"HX-Request": "true"}):
                 from web.db import get_db
                 stored, created = record(get_db(), game_id, event.type, as_tapped_now(rules, event), seq,
-                                         event.seat, "bench", secrets.token_hex(16))
+                                         event.seat, "bench", secrets.token_hex(16), states=states)
                 response = views.after_write(game_id, event.seat, stored.seq)
                 response.get_data()
             wall.append(time.perf_counter() - start)

@@ -15,7 +15,6 @@ from bench.common import grow, make_app, scratch_dir, store_game, summary_ms
 from bench.peers import Floor, Peer, row_of, same_durability
 from events import store
 from events.projection import fold
-from events.cache import forget_cache, load
 from events.table import record
 from web import views
 
@@ -47,6 +46,8 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
             the_peer.preload(events)
             result["durability"]["peer"] = the_peer.settings()
 
+        states = app.extensions["tablescribe"].states  # the server process's cache
+        load, forget_cache = states.load, states.forget
         forget_cache()
         table = load(db, game_id)  # a worker that has served this table before
         with app.test_request_context(f"/games/{game_id}", headers={"HX-Request": "true"}):
@@ -62,7 +63,7 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
                 from web.db import get_db
                 conn = get_db()
                 r0, rc0 = time.perf_counter(), time.thread_time()
-                event, created = record(conn, game_id, type_, data, table.seq, 0, "bench", cid)
+                event, created = record(conn, game_id, type_, data, table.seq, 0, "bench", cid, states=states)
                 r1, rc1 = time.perf_counter(), time.thread_time()
                 response = views.after_write(game_id, 0, event.seq)
                 body = response.get_data()

@@ -4,7 +4,7 @@ noticed as surely as a changed payload. Every page, API answer and export of a g
 whose record does not verify says so ("this record does not verify from event N").
 
 Each server process verifies each event once, when it first reads it: the verified
-prefix (its last seq and hash) is remembered, so a page costs one indexed read of the
+prefix (its last seq and hash) is remembered in the app's ``Verified`` (web/db.py), so a page costs one indexed read of the
 events since. A change made to the file behind a running server's back is therefore
 caught at its next start, by ``verify-db``, and by every export (which verifies the
 whole chain it sends).
@@ -15,11 +15,6 @@ import threading
 
 from events import store
 from events.hashing import GENESIS, first_broken_link
-
-_lock = threading.Lock()
-_verified: dict[str, tuple[int, str]] = {}  # game -> (last verified seq, its hash)
-_broken: dict[str, tuple[int, str]] = {}    # game -> (first bad seq, why)
-_MAX_GAMES = 5000
 
 
 def _against_summary(row: dict | None, last_seq: int, hash_at) -> tuple[int, str] | None:
@@ -36,33 +31,48 @@ def _against_summary(row: dict | None, last_seq: int, hash_at) -> tuple[int, str
     return None
 
 
-def unverified_from(db, game_id: str) -> tuple[int, str] | None:
-    """(N, why) if the record of ``game_id`` does not verify from event N, else None."""
-    with _lock:
-        if game_id in _broken:
-            return _broken[game_id]
-        seq, prev = _verified.get(game_id, (0, GENESIS))
-    row = store.game_row(db, game_id)
-    events = [e.envelope() for e in store.read_events(db, game_id, after=seq)]
-    broken = first_broken_link(events, prev, seq + 1)
-    if broken is None and events:
-        seq, prev = events[-1]["seq"], events[-1]["hash"]
+class Verified:
+    """Each game's verified prefix (its last verified seq and hash) and the games found
+    broken, in this server process; the app keeps one (web/db.py)."""
+    MAX_GAMES = 5000
 
-    def hash_at(n: int) -> str | None:
-        if n == seq:
-            return prev
-        found = store.read_events(db, game_id, after=n - 1, upto=n)
-        return found[0].hash if found else None
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._verified: dict[str, tuple[int, str]] = {}  # game -> (last verified seq, its hash)
+        self._broken: dict[str, tuple[int, str]] = {}    # game -> (first bad seq, why)
 
-    broken = broken or _against_summary(row, seq, hash_at)
-    with _lock:
-        if len(_verified) >= _MAX_GAMES:
-            _verified.clear()
-        if broken:
-            _broken[game_id] = broken
-        else:
-            _verified[game_id] = (seq, prev)
-    return broken
+    def unverified_from(self, db, game_id: str) -> tuple[int, str] | None:
+        """(N, why) if the record of ``game_id`` does not verify from event N, else None."""
+        with self._lock:
+            if game_id in self._broken:
+                return self._broken[game_id]
+            seq, prev = self._verified.get(game_id, (0, GENESIS))
+        row = store.game_row(db, game_id)
+        events = [e.envelope() for e in store.read_events(db, game_id, after=seq)]
+        broken = first_broken_link(events, prev, seq + 1)
+        if broken is None and events:
+            seq, prev = events[-1]["seq"], events[-1]["hash"]
+
+        def hash_at(n: int) -> str | None:
+            if n == seq:
+                return prev
+            found = store.read_events(db, game_id, after=n - 1, upto=n)
+            return found[0].hash if found else None
+
+        broken = broken or _against_summary(row, seq, hash_at)
+        with self._lock:
+            if len(self._verified) >= self.MAX_GAMES:
+                self._verified.clear()
+            if broken:
+                self._broken[game_id] = broken
+            else:
+                self._verified[game_id] = (seq, prev)
+        return broken
+
+    def forget(self) -> None:
+        with self._lock:
+            self._verified.clear()
+            self._broken.clear()
 
 
 def verify_whole(db, game_id: str) -> tuple[int, str] | None:
@@ -82,8 +92,3 @@ def warning(broken: tuple[int, str]) -> dict:
             "en": f"This record does not verify from event {seq} ({why}); "
                   "the scores shown from there on cannot be trusted."}
 
-
-def forget() -> None:
-    with _lock:
-        _verified.clear()
-        _broken.clear()

@@ -125,6 +125,15 @@ def advance(table: TableState, event: Event) -> TableState | None:
     return step(table, event, table.voided, recheck=False)
 
 
+def describe(table: TableState, event: Event) -> dict:
+    """An event in words, HU/EN, as the rules ``table`` is folded with put it."""
+    core = CORE_EVENTS.get(event.type)
+    if core is not None:
+        return core.describe(core.label, event.data)
+    game = table.rules
+    return game.describe(upcast(game, event), list(table.players), table.game)
+
+
 def open_disputes(table: TableState) -> dict[int, dict]:
     """Disputes still waiting for the table: open, about a move that is not void. A move
     voided while disputed (undo, a void from the log) closes its dispute in effect: there

@@ -17,7 +17,7 @@ from datetime import datetime
 
 import orjson
 
-from events import cache, store
+from events import states, store
 from events import roster as roster_log
 from events.projection import TableState, changes_the_past, fold, standings
 from scoring import get_game
@@ -76,7 +76,7 @@ def write_game(db, game_id: str, table: TableState) -> None:
 
 def refresh(db, game_id: str) -> None:
     """A game that entered the store another way than ``record`` (an import)."""
-    write_game(db, game_id, cache.load(db, game_id))
+    write_game(db, game_id, states.uncached(db, game_id))
 
 
 def on_recorded(db, game_id: str, event, table: TableState) -> None:

@@ -10,10 +10,10 @@ import secrets
 from functools import lru_cache
 
 from events import boards, live, store
-from events.cache import UnknownGame, load, remember
 from events.core_types import CORE_EVENTS, CORE_VERSION
-from events.projection import TableState, advance, fold, upcast
+from events.projection import TableState, upcast
 from events.seats import hash_token
+from events.states import States, UnknownGame, folded_after, uncached
 from events.store import Event, NewEvent, StaleSequence
 from scoring import get_game, rules_for
 from scoring.base import Problem
@@ -51,6 +51,8 @@ class ReusedId(Exception):
 
 
 __all__ = ["Refused", "ReusedId", "UnknownGame", "StaleSequence", "new_game", "record", "load"]
+
+load = uncached  # the table folded from the store, for commands and scripts; a server asks its cache
 
 
 def new_game_id() -> str:
@@ -177,10 +179,11 @@ def check_move(table: TableState, type_: str, data) -> list[Problem]:
 
 
 def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | None,
-           device: str, client_event_id: str) -> tuple[Event, bool]:
+           device: str, client_event_id: str, states: States | None = None) -> tuple[Event, bool]:
     """Append a move; returns (event, created). A resubmission of the same move (same
     ``client_event_id``, type, payload and seat) returns the original event. Raises
-    UnknownGame, StaleSequence, Refused, ReusedId."""
+    UnknownGame, StaleSequence, Refused, ReusedId. ``states``: the app's cache of folded
+    states (web/db.py), which it keeps up to date; without it the game is folded whole."""
     problems = text_problems({"client_event_id": client_event_id, "device": device})
     if problems:
         raise Refused(problems)
@@ -188,7 +191,7 @@ def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | No
     if earlier:
         return _resubmitted(earlier, type_, data, seat), False
     try:
-        return _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id)
+        return _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states)
     except StaleSequence:
         # A double tap racing itself: the twin appended first, so this is no stale
         # view but the same submission; answer as the first answer did.
@@ -207,8 +210,8 @@ def _resubmitted(earlier: Event, type_: str, data, seat: int | None) -> Event:
     return earlier
 
 
-def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id):
-    table = load(db, game_id)
+def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states):
+    table = states.load(db, game_id) if states else load(db, game_id)
     if expected_seq != table.seq:
         raise StaleSequence(table.seq)
     problems = check_move(table, type_, data)
@@ -217,12 +220,13 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
     version = CORE_VERSION if type_ in CORE_EVENTS else table.rules.event_types[type_].version
     new = NewEvent(type_, version, data, seat, device, client_event_id)
     pending = Event(table.seq + 1, type_, version, data, seat, device, "", "", "")
-    after = advance(table, pending) or fold(store.read_events(db, game_id) + [pending])
+    after, walk = states.after(db, game_id, table, pending) if states else (folded_after(db, game_id, table, pending), None)
     event, created = store.append(db, game_id, new, expected_seq,
                                   finished=table.rules.is_over(after.game))
     if not created:  # the same id appended meanwhile (under the write lock)
         return _resubmitted(event, type_, data, seat), False
-    remember(game_id, after)  # the state after it is known: the next load need not fold it again
+    if states:
+        states.recorded(game_id, event, walk)  # the state after it is known: the next load need not fold it again
     live.HUB.published(game_id)  # wake this game's streams in this process at once
     for hook in AFTER_RECORD:
         hook(db, game_id, event, after)

@@ -153,7 +153,7 @@ class GameKind:
     # templates/games/<kind>/, beside the required _form.html.
     templates: frozenset[str] = frozenset()
     # Each seat's total, for a game whose score() grows with its length: the history
-    # (events/history.py) asks it after every event. None: the sum of score()'s parts.
+    # (events/states.py) asks it after every event. None: the sum of score()'s parts.
     totals: Callable[[dict], dict[int, int]] | None = None
 
     def default_options(self) -> dict[str, Any]:

@@ -328,7 +328,7 @@ def test_an_import_refusal_speaks_hungarian_too(client, db, game):
 
 
 def test_walking_a_history_equals_folding_at_every_step(db):
-    from events.history import walk
+    from events.states import walk
     from events.projection import fold
     events = store.read_events(db, play(db))
     for event, table in walk(events):

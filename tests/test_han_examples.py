@@ -50,7 +50,7 @@ def test_the_examples_recorded_with_payload_v1_still_import_to_the_same_standing
     """The examples were re-recorded when draw-pile-ran-out became v2; the v1 recordings are
     kept as fixtures: they verify, import, and fold to the documented standings."""
     from events.export import import_game
-    from events.cache import load
+    from events.states import uncached as load
     old = json.load(open(os.path.join(ROOT, "tests", "fixtures", f"{name}-v1.json"), encoding="utf-8"))
     assert {e["version"] for e in old["events"] if e["type"] == "draw-pile-ran-out"} == {1}
     copied = import_game(db, old, "importer")["id"]

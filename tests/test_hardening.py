@@ -13,7 +13,7 @@ import pytest
 
 from app import create_app
 from conftest import csrf_of
-from events import cache, integrity, store
+from events import store
 from events.export import export_game
 from events.hashing import chain_hash
 from events.table import new_game, record
@@ -24,8 +24,6 @@ ODD_TIME = "9999-12-31T23:59:59-14:00"
 @pytest.fixture
 def app(tmp_path):
     """The app as it runs: CSRF protection on (conftest's ``client`` and ``db`` use it)."""
-    cache.forget_cache()
-    integrity.forget()
     return create_app({"TESTING": True, "SECRET_KEY": "hard", "DATABASE": str(tmp_path / "hard.db")})
 
 
@@ -241,7 +239,7 @@ def test_verify_db_notices_events_cut_off_the_end(app, db):
 
 
 @pytest.mark.parametrize("change", ["payload", "cut"])
-def test_every_page_and_export_of_a_changed_record_says_it_does_not_verify(client, db, change):
+def test_every_page_and_export_of_a_changed_record_says_it_does_not_verify(app, client, db, change):
     game = _played(db)
     if change == "payload":
         _tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 2",
@@ -250,8 +248,7 @@ def test_every_page_and_export_of_a_changed_record_says_it_does_not_verify(clien
     else:
         _tamper(db, "DELETE FROM events WHERE game_id = ? AND seq >= 3", [game["id"]])
         first_bad = 3
-    cache.forget_cache()
-    integrity.forget()  # a server started after the change
+    app.extensions["tablescribe"].forget()  # a server started after the change
     for path in _pages(game["id"])[1:]:
         response = client.get(path, headers={"Accept-Language": "en"})
         assert f"does not verify from event {first_bad}" in response.get_data(as_text=True), path
@@ -332,7 +329,7 @@ def test_a_500_under_api_is_json(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("web.api.load", broken)
+    monkeypatch.setattr("web.api.get_states", broken)
     response = client.get(f"/api/games/{game['id']}/state")
     assert response.status_code == 500 and response.is_json and response.json["error"]
 

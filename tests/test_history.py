@@ -1,14 +1,23 @@
-"""events/history.py: one forward fold of a game's history, with voids refolded from
+"""events/states.py: one forward fold of a game's history, with voids refolded from
 the state just before their target, equals the full fold at every step; the cached
-history is extended as events arrive and stays within its byte budget (issue 18)."""
+walk is extended as events arrive and stays within its byte budget (issues 18, 24)."""
 import random
 
 import pytest
 
-from bench.common import Player
-from events import history as hist
+from bench.common import Player, store_game
+from events import states as hist
+from events import store
 from events.projection import fold
 from events.store import Event
+
+
+@pytest.fixture
+def db(tmp_path):
+    conn = store.connect(str(tmp_path / "hist.db"))
+    store.migrate(conn)
+    yield conn
+    conn.conn.close()
 
 
 def _event(events: list[Event], type_: str, data: dict, seat=0, version=1) -> None:
@@ -68,40 +77,54 @@ def test_a_void_refolds_from_just_before_its_target_not_from_the_start(monkeypat
     assert full_folds == []
 
 
-def test_the_cached_history_is_extended_and_equals_a_fresh_one():
+def test_the_cached_history_is_extended_and_equals_a_fresh_one(db):
     events = _random_game("scorepad", 150, 6)
-    hist.forget()
-    describe = lambda table, event: {"hu": str(event.seq), "en": str(event.seq)}  # noqa: E731
-    read = hist.reader(events)
-    hist.history("g", _last(events[:90]), read, describe)
-    grown = hist.history("g", _last(events), read, describe)
-    fresh = hist.History()
-    fresh.extend(read, events, describe)
-    assert grown.totals == fresh.totals and grown.table == fresh.table == fold(events)
+    game_id, _ = store_game(db, events[:90])
+    states = hist.States()
+    states.game(db, game_id)
+    for e in events[90:]:
+        store.append(db, game_id, store.NewEvent(e.type, e.version, e.data, e.seat, e.device,
+                                                 e.client_event_id), e.seq - 1)
+    grown = states.game(db, game_id)
+    stored = store.read_events(db, game_id)
+    fresh = hist.GameStates()
+    fresh.extend(hist.reader(stored), stored)
+    assert grown.totals == fresh.totals and grown.texts == fresh.texts
+    assert grown.table == fresh.table == fold(events)
     assert grown.types == [e.type for e in events] and grown.seats == [e.seat for e in events]
-    for at in (1, 2, 63, 64, 65, 100, 149, 150):
+    read = hist.reader(stored)
+    for at in (1, 2, 15, 16, 17, 63, 64, 65, 100, 149, 150):
         assert grown.state_at(read, at) == fold(events[:at]), at
+        assert states.load(db, game_id, at) == fold(events[:at]), at
 
 
-def test_a_history_of_another_file_with_the_same_id_starts_afresh():
-    hist.forget()
-    describe = lambda table, event: {"hu": "", "en": ""}  # noqa: E731
+def test_a_history_of_another_file_with_the_same_id_starts_afresh(db, tmp_path):
     first = _random_game("scorepad", 30, 7)
-    hist.history("g", _last(first), hist.reader(first), describe)
+    game_id, _ = store_game(db, first)
+    states = hist.States()
+    states.game(db, game_id)
     other = _random_game("scorepad", 30, 8)
-    other = [Event(e.seq, e.type, e.version, e.data, e.seat, e.device, e.recorded_at,
-                   e.client_event_id, "x" + e.hash) for e in other]
-    assert hist.history("g", _last(other), hist.reader(other), describe).table == fold(other)
+    db.conn.close()
+    (tmp_path / "hist.db").unlink()  # a restored backup where the game is another file
+    db2 = store.connect(str(tmp_path / "hist.db"))
+    store.migrate(db2)
+    store.insert_game(db2, game_id, "scorepad", other[0].data["players"], "j", [None] * len(other[0].data["players"]))
+    with store.write_lock(db2):
+        store.insert_events(db2, game_id, [store.NewEvent(e.type, e.version, e.data, e.seat, e.device,
+                                                          e.client_event_id) for e in other], False)
+    assert states.load(db2, game_id) == fold(other)
+    db2.conn.close()
 
 
-def test_the_cache_is_bounded_in_bytes(monkeypatch):
-    hist.forget()
-    monkeypatch.setattr(hist, "CACHE_BYTES", 60_000)
-    describe = lambda table, event: {"hu": "x" * 100, "en": "y" * 100}  # noqa: E731
+def test_the_cache_is_bounded_in_bytes(db):
+    states = hist.States(budget=150_000)
     for n in range(20):
         events = _random_game("scorepad", 60, n)
-        hist.history(f"g{n}", _last(events), hist.reader(events), describe)
-    assert 0 < hist.cached_bytes() <= 60_000
+        game_id, _ = store_game(db, events)
+        states.game(db, game_id)
+    assert 0 < states.nbytes() <= 150_000
+    assert states.nbytes() == sum(g.nbytes for g in states._games.values())
+    assert 1 < len(states) < 20
 
 
 @pytest.mark.parametrize("kind", ["scorepad"])

@@ -5,10 +5,17 @@ import pytest
 
 from events import store
 from events.projection import fold, standings
-from events.cache import forget_cache, load
+from events.states import States
 from events.table import Refused, StaleSequence, check_move, new_game, record
 from scoring import GAMES
 from scoring.base import Move
+
+
+STATES = States()  # a server process's cache of folded states
+
+
+def load(db, game_id, at=None):
+    return STATES.load(db, game_id, at)
 
 
 @pytest.fixture
@@ -19,7 +26,7 @@ def game_id(db):
 def _play(db, game_id, moves):
     for type_, data in moves:
         seq = load(db, game_id).seq
-        record(db, game_id, type_, data, seq, 0, "dev", f"c{seq}")
+        record(db, game_id, type_, data, seq, 0, "dev", f"c{seq}", states=STATES)
 
 
 def test_state_at_each_seq_is_the_fold_of_the_events_so_far(db, game_id):
@@ -47,11 +54,12 @@ def test_cached_state_always_equals_the_full_fold(db, game_id):
     for i, move in enumerate(moves):
         _play(db, game_id, [move])
         if i == 6:
-            record(db, game_id, "event-voided", {"target": 4, "reason": "typo"}, load(db, game_id).seq, 0, "dev", "v")
+            record(db, game_id, "event-voided", {"target": 4, "reason": "typo"}, load(db, game_id).seq, 0, "dev", "v",
+                   states=STATES)
         cached = load(db, game_id)
         full = fold(store.read_events(db, game_id))
         assert cached == full
-    forget_cache()
+    STATES.forget()
     assert load(db, game_id) == fold(store.read_events(db, game_id))
 
 

@@ -80,7 +80,7 @@ def test_the_form_parses_one_field_per_player_and_a_minus_tick():
 
 
 def test_a_cell_is_changed_by_voiding_its_row_and_entering_the_round_again(db):
-    from events.cache import load
+    from events.states import uncached as load
     from events.projection import standings
     from events.table import new_game, record
     gid = new_game(db, "scorepad", PLAYERS, {}, "dev")["id"]

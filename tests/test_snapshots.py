@@ -1,4 +1,4 @@
-"""The cached and snapshotted states (events/table.py) always equal the full fold:
+"""The cached and snapshotted states (events/states.py) always equal the full fold:
 for every registered game, at every sequence number asked in any order, across an
 undo (a void changes the past) and a dispute, and when the snapshots thin out."""
 import json
@@ -7,11 +7,20 @@ import random
 import pytest
 
 from events import store
-from events import cache as tables
+from events import states as tables
 from events.projection import fold
-from events.cache import forget_cache, load
 from events.table import Refused, new_game, record
 from scoring import GAMES
+
+STATES = tables.States()
+
+
+def load(db, game_id, at=None):
+    return STATES.load(db, game_id, at)
+
+
+def forget_cache():
+    STATES.forget()
 
 
 @pytest.fixture
@@ -37,7 +46,7 @@ def _play_with_an_undo(db, kind: str) -> str:
         nonlocal n
         n += 1
         try:
-            record(db, game_id, type_, data, load(db, game_id).seq, 0, "dev", f"c{n}")
+            record(db, game_id, type_, data, load(db, game_id).seq, 0, "dev", f"c{n}", states=STATES)
         except Refused:
             pass
 
@@ -56,13 +65,15 @@ def test_state_at_every_seq_equals_the_full_fold(db, kind, monkeypatch):
     events = store.read_events(db, game_id)
     assert any(e.type == "event-voided" for e in events)
     budget = 3 * len(json.dumps(fold(events).game))
-    monkeypatch.setattr(tables, "_SNAPSHOT_EVERY", 1)
-    monkeypatch.setattr(tables, "_SNAPSHOT_BYTES", budget)  # thin out often
+    monkeypatch.setattr(tables, "SNAPSHOT_EVERY", 1)
+    monkeypatch.setattr(tables, "SNAPSHOT_BYTES", budget)  # thin out often
+    forget_cache()
     seqs = list(range(1, len(events) + 1)) * 2
     random.Random(kind).shuffle(seqs)
     for seq in seqs:
         assert load(db, game_id, at=seq) == fold(events, upto=seq), (kind, seq)
-    every, kept = tables._snapshots[game_id]
+    found = STATES.game(db, game_id)
+    every, kept = found.every, found.snapshots
     assert kept and all(s % every == 0 for s in kept)
     assert len(kept) == 1 or sum(size for _, size in kept.values()) <= budget
 
@@ -91,19 +102,21 @@ def test_a_workers_first_fold_keeps_snapshots_that_equal_the_full_fold(db, kind,
     players, options, moves = game.demo()
     game_id = new_game(db, kind, players, options, "dev")["id"]
     for n, (type_, data) in enumerate(moves):
-        record(db, game_id, type_, data, load(db, game_id).seq, 0, "dev", f"c{n}")
+        record(db, game_id, type_, data, load(db, game_id).seq, 0, "dev", f"c{n}", states=STATES)
     events = store.read_events(db, game_id)
-    monkeypatch.setattr(tables, "_SNAPSHOT_EVERY", 2)
+    monkeypatch.setattr(tables, "SNAPSHOT_EVERY", 2)
     forget_cache()  # a worker that has not seen this game
     assert load(db, game_id) == fold(events)
-    every, kept = tables._snapshots[game_id]
+    kept = STATES.game(db, game_id).snapshots
     assert kept, "the first full fold laid no snapshot"
-    for seq, (state, _) in kept.items():
-        assert state == fold(events, upto=seq), (kind, seq)
+    for seq, (recent, _) in kept.items():
+        assert recent[seq] == fold(events, upto=seq), (kind, seq)
 
 
-def test_a_game_whose_past_changed_is_folded_whole(db):
+def test_a_game_whose_past_changed_is_walked_with_its_voids_refolded_from_recent_states(db, monkeypatch):
     game_id = _play_with_an_undo(db, "scorepad")
     forget_cache()
+    full_folds = []
+    monkeypatch.setattr(tables, "fold", lambda *a, **k: full_folds.append(a) or fold(*a, **k))
     assert load(db, game_id) == fold(store.read_events(db, game_id))
-    assert game_id not in tables._snapshots  # forwards, the undo would have refolded
+    assert len(full_folds) == 1  # the first event's; the undo refolded from the state before its target

@@ -6,11 +6,11 @@ from flask import Blueprint, abort, jsonify, make_response, request
 from events import integrity, roster, store
 from events.roster import RosterRefused
 from events.projection import standings
-from events.cache import UnknownGame, load
+from events.states import UnknownGame
 from events.table import Refused, ReusedId, StaleSequence, new_game, record
 from scoring.base import text
 from scoring.schema import unencodable_path
-from web.db import get_db
+from web.db import caches, get_db, get_states
 from web.i18n import tr
 from web.seating import my_seat, require_seat
 from web.security import device_id
@@ -96,7 +96,7 @@ def append_event(game_id: str):
                                 "expected {type: str, data: {}, expected_seq: int, client_event_id: str (1-64)}"))
     try:
         event, _ = record(db, game_id, type_, body.get("data", {}), expected, seat,
-                          device_id(), client_id)
+                          device_id(), client_id, states=get_states())
     except StaleSequence:
         fresh = _state_json(game_id, seat=seat)  # read after the refusal: as fresh as it gets
         return _error(409, text("elavult: közben más rögzített", "stale: someone recorded first"),
@@ -120,13 +120,13 @@ def list_events(game_id: str):
 
 def _unverified(game_id: str) -> dict:
     """``{"unverified": {"from", "reason", "hu", "en"}}`` for a record that does not verify."""
-    broken = integrity.unverified_from(get_db(), game_id)
+    broken = caches().verified.unverified_from(get_db(), game_id)
     return {"unverified": integrity.warning(broken)} if broken else {}
 
 
 def _state_json(game_id: str, at: int | None = None, seat: int | None = None) -> dict:
     """The state as the phone of ``seat`` may see it (the game's ``redact``)."""
-    table = load(get_db(), game_id, at)
+    table = get_states().load(get_db(), game_id, at)
     return {"seq": table.seq, "state": visible_state(table, seat),
             "over": table.rules.is_over(table.game),
             "standings": [{k: row[k] for k in ("seat", "player", "score", "rank", "breakdown")}

@@ -13,14 +13,14 @@ from events import roster, stats, store
 from events.roster import RosterRefused
 from events.core_types import CORE_EVENTS
 from events.export import BadExport, import_game, verify
-from events.history import History, history
-from events.projection import TableState, fold, open_disputes, standings, upcast
+from events.states import GameStates, UnknownGame
+from events.projection import TableState, describe, fold, open_disputes, standings, upcast
 from events.store import Event
 from events.table import Refused, ReusedId, StaleSequence, check_move, record
 from scoring import get_game
 from scoring.base import Problem
 from web import chart, views
-from web.db import get_db
+from web.db import get_db, get_states
 from web.i18n import t
 from web.seating import my_seat, remember_seat, require_seat
 from web.security import device_id
@@ -33,18 +33,20 @@ NOT_JSON = Problem("core §7", "Ez a fájl nem JSON (vagy nem UTF-8): válassz e
                    "This file is not JSON (or not UTF-8): choose an exported game.")
 
 
-# ---- the history of a game: one fold, cached and extended (events/history.py) --------
+# ---- the history of a game: one fold, cached and extended (events/states.py) ---------
 
 class Game:
     """One request's view of a game's history: ``read(first, last)`` reads its events by
-    sequence number; ``found`` is the cached history (events/history.py)."""
+    sequence number; ``found`` is the game's cached walk (events/states.py)."""
 
     def __init__(self, game_id: str):
         db = get_db()
-        last = store.last_event_ref(db, game_id) or abort(404)
         self.read = lambda first, upto: store.read_events(db, game_id, after=first - 1, upto=upto)
-        self.found = history(game_id, last, self.read, views.describe)
-        self.final, self.last = self.found.table, last[0]
+        try:
+            self.found = get_states().game(db, game_id)
+        except UnknownGame:
+            abort(404)
+        self.final, self.last = self.found.table, self.found.count
 
     def all_events(self) -> list[Event]:
         return self.read(1, self.last)
@@ -124,7 +126,7 @@ def _timeline_page(game_id: str, problems=(), status: int = 200):
                            problems=list(problems), client_event_id=secrets.token_hex(16)), status
 
 
-def _delta(found: History, i: int) -> dict[int, int]:
+def _delta(found: GameStates, i: int) -> dict[int, int]:
     """The change event ``i`` (0-based) made to each seat's total."""
     after, before = found.totals[i], found.totals[i - 1] if i else {}
     return {s: after[s] - before.get(s, 0) for s in after if after[s] != before.get(s, 0)}
@@ -184,7 +186,8 @@ def _write(game_id: str, type_: str, data: dict, then, refused, has_text=True):
         return refused([views.REASON_NEEDED if type_ == "dispute-resolved" else COMMENT_NEEDED], 422)
     try:
         event, _ = record(get_db(), game_id, type_, data, request.form.get("expected_seq", -1, type=int),
-                          seat, device_id(), (request.form.get("client_event_id") or secrets.token_hex(16))[:64])
+                          seat, device_id(), (request.form.get("client_event_id") or secrets.token_hex(16))[:64],
+                          states=get_states())
     except StaleSequence:
         return refused([views.STALE], 409)
     except ReusedId as reused:
@@ -209,7 +212,7 @@ def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200
     seat = my_seat(game_id)
     ctx = {"game_id": game_id, "table": final, "game": final.rules, "seat": seat,
            "dispute_seq": dispute_seq, "dispute": found, "event": event,
-           "text": views.describe(after, event), "who": _player(after, event.seat),
+           "text": describe(after, event), "who": _player(after, event.seat),
            "before": before, "after": after,
            "raw_before": views.visible_state(before, seat), "raw_after": views.visible_state(after, seat),
            "view_before": views.game_view(before), "view_after": views.game_view(after),
@@ -260,7 +263,7 @@ def replay(game_id: str):
     event = game.event(at)
     return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,
                            view=views.game_view(table),
-                           at=at, last=last, event=event, text=views.describe(table, event),
+                           at=at, last=last, event=event, text=describe(table, event),
                            who=_player(table, event.seat), standings=standings(table), delta=delta,
                            over=table.rules.is_over(table.game), chart=race(game_id, at),
                            seat=None, problems=[], form={}, void=final.voided.get(event.seq))

@@ -1,9 +1,34 @@
-"""The per-request store connection; the schema is migrated when the app starts."""
+"""The per-request store connection, and the caches the app owns: the schema is
+migrated and the caches made when the app starts (``init_app``). Every cache of the
+app lives in ``app.extensions["tablescribe"]`` (``Caches``), none in a module: an app
+made for a test starts empty, and two apps in one process share nothing."""
 import sys
+from dataclasses import dataclass, field
 
 from flask import current_app, g
 
 from events import pg, store
+from events.integrity import Verified
+from events.states import BUDGET, States
+
+
+@dataclass
+class Caches:
+    """What a server process keeps between requests, all derived from the store."""
+    states: States = field(default_factory=States)        # folded states and history rows
+    verified: Verified = field(default_factory=Verified)  # each game's verified prefix
+
+    def forget(self) -> None:
+        for cache in vars(self).values():
+            cache.forget()
+
+
+def caches() -> Caches:
+    return current_app.extensions["tablescribe"]
+
+
+def get_states() -> States:
+    return caches().states
 
 
 BOOT_FAILED = 3  # gunicorn's "worker failed to boot": the server stops instead of retrying
@@ -23,6 +48,7 @@ def close_db(exc=None) -> None:
 
 
 def init_app(app) -> None:
+    app.extensions["tablescribe"] = Caches(States(app.config.get("STATES_BUDGET", BUDGET)))
     app.teardown_appcontext(close_db)
     try:
         store.prepare(app.config["DATABASE"])

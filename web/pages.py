@@ -9,12 +9,11 @@ import secrets
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from events import roster, seats, store
-from events.cache import load
 from events.table import Refused, ReusedId, StaleSequence, new_game, record
 from scoring import GAMES, get_game
 from scoring.base import FormError
 from web import views
-from web.db import get_db
+from web.db import get_db, get_states
 from web.i18n import LANGS, current_lang, tr
 from web.ratelimit import limit
 from web.seating import JOIN_RATE, my_seat, remember_seat, require_seat, table_or_404
@@ -145,11 +144,12 @@ def _record(game_id, table_state, seat, type_, data):
         expected = -1
     client_id = request.form.get("client_event_id") or secrets.token_hex(16)
     try:
-        event, _ = record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64])
+        event, _ = record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64],
+                          states=get_states())
     except StaleSequence:
-        return views.refuse(game_id, load(get_db(), game_id), seat, 409, [views.STALE])
+        return views.refuse(game_id, get_states().load(get_db(), game_id), seat, 409, [views.STALE])
     except ReusedId as reused:
-        return views.refuse(game_id, load(get_db(), game_id), seat, 409, [reused.problem])
+        return views.refuse(game_id, get_states().load(get_db(), game_id), seat, 409, [reused.problem])
     except Refused as refusal:
         return views.refuse(game_id, table_state, seat, 422, refusal.problems)
     return views.after_write(game_id, seat, event.seq)

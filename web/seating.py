@@ -8,10 +8,10 @@ from typing import Callable
 from flask import abort, make_response, request, url_for
 
 from events import seats
-from events.cache import UnknownGame, load
+from events.states import UnknownGame
 from events.projection import TableState
 from scoring.base import Problem
-from web.db import get_db
+from web.db import get_db, get_states
 
 NOT_SEATED = Problem("core §5", "Csak leült játékos rögzíthet; csatlakozz a QR-kóddal.",
                      "Only a seated phone can record; join with the QR code.")
@@ -20,7 +20,7 @@ JOIN_RATE = (30, 60.0)  # join and hand-over link attempts per address per minut
 
 def table_or_404(game_id: str, at: int | None = None) -> TableState:
     try:
-        return load(get_db(), game_id, at)
+        return get_states().load(get_db(), game_id, at)
     except UnknownGame:
         abort(404)
 

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, request
 
 from events import store
 from events.live import HUB
-from events.cache import UnknownGame, load
+from events.states import UnknownGame
 from web import db as web_db
 from web import views
 from web.seating import my_seat
@@ -57,7 +57,7 @@ def _fresh(app, environ: dict, game_id: str, sent: int | None) -> tuple[int, str
     with app.request_context(environ):
         if store.last_seq(web_db.get_db(), game_id) == sent:
             return None
-        table = load(web_db.get_db(), game_id)
+        table = web_db.get_states().load(web_db.get_db(), game_id)
         return table.seq, views.render_live(game_id, table, my_seat(game_id))
 
 

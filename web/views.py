@@ -12,13 +12,12 @@ import qrcode.image.svg
 from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
 
 from events import integrity, seats, store
-from events.cache import load
 from events.core_types import CORE_EVENTS
-from events.projection import TableState, open_disputes, standings, upcast
+from events.projection import TableState, describe, open_disputes, standings
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem, text
 from web import address
-from web.db import get_db
+from web.db import caches, get_db, get_states
 from web.seating import seat_cookie
 
 NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
@@ -121,14 +120,6 @@ def _coerce_option(option, raw: str):
     return raw
 
 
-def describe(table: TableState, event) -> dict:
-    core = CORE_EVENTS.get(event.type)
-    if core is not None:
-        return core.describe(core.label, event.data)
-    game = table.rules
-    return game.describe(upcast(game, event), list(table.players), table.game)
-
-
 def visible_state(table: TableState, seat: int | None) -> dict:
     """The folded state as the phone of ``seat`` (None: a spectator) may see it: the
     game's ``redact`` hides what is secret from other seats (Maharaja's gold)."""
@@ -139,7 +130,7 @@ def visible_state(table: TableState, seat: int | None) -> dict:
 def unverified_record() -> dict | None:
     """For base.html: the warning about this page's game, when its record does not verify."""
     game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
-    broken = integrity.unverified_from(get_db(), game_id) if isinstance(game_id, str) else None
+    broken = caches().verified.unverified_from(get_db(), game_id) if isinstance(game_id, str) else None
     return integrity.warning(broken) if broken else None
 
 
@@ -244,7 +235,7 @@ def after_write(game_id: str, seat, seq: int):
     """The table again, saying briefly what was recorded (without JS: a redirect whose
     ``done`` names the event, so a reload of the page never posts twice)."""
     if is_htmx():
-        return render_table(game_id, load(get_db(), game_id), seat, done=seq)
+        return render_table(game_id, get_states().load(get_db(), game_id), seat, done=seq)
     return redirect(url_for("pages.table", game_id=game_id, done=seq), code=303)
 
 

@@ -1,0 +1,348 @@
+"""The one cache of a game's folded states, owned by the app (``app.extensions``, see
+web/db.py): the table as it stands, the states to replay from and each event's row of
+the history pages, kept per game in one byte budget, least recently used first out.
+
+A game's states are one walk forwards through its events (``Walker``). A void (or a
+dispute resolved by voiding) changes the past, and refolding the whole game at every
+void made a game where one move in three is undone quadratic: the walk keeps the last
+``RECENT`` states of the game as it now stands, so a void refolds only from the state
+just before its target (an undo costs the one or two events since). A void reaching
+further back, and a rescore, fold the game whole (both are rare). Every state the walk
+yields equals ``fold(events[:i + 1])`` (tests/test_history.py, tests/test_snapshots.py).
+
+One snapshot policy: every ``SNAPSHOT_EVERY``-th event keeps the recent states as they
+stood then, a starting point for ``state_at`` (the replay slider, the API's ``?at=``);
+past ``SNAPSHOT_BYTES`` of snapshots in a game the spacing doubles. One budget:
+``BUDGET`` bytes for every game's rows, snapshots and recent states, counted as their
+JSON. A cached game is extended by the events appended since, and started afresh when
+its last event is no longer the store's (an import under the same id, a restored backup).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+
+import orjson
+
+from events import store
+from events.core_types import CORE_EVENTS
+from events.projection import TableState, advance, changes_the_past, describe, fold, step
+from events.store import Event
+
+RECENT = 16                 # states of the game as it now stands, kept to refold a void from
+SNAPSHOT_EVERY = 16         # a replay starting point every this many events (doubles past the budget)
+SNAPSHOT_BYTES = 4 * 2**20  # per game
+BUDGET = 64 * 2**20         # per server process, every game's states and rows
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+# ---- the walk -----------------------------------------------------------------------------
+
+def _void_entry(table: TableState, event: Event) -> tuple[int, dict] | None:
+    """The move this event voids and how, as ``projection._voids`` records it."""
+    spec = CORE_EVENTS.get(event.type)
+    if spec is None or not spec.voids(event.data):
+        return None
+    d = event.data
+    target = d["target"] if "target" in d else table.disputes[d["dispute"]]["target"]
+    return target, {"by": event.seq, "reason": d["reason"], "undo": d.get("undo", False)}
+
+
+class Walker:
+    """Folds a game's events forwards; ``recent`` holds the last states of the game as
+    it stands after the last event, by sequence number. ``read(first, last)`` gives the
+    game's events ``first``..``last`` (by sequence number, both included)."""
+
+    def __init__(self, read, table: TableState | None = None,
+                 recent: dict[int, TableState] | None = None):
+        self.read = read
+        self.table = table
+        self.recent: dict[int, TableState] = dict(recent or ({table.seq: table} if table else {}))
+
+    def copy(self) -> "Walker":
+        return Walker(self.read, self.table, self.recent)
+
+    def step(self, event: Event) -> TableState:
+        if self.table is None:
+            table = fold(self.read(1, event.seq - 1) + [event])
+        elif changes_the_past(event):
+            table = self._refold(event)
+        else:
+            table = advance(self.table, event)
+        self._keep(table)
+        return table
+
+    def _keep(self, table: TableState) -> None:
+        self.table = table
+        self.recent[table.seq] = table
+        while len(self.recent) > RECENT:
+            del self.recent[next(iter(self.recent))]  # insertion order: the oldest first
+
+    def _refold(self, event: Event) -> TableState:
+        voids = _void_entry(self.table, event)
+        base = self.recent.get(voids[0] - 1) if voids else None
+        if base is None:  # a rescore, or a void further back than the recent states
+            self.recent.clear()
+            return fold(self.read(1, event.seq - 1) + [event])
+        target, how = voids
+        voided = {**self.table.voided, target: how}
+        for seq in [s for s in self.recent if s >= target]:
+            del self.recent[seq]
+        table = replace(base, voided=voided)
+        for later in self.read(target, event.seq - 1):
+            # every move after a voided one is checked again, as the full fold does
+            table = replace(step(table, later, voided, recheck=True), voided=voided)
+            self.recent[table.seq] = table
+        return replace(step(table, event, voided, recheck=True), voided=voided)
+
+
+def reader(events: list[Event]):
+    """``read(first, last)`` over a game's events held in memory, from the first."""
+    return lambda first, last: events[first - 1:last]
+
+
+def walk(events: list[Event], start: int = 0, table: TableState | None = None):
+    """Yield (event, table after it) for ``events[start:]``, ``table`` being the table
+    after ``events[start - 1]``."""
+    walker = Walker(reader(events), table)
+    for event in events[start:]:
+        yield event, walker.step(event)
+
+
+def scores(table: TableState) -> dict[int, int]:
+    """Each seat's total at this point (the game's ``totals`` where it keeps them)."""
+    rules = table.rules
+    if rules.totals is not None:
+        return rules.totals(table.game)
+    parts = rules.score(table.game)
+    return {seat: sum(p.points for p in parts.get(seat, [])) for seat in range(len(table.players))}
+
+
+# ---- one game -----------------------------------------------------------------------------
+
+@dataclass
+class GameStates:
+    """A game walked once: the table after its last event, the recent states, replay
+    starting points, and what the history pages need of every event — each seat's total
+    after it, its words (``describe(table, event)``, as the rules of its time put them),
+    who recorded it, its type and seat (the timeline's filters). The events themselves
+    stay in the store: a page reads the ones it shows."""
+    count: int = 0                 # events covered
+    last_hash: str = ""            # the last one's hash: another game file starts afresh
+    totals: list[dict] = field(default_factory=list)
+    texts: list[dict] = field(default_factory=list)
+    whos: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    seats: list[int | None] = field(default_factory=list)
+    walker: Walker | None = None
+    every: int = field(default_factory=lambda: SNAPSHOT_EVERY)
+    snapshots: dict[int, tuple[dict[int, TableState], int]] = field(default_factory=dict)
+    row_bytes: int = 0
+    state_bytes: int = 0           # one state's size, as last measured
+    counted: int = 0               # bytes as last counted in the cache's total
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    @property
+    def table(self) -> TableState:
+        return self.walker.table
+
+    @property
+    def nbytes(self) -> int:
+        recent = len(self.walker.recent) * self.state_bytes if self.walker else 0
+        return self.row_bytes + recent + sum(size for _, size in self.snapshots.values())
+
+    def extend(self, read, new: list[Event]) -> None:
+        """Walk on through ``new``, the events after the ``count`` covered so far."""
+        walker = self.walker or Walker(read)
+        walker.read = read
+        for event in new:
+            self._add(walker, event, walker.step(event))
+        self.walker = walker
+
+    def adopt(self, walker: Walker, event: Event) -> None:
+        """``event`` was just appended and ``walker`` (a copy of ours) stepped through it."""
+        self._add(walker, event, walker.table)
+        self.walker = walker
+
+    def _add(self, walker: Walker, event: Event, table: TableState) -> None:
+        total, text = scores(table), describe(table, event)
+        who = table.players[event.seat]["name"] if event.seat is not None \
+            and 0 <= event.seat < len(table.players) else ""
+        self.totals.append(total)
+        self.texts.append(text)
+        self.whos.append(who)
+        self.types.append(event.type)
+        self.seats.append(event.seat)
+        self.row_bytes += 24 * len(total) + len(orjson.dumps(text)) + len(who) + 72
+        self.count, self.last_hash = event.seq, event.hash
+        if not self.state_bytes:
+            self.state_bytes = _state_size(table)
+        if table.seq % self.every == 0:
+            self._snapshot(walker)
+
+    def _snapshot(self, walker: Walker) -> None:
+        """A replay starting point: the recent states as they stood at this event (their
+        size estimated from the last one's: neighbours differ by one move)."""
+        recent = dict(list(walker.recent.items())[-4:])
+        self.state_bytes = _state_size(walker.table)
+        self.snapshots[walker.table.seq] = (recent, self.state_bytes * len(recent))
+        while len(self.snapshots) > 1 and sum(s for _, s in self.snapshots.values()) > SNAPSHOT_BYTES:
+            self.every *= 2
+            self.snapshots = {seq: kept for seq, kept in self.snapshots.items() if seq % self.every == 0}
+
+    def state_at(self, read, at: int) -> TableState:
+        """The table after event ``at``, folded on from the nearest snapshot before it."""
+        if at == self.count:
+            return self.table
+        base = max((seq for seq in self.snapshots if seq <= at), default=0)
+        recent = self.snapshots[base][0] if base else {}
+        walker = Walker(read, recent.get(base), recent)
+        table = walker.table
+        for event in read(base + 1, at):
+            table = walker.step(event)
+        return table
+
+
+def _state_size(table: TableState) -> int:
+    """A kept state's bytes as counted against the budget: its game state as JSON, and
+    the sequence numbers and voids every state carries (8 and ~100 bytes each)."""
+    return _json_size(table.game) + 8 * len(table.game_seqs) + 100 * (len(table.voided) + len(table.flagged))
+
+
+def _json_size(state: dict) -> int:
+    try:
+        return len(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS))  # ~5× the stdlib's speed
+    except TypeError:
+        return len(orjson.dumps(repr(state)))
+
+
+# ---- every game: the app's cache -------------------------------------------------------------
+
+class States:
+    """Every game's ``GameStates`` in one byte budget; the app keeps one (web/db.py)."""
+
+    def __init__(self, budget: int = BUDGET):
+        self.budget = budget
+        self._games: OrderedDict[str, GameStates] = OrderedDict()
+        self._lock = threading.Lock()
+        self._total = 0  # the sum of every kept game's ``counted``
+
+    def game(self, db, game_id: str) -> GameStates:
+        """The game walked up to its last stored event: the cached walk, extended by the
+        events appended since (one read), or walked afresh. Raises UnknownGame."""
+        with self._lock:
+            cached = self._games.get(game_id)
+            if cached is not None:
+                self._games.move_to_end(game_id)
+        cached = cached or GameStates()
+        with cached.lock:
+            found = self._bring_up_to_date(db, game_id, cached)
+        self._keep(game_id, found)
+        return found
+
+    def _bring_up_to_date(self, db, game_id: str, cached: GameStates) -> GameStates:
+        # from the last covered event on: its hash says whether it is still this game's
+        events = store.read_events(db, game_id, after=max(cached.count - 1, 0))
+        if cached.count and (not events or events[0].seq != cached.count or events[0].hash != cached.last_hash):
+            cached = GameStates()
+            events = store.read_events(db, game_id)
+        if not events:
+            raise UnknownGame(game_id)
+        new = events[1:] if cached.count else events
+        if new:
+            cached.extend(_reading(db, game_id, events), new)
+        return cached
+
+    def load(self, db, game_id: str, at: int | None = None) -> TableState:
+        """The table after its last event, or after event ``at``. Raises UnknownGame."""
+        if at is not None and at < 1:
+            raise UnknownGame(game_id)
+        found = self.game(db, game_id)
+        if at is None or at >= found.count:
+            return found.table
+        with found.lock:
+            return found.state_at(_reading(db, game_id), at)
+
+    def after(self, db, game_id: str, table: TableState, pending: Event) -> tuple[TableState, Walker | None]:
+        """The table after ``pending``, an event about to be appended after ``table``, and
+        the walk that reached it (for ``recorded``); nothing cached changes yet."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        if cached is None or cached.walker is None or cached.table is not table:
+            return folded_after(db, game_id, table, pending), None
+        with cached.lock:
+            walker = cached.walker.copy()
+        walker.read = _reading(db, game_id)
+        return walker.step(pending), walker
+
+    def recorded(self, game_id: str, event: Event, walker: Walker | None) -> None:
+        """``event`` was appended, and ``walker`` (from ``after``) holds the state after it:
+        the next load need not fold it again."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        if walker is None or cached is None:
+            return
+        with cached.lock:
+            if cached.count == event.seq - 1:
+                cached.adopt(walker, event)
+        self._keep(game_id, cached)
+
+    def _keep(self, game_id: str, found: GameStates) -> None:
+        with self._lock:
+            before = self._games.get(game_id)
+            if before is not None and before is not found:
+                self._total -= before.counted
+                before.counted = 0
+            self._games[game_id] = found
+            self._games.move_to_end(game_id)
+            nbytes = found.nbytes
+            self._total += nbytes - found.counted
+            found.counted = nbytes
+            while len(self._games) > 1 and self._total > self.budget:
+                _, gone = self._games.popitem(last=False)
+                self._total -= gone.counted
+                gone.counted = 0
+
+    def nbytes(self) -> int:
+        """The bytes counted against the budget (kept games as last counted)."""
+        with self._lock:
+            return self._total
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def forget(self) -> None:
+        with self._lock:
+            self._games.clear()
+            self._total = 0
+
+
+def _reading(db, game_id: str, known: list[Event] = ()):
+    """``read(first, last)`` for a game, answered from ``known`` events (a contiguous run
+    just read) where it can, else from the store."""
+    first_known = known[0].seq if known else None
+
+    def read(first: int, last: int) -> list[Event]:
+        if first_known is not None and first >= first_known and last <= known[-1].seq:
+            return list(known[first - first_known:last - first_known + 1])
+        return store.read_events(db, game_id, after=first - 1, upto=last)
+    return read
+
+
+def folded_after(db, game_id: str, table: TableState, pending: Event) -> TableState:
+    """The table after ``pending``, an event about to be appended after ``table``,
+    without the cache (a void refolds the whole game)."""
+    return advance(table, pending) or fold(store.read_events(db, game_id) + [pending])
+
+
+def uncached(db, game_id: str, at: int | None = None) -> TableState:
+    """The table (after event ``at``) folded from the store, for callers without the
+    app's cache (commands, scripts). Raises UnknownGame."""
+    events = store.read_events(db, game_id, upto=at)
+    if not events:
+        raise UnknownGame(game_id)
+    return fold(events)
