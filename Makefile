@@ -1,6 +1,7 @@
 # Tablescribe: `make run` serves the app on the LAN, `make test` runs every test.
-# `make run` installs only what serving needs; `make test` and `make bench` add the
-# test extras. None of them leaves anything git tracks changed.
+# `make run` installs only what serving needs (requirements.txt); `make test` and `make bench`
+# add the test extras (requirements-test.txt). Both files are the whole tree, locked with
+# hashes by `make lock` from pyproject.toml. None of them leaves anything git tracks changed.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -11,21 +12,38 @@ HTMX := static/vendor/htmx-$(call version,htmx.org).min.js
 SSE := static/vendor/htmx-ext-sse-$(call version,htmx-ext-sse).min.js
 MORPH := static/vendor/idiomorph-ext-$(call version,idiomorph).min.js
 
-.PHONY: setup run test bench chromium postgresql
+.PHONY: setup run test bench lock chromium postgresql
 
 setup: $(VENV)/.installed $(HTMX) $(SSE) $(MORPH) instance/.ready
 
-$(VENV)/.installed: pyproject.toml
+# Every package from the lock, each file checked against its hash; then the app itself,
+# editable, adding nothing (--no-deps); `pip check`: every requirement is met by what is installed.
+$(VENV)/.installed: requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Tablescribe needs Python 3.11 or newer: this is " + sys.version.split()[0] + " (choose one with PYTHON=python3.12 make ...)")'
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e .
+	$(PY) -m pip install -q --require-hashes -r requirements.txt
+	$(PY) -m pip install -q --no-deps -e .
+	$(PY) -m pip check
 	touch $@
 
-$(VENV)/.test-installed: $(VENV)/.installed
-	$(PY) -m pip install -q -e ".[test]"
+$(VENV)/.test-installed: $(VENV)/.installed requirements-test.txt
+	$(PY) -m pip install -q --require-hashes -r requirements-test.txt
+	$(PY) -m pip check
 	touch $@
+
+# The locks again from pyproject.toml (after changing a pin there): versions already locked
+# stay unless pyproject.toml asks otherwise; `make lock LOCK_ARGS=--upgrade` takes the newest
+# of everything that pyproject.toml does not pin. The test lock keeps the runtime lock's versions.
+LOCK_ARGS ?=
+COMPILE = $(VENV)/bin/uv pip compile --quiet --no-config --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command "make lock" $(LOCK_ARGS) pyproject.toml
+
+lock: $(VENV)/.test-installed
+	$(COMPILE) -o requirements.txt
+	$(COMPILE) --extra test --constraint requirements.txt -o requirements-test.txt
 
 node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js with npm (Debian: apt-get install npm)"; exit 1; }
 	npm ci --no-audit --no-fund
 
 $(HTMX): node_modules/.package-lock.json
@@ -49,12 +67,15 @@ run: setup
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) \
 		--access-logfile - "app:create_app()"
 
+# Debian's packages, installed once when missing: as root, or through sudo for a user.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
 chromium:
-	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	@command -v chromium >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
 
 # The tests start a throwaway PostgreSQL cluster from Debian's binaries (tests/conftest.py).
 postgresql:
-	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq postgresql)
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq postgresql)
 
 test: setup $(VENV)/.test-installed chromium postgresql
 	$(PY) -m pytest -n 2 --dist loadfile

@@ -1,5 +1,6 @@
-"""The repository stands on its own: `make run` installs only what serving needs, and
-nothing cites a file outside the repository or a path of one machine."""
+"""The repository stands on its own: `make run` installs only what serving needs, every
+package from the locked tree, and nothing cites a file outside the repository or a path of
+one machine."""
 import pathlib
 import re
 import subprocess
@@ -14,17 +15,52 @@ BINARY = {".png", ".svg", ".jpg", ".ico", ".woff", ".woff2"}
 def _dry_run(target: str) -> list[str]:
     """The pip commands `make <target>` would run on a fresh checkout."""
     out = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True, check=True)
-    return [line for line in out.stdout.splitlines() if "pip install" in line and "--upgrade pip" not in line]
+    return [line for line in out.stdout.splitlines() if "pip install" in line]
 
 
-def test_make_run_installs_only_what_serving_needs():
+def test_make_run_installs_only_what_serving_needs_from_the_lock():
     installs = _dry_run("run")
-    assert installs and all(".[test]" not in line for line in installs), installs
+    assert any("--require-hashes -r requirements.txt" in line for line in installs), installs
+    assert all("requirements-test.txt" not in line and ".[test]" not in line for line in installs), installs
 
 
 @pytest.mark.parametrize("target", ["test", "bench"])
-def test_make_test_and_bench_add_the_test_extras(target):
-    assert any(".[test]" in line for line in _dry_run(target))
+def test_make_test_and_bench_add_the_locked_test_extras(target):
+    assert any("--require-hashes -r requirements-test.txt" in line for line in _dry_run(target))
+
+
+def test_nothing_is_installed_past_the_lock():
+    """Only the locks bring packages; the app itself is installed without its dependencies
+    (they are in the lock), and pip is not upgraded past the locked one."""
+    for line in _dry_run("test"):
+        assert "--require-hashes" in line or "--no-deps -e ." in line, line
+
+
+def _locked(name: str) -> dict[str, str]:
+    """package -> version of a lock file, names normalised as pip does."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    pins = re.findall(r"^([A-Za-z0-9._-]+)==([^\s;]+)", text, re.MULTILINE)
+    assert text.count("--hash=sha256:") >= len(pins) > 0
+    return {re.sub(r"[-_.]+", "-", package).lower(): version for package, version in pins}
+
+
+def _pinned_in_pyproject(extra: str | None = None) -> dict[str, str]:
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = project["optional-dependencies"][extra] if extra else project["dependencies"]
+    return {re.sub(r"[-_.]+", "-", re.sub(r"\[.*\]", "", pin.split("==")[0])).lower(): pin.split("==")[1]
+            for pin in pins}
+
+
+def test_the_locks_hold_what_pyproject_pins():
+    """A pin changed in pyproject.toml without `make lock` fails here, not on a fresh machine."""
+    runtime, test = _locked("requirements.txt"), _locked("requirements-test.txt")
+    for package, version in _pinned_in_pyproject().items():
+        assert runtime.get(package) == version, f"{package}=={version}: run `make lock`"
+    for package, version in _pinned_in_pyproject("test").items():
+        assert test.get(package) == version, f"{package}=={version} (test): run `make lock`"
+    assert {p: v for p, v in test.items() if p in runtime} == runtime, \
+        "the test lock must keep the runtime lock's versions: run `make lock`"
 
 
 def test_nothing_in_the_tree_cites_a_file_outside_the_repository():
