@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from scoring import knows_rules
-from scoring.base import Problem, Text, text
+from scoring.base import Problem, RuleSection, Text, text
 
 MAX_TEXT = 500
 CORE_VERSION = 1
@@ -167,3 +167,36 @@ CORE_EVENTS: dict[str, CoreEvent] = {
         check=_check_rescore, rescores=True),
 }
 CORE_SCHEMAS = {type_: spec.schema for type_, spec in CORE_EVENTS.items()}
+
+
+# The rules every table shares, as a player reads them on /rules/core: the sections the
+# core's refusals cite ("core §n"). Tablescribe's own rules: no rulebook has them.
+RULEBOOK = (
+    RuleSection("1", text("Új játék", "A new game"), (
+        text("Minden játékosnak legyen neve, a paletta egy színével; a játékosszám és a beállítások a játéké (pl. Han: 2–5 játékos).",
+             "Every player has a name and a colour of the palette; the number of players and the options are the game's (e.g. Han: 2–5 players)."),)),
+    RuleSection("2", text("Egy lépés rögzítése", "Recording a move"), (
+        text("Egy lépés az adott játék egy ismert lépése, hiánytalan adatokkal.",
+             "A move is one the game knows, with all its data."),
+        text("Az űrlap azt az állást rögzíti, amelyet a telefon látott: ha közben más rögzített, a lépés nem kerül be, és a tábla frissül.",
+             "A form records against the board the phone saw: if someone recorded meanwhile, the move is not recorded and the board is refreshed."),
+        text("Egy beküldés egyszer rögzül: az újraküldött ugyanazt a lépést adja vissza; más lépés ugyanazzal az azonosítóval nem kerül be.",
+             "A submission is recorded once: sent again it returns the same move; a different move under the same id is not recorded."))),
+    RuleSection("3", text("Érvénytelenítés", "Voiding a move"), (
+        text("Csak a játék lépései érvényteleníthetők, mindegyik egyszer; az érvénytelenített lépés áthúzva a naplóban marad.",
+             "Only the game's moves can be voided, each once; a voided move stays in the log, struck through."),)),
+    RuleSection("4", text("Viták", "Disputes"), (
+        text("Egy lépésről egyszerre egy vita folyhat; lezárva a lépés marad vagy érvénytelen lesz.",
+             "One dispute at a time per move; resolved, the move is kept or voided."),)),
+    RuleSection("5", text("Helyek", "Seats"), (
+        text("Csak leült játékos rögzíthet: a QR-kóddal csatlakozik és választ egy helyet. A házigazda lezárhat egy helyet, "
+             "és egy elveszett telefon helyét új linkkel átadhatja; a régi link ezután nem érvényes.",
+             "Only a seated player records: join by the QR code and choose a seat. The host may lock a seat "
+             "and hand a lost phone's seat over with a new link; the old link then no longer works."),)),
+    RuleSection("6", text("Újrapontozás", "Rescoring"), (
+        text("Egy régebbi szabályverzióval rögzített játék egy ismert, újabb verzióval pontozható újra; visszafelé nem.",
+             "A game recorded under older rules can be rescored with a known, newer version; never backwards."),)),
+    RuleSection("7", text("Egy játék importja", "Importing a game"), (
+        text("Csak egy exportált játék (JSON-fájl) importálható, és csak ha minden lépése ép és szabályos.",
+             "Only an exported game (a JSON file) can be imported, and only when every move in it is intact and legal."),)),
+)

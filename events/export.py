@@ -44,13 +44,16 @@ _CHAIN_HU = {True: "hiányzó vagy felcserélt esemény: nem ez a sorszám köve
 
 class BadExport(ValueError):
     """The file is refused: ``seq`` is the first bad event (0: the document itself),
-    ``reason`` says why in English, ``hu`` in Hungarian."""
+    ``reason`` says why in English, ``hu`` in Hungarian; ``problems``: the rules' refusals
+    behind it, whose rules the import page links and the command line names."""
 
-    def __init__(self, seq: int, reason: str, hu: str | None = None):
-        super().__init__(f"event {seq}: {reason}" if seq else reason)
+    def __init__(self, seq: int, reason: str, hu: str | None = None, problems=()):
+        cited = "".join(f" ({p.rule})" for p in problems)
+        super().__init__(f"event {seq}: {reason}{cited}" if seq else reason + cited)
         self.seq = seq
         self.reason = reason
         self.hu = hu or reason
+        self.problems = list(problems)
 
 
 def export_game(db, game_id: str) -> dict:
@@ -196,8 +199,7 @@ def _check_event(table: TableState, event: Event) -> None:
 
 def _refuse_problems(seq: int, problems) -> None:
     if problems:
-        raise BadExport(seq, "; ".join(f"{p.en} ({p.rule})" for p in problems),
-                        "; ".join(f"{p.hu} ({p.rule})" for p in problems))
+        raise BadExport(seq, "; ".join(p.en for p in problems), "; ".join(p.hu for p in problems), problems)
 
 
 def replay(doc, at: int | None = None) -> dict:

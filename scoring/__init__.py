@@ -1,6 +1,13 @@
 """The one registry of game kinds. A game registers by adding its module here."""
+import re
+
 from scoring import dragon, dragon_tally, five_tribes, han, maharaja, scorepad
-from scoring.base import GameKind
+from scoring.base import GameKind, RuleSection
+from scoring.dragon import rulebook as dragon_rules
+from scoring.five_tribes import rulebook as five_tribes_rules
+from scoring.han import rulebook as han_rules
+from scoring.maharaja import rulebook as maharaja_rules
+from scoring.scorepad import rulebook as scorepad_rules
 
 GAMES: dict[str, GameKind] = {g.kind: g for g in (
     scorepad.GAME,
@@ -34,3 +41,26 @@ def rules_for(kind: str, version: int) -> GameKind | None:
 def knows_rules(kind: str, version: int) -> bool:
     current = GAMES.get(kind)
     return (kind, version) in RETIRED or (current is not None and current.rules_version == version)
+
+
+# The rule pages (/rules/<book>): each game's rules as a player reads them, by the name of
+# its docs/rules/<book>.md, whose sections they follow. The final tally mode of the Dragon
+# plays by the Dragon's rules.
+RULEBOOKS: dict[str, tuple[RuleSection, ...]] = {
+    "scorepad": scorepad_rules.SECTIONS,
+    "han": han_rules.SECTIONS,
+    "five-tribes": five_tribes_rules.SECTIONS,
+    "maharaja": maharaja_rules.SECTIONS,
+    "dragon": dragon_rules.SECTIONS,
+}
+BOOK_OF_KIND = {kind: "dragon" if kind == "dragon-tally" else kind for kind in GAMES}
+
+# "docs/rules/han.md §2.3–2.4", "docs/rules/han.md §2.9, §6", "core §3": the first section named.
+_CITATION = re.compile(r"(?:docs/rules/(?P<book>[a-z-]+)\.md|(?P<core>core)) §(?P<ref>\d+(?:\.\d+)?)")
+
+
+def cited(rule: str) -> tuple[str, str] | None:
+    """The rule page and section a problem's rule points to: ("han", "2.3"); None for a
+    tag that names no section (such as "form")."""
+    found = _CITATION.search(rule or "")
+    return (found["book"] or found["core"], found["ref"]) if found else None

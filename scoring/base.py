@@ -31,6 +31,31 @@ class Problem:
         return {"rule": self.rule, "hu": self.hu, "en": self.en}
 
 
+def hu_rulebook(where: str) -> dict[str, str]:
+    """A rule page's pointer into the Hungarian rulebook in the box: its section or heading."""
+    return text(f"Szabálykönyv: {where}", f"Rulebook (HU): {where}")
+
+
+@dataclass(frozen=True)
+class RuleSection:
+    """One rule as a player reads it on the game's rule page (``/rules/<book>#s<n>``): the
+    section a refusal cites (``ref``, e.g. "2.3"), the project's own short text of the rule
+    with the numbers the app uses, and where to look it up in the printed rulebook.
+    ``says`` is a few whole sentences, each a {"hu", "en"} text."""
+
+    ref: str
+    title: Text
+    says: tuple[Text, ...]
+    book: Text | None = None  # the rulebook's section; None: the app's own rule
+    # A table of the numbers, when a list reads better than sentences: the first row is the
+    # header; a cell is a number, a name, or a {"hu", "en"} text.
+    table: tuple[tuple[Any, ...], ...] = ()
+
+    @property
+    def anchor(self) -> str:
+        return "s" + self.ref.replace(".", "-")
+
+
 @dataclass(frozen=True)
 class Move:
     """What a game module sees of a stored event: the envelope the rules may need

@@ -306,7 +306,7 @@ def test_a_flagged_move_is_marked_on_the_table_page_and_the_timeline(client, db)
     for page in (f"/games/{gid}?lang=en", f"/games/{gid}/live?seq=1&lang=en", f"/games/{gid}/timeline?lang=en"):
         html = client.get(page).get_data(as_text=True)
         flagged = re.search(r'<li id="e3"[^>]*class="[^"]*flagged[^"]*">(.*?)</li>', html, re.S)
-        assert flagged and "Nothing has been recorded in round 1 yet. (docs/rules/scorepad.md §2)" in flagged.group(1), page
+        assert flagged and "Nothing has been recorded in round 1 yet. <a class=\"rule-link\" href=\"/rules/scorepad#s2\">Rule §2</a>" in flagged.group(1), page
         assert re.search(r'<li id="e2"[^>]*class="voided', html), page
 
 

@@ -360,16 +360,19 @@ def test_a_multipart_field_name_that_breaks_its_header_is_400_not_500(client, db
 
 # ---- issue 15, items 10–11: what refusals say -------------------------------------------------
 
-@pytest.mark.parametrize("rule, shown", [
-    ("form", "Points: enter a whole number."),
-    ("docs/rules/han.md §2.5", "Points: enter a whole number. (docs/rules/han.md §2.5)"),
-    ("Han §2.5, (A))", "Points: enter a whole number. (Han §2.5, A)"),
-    ("core §3", "Points: enter a whole number. (core §3)")])
-def test_a_refusal_shows_no_internal_tag_and_no_doubled_bracket(app, rule, shown):
+@pytest.mark.parametrize("rule, link", [
+    ("form", None),
+    ("docs/rules/han.md §2.5", {"url": "/rules/han#s2-5", "ref": "2.5"}),
+    ("docs/rules/han.md §2.3–2.4", {"url": "/rules/han#s2-3", "ref": "2.3"}),
+    ("core §3", {"url": "/rules/core#s3", "ref": "3"})])
+def test_a_refusal_shows_no_internal_tag_and_links_its_rule(app, rule, link):
+    """Issue 26, item 4: the reason alone, and the rule as a link to its section (no file name)."""
     from web.i18n import problem_text
+    from web.rules import rule_link
     with app.test_request_context("/?lang=en"):
         assert problem_text({"rule": rule, "hu": "Pont: egész számot adj meg.",
-                             "en": "Points: enter a whole number."}) == shown
+                             "en": "Points: enter a whole number."}) == "Points: enter a whole number."
+        assert rule_link(rule) == link
 
 
 def test_api_errors_follow_the_clients_language_and_problems_keep_both(client, db):

@@ -12,6 +12,7 @@ from scoring.base import text
 from scoring.schema import unencodable_path
 from web.db import caches, get_db, get_states
 from web.i18n import tr
+from web.rules import problem_json
 from web.seating import my_seat, require_seat
 from web.security import device_id
 from web.views import join_url, visible_state
@@ -43,7 +44,7 @@ def _body():
 
 
 def _problems(refusal: Refused | RosterRefused) -> list[dict]:
-    return [p.as_dict() for p in refusal.problems]
+    return [problem_json(p) for p in refusal.problems]
 
 
 def _is_player(p) -> bool:
@@ -103,7 +104,7 @@ def append_event(game_id: str):
                       seq=fresh["seq"], state=fresh)
     except ReusedId as reused:
         return _error(409, text("a client_event_id már egy másik lépésé", "client_event_id reused for a different move"),
-                      seq=reused.earlier.seq, problems=[reused.problem.as_dict()])
+                      seq=reused.earlier.seq, problems=[problem_json(reused.problem)])
     except Refused as refusal:
         return _error(422, text("a szabályok nem engedik ezt a lépést", "the rules refuse this move"),
                       problems=_problems(refusal))

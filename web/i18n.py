@@ -33,18 +33,10 @@ def tr(texts) -> str:
     return texts.get(current_lang()) or texts.get("en") or ""
 
 
-def rule_label(rule: str) -> str:
-    """A problem's rule as the page cites it: a section ("docs/rules/han.md §2.5", "core §3")
-    as it is, without brackets of its own (the page adds one pair); an internal tag with no
-    section (such as "form") not at all."""
-    return rule.replace("(", "").replace(")", "").strip() if "§" in rule else ""
-
-
 def problem_text(problem) -> str:
-    """A problem (object or dict) in the phone's language, with the rule it cites."""
-    as_dict = problem if isinstance(problem, dict) else problem.as_dict()
-    label = rule_label(str(as_dict.get("rule", "")))
-    return f"{tr(as_dict)} ({label})" if label else tr(as_dict)
+    """A problem (object or dict) in the phone's language: what is wrong, with its numbers.
+    The rule it cites is a link beside it (the ``problem`` macro), never a file name."""
+    return tr(problem if isinstance(problem, dict) else problem.as_dict())
 
 
 def lang_next() -> str:

@@ -366,14 +366,10 @@ def _not_paid(state: dict, pieces: list[dict], cards: list[str]) -> Problem:
     en = ", ".join(f"{k}× {COLOUR_TEXT[c]['en']}" for c, k in played.items())
     return Problem(
         "docs/rules/han.md §2.3–2.4",
-        f"A kártyák nem fizetik ki a bábukat: {hu} kártya {len(pieces)} bábura. {name} {colour['hu']}: bábunként "
-        f"egy {colour['hu']} kártya, vagy dzsóker: két egyforma kártya, amely egy, a tartományétól más színű "
-        f"kártyát helyettesít (két {colour['hu']} itt nem dzsóker); határhelyen a két tartomány 1-1 kártyája "
-        "vagy 2 az egyikéből. Minden kijátszott kártya egy bábut fizet.",
-        f"The cards do not pay for the pieces: {en} for {len(pieces)} piece(s). {name} is {colour['en']}: one "
-        f"{colour['en']} card per piece, or a joker: a pair of one colour different from the province's "
-        f"stands for one card (two {colour['en']} are no joker here); a border site: one card of each of its "
-        "provinces or two of one. Every card played pays for a piece.")
+        f"A kártyák nem fizetik ki a bábukat: {hu} kártya {len(pieces)} bábura {name} ({colour['hu']}) tartományban. "
+        f"Bábunként egy {colour['hu']} kártya kell, vagy egy más színű pár.",
+        f"The cards do not pay for the pieces: {en} for {len(pieces)} piece(s) in {name} ({colour['en']}). "
+        f"Each piece needs one {colour['en']} card, or a pair of a different colour.")
 
 
 # ---- end-of-game entries ------ --------------------------------------------------
