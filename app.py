@@ -47,8 +47,8 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(seats.bp)
     app.register_blueprint(boards.bp)  # board profiles (events/boards.py)
     app.register_blueprint(stream.bp)  # server-sent events of the live region (web/stream.py)
-    app.register_blueprint(people.bp)  # the roster (events/roster.py)
-    app.register_blueprint(stats.bp)   # statistics and their JSON (events/stats.py)
+    app.register_blueprint(people.bp)  # the roster (group/roster.py)
+    app.register_blueprint(stats.bp)   # statistics and their JSON (group/plays.py)
     app.register_blueprint(bgstats.bp)  # plays out to BG Stats and CSV, BG Stats exports in
     app.register_blueprint(rules.bp)   # the rule pages a refusal links to
     bgstats.init_app(app)

@@ -16,9 +16,10 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from bench.common import ROOT, make_app, scratch_dir, store_game, summary_ms, timed
-from events import roster, stats, store
+from events import store
 from events.hashing import GENESIS, chain_hash
 from events.store import Event
+from group import plays, roster
 from scoring import GAMES
 
 PAGES = ("/stats", "/stats/people/{a}", "/stats/games/{kind}", "/stats/together?people={a}&people={b}",
@@ -104,7 +105,7 @@ def measure(games: int = 1000, people: int = 30, samples: int = 40) -> dict:
         app = make_app(path)
         db = store.connect(path)
         seeding, ids = timed(seed, db, games, people, rng)
-        rebuild, played = timed(stats.rebuild, db)
+        rebuild, played = timed(plays.rebuild, db)
         now = roster.load(db)
         a, b = (p["id"] for p in now.active()[:2])
         client = app.test_client()
@@ -117,8 +118,8 @@ def measure(games: int = 1000, people: int = 30, samples: int = 40) -> dict:
             name = url.replace(ids[1], "<id>")
             result["pages"][name] = summary_ms(_samples(client, url, samples))
             # as a game ending just before each request: its rows written again, as
-            # stats.on_recorded does, so the page's worker reads what changed
-            ended = lambda: stats.refresh(db, ids[rng.randrange(len(ids))])  # noqa: E731
+            # plays.on_recorded does, so the page's worker reads what changed
+            ended = lambda: plays.refresh(db, ids[rng.randrange(len(ids))])  # noqa: E731
             result["fresh"][name] = summary_ms(_samples(client, url, samples, ended))
         db.conn.close()
         return result

@@ -126,7 +126,7 @@ def create_revoked_seat_tokens(db):
 
 @migrations()
 def create_roster(db):
-    # The roster's own append-only log (events/roster.py, docs/people.md): people and
+    # The roster's own append-only log (group/roster.py, docs/people.md): people and
     # which seat of which game each was; games' events are never rewritten for it.
     db.execute("""
         CREATE TABLE IF NOT EXISTS roster_events (
@@ -150,7 +150,7 @@ def _refuse_changes(db, table: str, message: str) -> None:
 
 @migrations()
 def create_stat_seats(db):
-    # The statistics' read model (events/stats.py): one row per seat of each finished game
+    # The statistics' read model (group/plays.py): one row per seat of each finished game
     # or imported play, replaced when the game ends again (after a void or rescore) and
     # rebuilt from the logs by `flask --app app rebuild-stats`. Not a fact: it may be dropped.
     db.execute("""
@@ -176,7 +176,7 @@ def create_stat_seats(db):
 @migrations()
 def create_stat_version(db):
     # A counter bumped with every change of stat_seats, in the same transaction: each
-    # worker keeps the plays it read until the counter moves (events/stats.py).
+    # worker keeps the plays it read until the counter moves (group/plays.py).
     db.execute("CREATE TABLE IF NOT EXISTS stat_version (id INTEGER PRIMARY KEY CHECK (id = 1),"
                " version INTEGER NOT NULL)")
     db.execute("INSERT OR IGNORE INTO stat_version (id, version) VALUES (1, 0)")
@@ -185,7 +185,7 @@ def create_stat_version(db):
 @migrations()
 def create_stat_changes(db):
     # Which game each stat_version step changed ("": all, a rebuild): a worker re-reads only
-    # those games (events/stats.py). A row per game end, void or rescore of a finished game.
+    # those games (group/plays.py). A row per game end, void or rescore of a finished game.
     db.execute("CREATE TABLE IF NOT EXISTS stat_changes (version INTEGER PRIMARY KEY, game_id TEXT NOT NULL)")
 
 

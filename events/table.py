@@ -233,6 +233,6 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
     return event, created
 
 
-# Read models kept beside the log (events/stats.py registers the statistics'): called
+# Read models kept beside the log (group/plays.py registers the statistics'): called
 # after each appended event with the state after it; the event is already committed.
 AFTER_RECORD: list = []

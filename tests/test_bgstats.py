@@ -14,7 +14,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import ROOT
-from events import roster, store
+from events import store
+from group import roster
 
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.json")))
 
@@ -226,7 +227,7 @@ def test_an_imported_play_is_reverted_from_the_roster_log(guarded):
     play = next(e.seq for e in roster.read_log(db) if e.type == "play-imported")
     assert client.post(f"/people/log/{play}/revert", data={"csrf_token": token}).status_code == 303
     assert db.execute("SELECT COUNT(*) FROM stat_seats").fetchone()[0] == 0
-    from events import stats
-    before = stats.dump(db)
-    stats.rebuild(db)
-    assert stats.dump(db) == before
+    from group import plays
+    before = plays.dump(db)
+    plays.rebuild(db)
+    assert plays.dump(db) == before

@@ -83,6 +83,29 @@ def test_no_module_imports_another_modules_private_names():
         if name.startswith("tests/") or not (ROOT / name).exists():
             continue
         for node in ast.walk(ast.parse((ROOT / name).read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in {"events", "web", "scoring", "app"}:
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in {"events", "group", "web", "scoring", "app"}:
                 private = [a.name for a in node.names if a.name.startswith("_")]
                 assert not private, f"{name}:{node.lineno} imports {private} from {node.module}"
+
+
+# Which top-level package may import which (docs/architecture.md, "Layers"): the game
+# rules know nothing else, the log knows the rules' contract, the group's history reads
+# the log, and only the web layer (and the app, bench, scripts) sees everything.
+MAY_IMPORT = {
+    "scoring": {"scoring"},
+    "events": {"events", "scoring"},
+    "group": {"group", "events", "scoring"},
+}
+
+
+def test_each_layer_imports_only_the_layers_below_it():
+    import ast
+    for package, allowed in MAY_IMPORT.items():
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+                for name in names:
+                    top = name.split(".")[0]
+                    if top in {"scoring", "events", "group", "web", "app", "bench"}:
+                        assert top in allowed, f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"

@@ -57,7 +57,8 @@ def test_a_nul_anywhere_else_is_refused_saying_why(site):
 
 def test_a_refused_nul_writes_nothing(site, database):
     app, client, token, game = site
-    from events import roster, store
+    from events import store
+    from group import roster
     db = store.connect(database)
     before = roster.last_seq(db)
     assert client.post("/people", data={"csrf_token": token, "name": "An\x00na"}).status_code == 400

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from events import roster, store
+from events import store
+from group import roster
 
 
 def _new_game(client, token, names, kind="scorepad"):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from events import roster, stats, statistics, store
+from events import store
 from events.table import new_game, record
+from group import plays, roster, statistics
 from scoring import GAMES
 
 
@@ -37,18 +38,18 @@ def test_the_incremental_read_model_equals_the_rebuilt_one(app, db):
     games = [_play(db, kind) for kind in GAMES]
     pad = _scorepad(db, [5, 9], ["Anna", "Béla"])
     # a finished game voided back to running, then ended again; one voided and left running
-    assert [r for r in stats.dump(db) if r[0] == pad]
+    assert [r for r in plays.dump(db) if r[0] == pad]
     record(db, pad, "event-voided", {"target": 4, "reason": "too early"}, 4, 0, "dev", "v1")
-    assert not [r for r in stats.dump(db) if r[0] == pad]
+    assert not [r for r in plays.dump(db) if r[0] == pad]
     record(db, pad, "points-recorded", {"seat": 0, "points": 10}, 5, 0, "dev", "p5")
     record(db, pad, "game-ended", {}, 6, 0, "dev", "end2")
     running = _scorepad(db, [1, 2], ["Anna", "Cili"])
     record(db, running, "event-voided", {"target": 4, "reason": "not yet"}, 4, 0, "dev", "v2")
-    incremental = stats.dump(db)
+    incremental = plays.dump(db)
     assert {r[0] for r in incremental} >= {pad, *[g for g in games if _over(db, g)]}
     assert running not in {r[0] for r in incremental}
-    stats.rebuild(db)
-    assert stats.dump(db) == incremental
+    plays.rebuild(db)
+    assert plays.dump(db) == incremental
 
 
 def _over(db, game_id) -> bool:
@@ -61,7 +62,7 @@ def test_the_scores_categories_and_ranks_come_from_the_games_own_scoring(app, db
     from events.projection import standings
     from events.states import uncached as load
     game_id = _play(db, "five-tribes")
-    rows = {r[1]: r for r in stats.dump(db) if r[0] == game_id}
+    rows = {r[1]: r for r in plays.dump(db) if r[0] == game_id}
     for row in standings(load(db, game_id)):
         assert rows[row["seat"]][7] == row["score"] and rows[row["seat"]][8] == row["rank"]
 
@@ -80,8 +81,8 @@ def two_friends(app, db):
 def test_head_to_head_says_who_wins_more_at_what_and_by_how_much(app, db, two_friends):
     now = roster.load(db)
     anna, bela = now.by_name("Anna")["id"], now.by_name("Béla")["id"]
-    plays = stats.plays(db, now)
-    together = statistics.head_to_head(plays, [anna, bela])
+    found = plays.read(db, now)
+    together = statistics.head_to_head(found, [anna, bela])
     assert len(together["plays"]) == 5
     pair = together["pairs"][0]["games"]
     assert len(pair[""]["a"]) + len(pair[""]["b"]) + len(pair[""]["tie"]) == 5
@@ -93,7 +94,7 @@ def test_head_to_head_says_who_wins_more_at_what_and_by_how_much(app, db, two_fr
 def test_person_figures(app, db, two_friends):
     now = roster.load(db)
     anna = now.by_name("Anna")["id"]
-    figures = statistics.person_figures(stats.plays(db, now, key="scorepad"), anna)
+    figures = statistics.person_figures(plays.read(db, now, key="scorepad"), anna)
     assert figures["plays"] == 3 and figures["wins"] == 2
     pad = figures["games"]["scorepad"]
     assert (pad["best"], pad["worst"], pad["average"]) == (40, 10, 26.7)
@@ -104,12 +105,12 @@ def test_person_figures(app, db, two_friends):
 def test_a_link_and_a_merge_change_the_statistics_without_rewriting_them(app, db, two_friends):
     now = roster.load(db)
     cili, anna = now.by_name("Cili")["id"], now.by_name("Anna")["id"]
-    before = stats.dump(db)
+    before = plays.dump(db)
     roster.append(db, [("person-added", {"name": "Dóra"})], "dev")
     dora = roster.load(db).by_name("Dóra")["id"]
     roster.append(db, [("people-merged", {"source": cili, "into": dora})], "dev")
-    assert statistics.person_figures(stats.plays(db, roster.load(db)), dora)["plays"] == 2
-    assert stats.dump(db) == before
+    assert statistics.person_figures(plays.read(db, roster.load(db)), dora)["plays"] == 2
+    assert plays.dump(db) == before
 
 
 def test_the_pages_show_the_numbers_and_link_to_their_games(client, db, two_friends):
@@ -121,7 +122,7 @@ def test_the_pages_show_the_numbers_and_link_to_their_games(client, db, two_frie
     together = client.get(f"/stats/together?people={anna}&people={bela}")
     assert together.status_code == 200 and "<svg" in together.get_data(as_text=True)
     won = client.get(f"/stats/plays?people={anna}&won={anna}").get_data(as_text=True)
-    assert won.count('data-testid="play"') == statistics.person_figures(stats.plays(db, now), anna)["wins"]
+    assert won.count('data-testid="play"') == statistics.person_figures(plays.read(db, now), anna)["wins"]
     for path in ("/stats", "/stats/games/scorepad", "/stats/games/han", "/people", "/people/log",
                  f"/people/games/{two_friends[0]}"):
         assert client.get(path).status_code == 200, path
@@ -151,26 +152,26 @@ def test_bad_filters_are_a_400_with_a_reason(client, query):
 
 
 def test_rebuild_stats_command(app, db, two_friends):
-    before = stats.dump(db)
+    before = plays.dump(db)
     db.execute("DELETE FROM stat_seats")
     result = app.test_cli_runner().invoke(args=["rebuild-stats"])
     assert result.exit_code == 0 and "5 finished plays" in result.output, result.output
-    assert stats.dump(db) == before
+    assert plays.dump(db) == before
 
 
 def test_a_workers_kept_plays_follow_every_change_as_a_fresh_read_does(app, db, two_friends):
     """The plays a worker keeps are brought up to date from stat_changes and the roster;
     after every kind of change they equal what a worker that never saw them reads."""
     def fresh():
-        stats.forget_cache()
-        return stats.plays(db, roster.load(db))
+        plays.forget_cache()
+        return plays.read(db, roster.load(db))
 
     def kept_equals_fresh():
-        kept = stats.plays(db, roster.load(db))
+        kept = plays.read(db, roster.load(db))
         assert kept == fresh()
-        stats.plays(db, roster.load(db))  # the worker looks again, and keeps it
+        plays.read(db, roster.load(db))  # the worker looks again, and keeps it
 
-    stats.plays(db, roster.load(db))
+    plays.read(db, roster.load(db))
     record(db, two_friends[0], "event-voided", {"target": 4, "reason": "not over"}, 4, 0, "dev", "v")
     kept_equals_fresh()  # a finished game left the statistics
     _scorepad(db, [3, 4], ["Anna", "Dóra"])
@@ -178,7 +179,7 @@ def test_a_workers_kept_plays_follow_every_change_as_a_fresh_read_does(app, db, 
     now = roster.load(db)
     roster.append(db, [("people-merged", {"source": now.by_name("Dóra")["id"], "into": now.by_name("Cili")["id"]})], "dev")
     kept_equals_fresh()  # the roster changed
-    stats.rebuild(db)
+    plays.rebuild(db)
     kept_equals_fresh()
 
 
@@ -201,18 +202,18 @@ def test_a_busy_read_model_never_fails_the_move_and_a_rebuild_heals_it(app, db, 
     def busy(*args):
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(stats, "write_game", busy)
+    monkeypatch.setattr(plays, "write_game", busy)
     game_id = _scorepad(db, [5, 9], ["Anna", "Béla"])  # the game-ended move is recorded
     assert store.read_events(db, game_id)[-1].type == "game-ended"
     monkeypatch.undo()
-    assert not [r for r in stats.dump(db) if r[0] == game_id]
-    stats.rebuild(db)
-    assert [r for r in stats.dump(db) if r[0] == game_id]
+    assert not [r for r in plays.dump(db) if r[0] == game_id]
+    plays.rebuild(db)
+    assert [r for r in plays.dump(db) if r[0] == game_id]
 
 
 def test_games_group_by_kind_and_only_the_score_pad_by_the_game_it_was_kept_for():
-    from events.bgstats import _KIND_OF_BGG
-    from events.stats import game_key
+    from group.bgstats import _KIND_OF_BGG
+    from group.plays import game_key
     assert game_key("han", "Han") == "han"                      # an imported Han play: still Han
     assert game_key("scorepad", "Azul") == "scorepad:azul"
     assert game_key("scorepad", "") == "scorepad"

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from events import integrity, roster, store
-from events.roster import RosterRefused
+from events import integrity, store
 from events.projection import standings
 from events.states import UnknownGame
 from events.table import Refused, ReusedId, StaleSequence, new_game, record
+from group import roster
+from group.roster import RosterRefused
 from scoring.base import text
 from scoring.schema import unencodable_path
 from web.db import caches, get_db, get_states

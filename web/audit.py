@@ -9,14 +9,15 @@ import secrets
 from flask import (Blueprint, Response, abort, g, redirect, render_template, request, url_for)
 from markupsafe import Markup
 
-from events import roster, stats, store
-from events.roster import RosterRefused
+from events import store
 from events.core_types import CORE_EVENTS
 from events.export import BadExport, import_game, verify
 from events.states import GameStates, UnknownGame
 from events.projection import TableState, describe, fold, open_disputes, standings, upcast
 from events.store import Event
 from events.table import Refused, ReusedId, StaleSequence, check_move, record
+from group import plays, roster
+from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
 from web import chart, views
@@ -375,7 +376,7 @@ def import_page():
     except RosterRefused as refusal:
         return render_template("audit/import.html", refusal=None, problems=refusal.problems), 422
     roster.link_game(get_db(), created["id"], people, device_id())
-    stats.refresh(get_db(), created["id"])
+    plays.refresh(get_db(), created["id"])
     response = redirect(url_for("pages.table", game_id=created["id"]), code=303)
     remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
     return response

@@ -11,10 +11,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 
-from events import bgstats, stats, store
-from events import roster as roster_log
-from events.bgstats import BadBGStats
-from events.roster import RosterRefused
+from events import store
+from group import bgstats, plays
+from group import roster as roster_log
+from group.bgstats import BadBGStats
+from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
 from web.db import get_db
@@ -43,7 +44,7 @@ def game_name(play: dict) -> str:
 def _finished_play(game_id: str):
     db = get_db()
     roster = roster_log.load(db)
-    found = stats.plays(db, roster, game_id=game_id)
+    found = plays.read(db, roster, game_id=game_id)
     if not found:
         abort(404)  # not finished (or no such game): nothing to send to BG Stats yet
     return found[0], {pid: p["name"] for pid, p in roster.people.items()}
@@ -61,7 +62,7 @@ def final_links(game_id: str) -> dict | None:
     """For the final sheet: the .bgsplay file and the app link, once the play is finished."""
     db = get_db()
     roster = roster_log.load(db)
-    found = stats.plays(db, roster, game_id=game_id)
+    found = plays.read(db, roster, game_id=game_id)
     if not found:
         return None
     names = {pid: p["name"] for pid, p in roster.people.items()}
@@ -76,7 +77,7 @@ def play_rows(db) -> tuple[list[str], list[dict]]:
     the games name (a score pad's rounds are none)."""
     roster = roster_log.load(db)
     rows, categories = [], {}
-    for play in stats.plays(db, roster):
+    for play in plays.read(db, roster):
         game = get_game(play["kind"])
         for seat in sorted(play["seats"], key=lambda s: s["seat"]):
             person = roster.people[seat["person"]] if seat["person"] else None
@@ -134,14 +135,14 @@ def import_page():
     return render_template("stats/import_bgstats.html", problems=[], result=result)
 
 
-def import_plays(db, plays: list[dict], device: str) -> dict:
+def import_plays(db, found: list[dict], device: str) -> dict:
     """Every play of the file into the roster's log as ``play-imported`` (people found or
     added by name), all or nothing; a play imported before (same BG Stats uuid) is skipped."""
     written = []
     with store.write_lock(db):
         known = {p.get("source_id") for p in roster_log.load(db).imported.values()} - {""}
         skipped = 0
-        for play in plays:
+        for play in found:
             if play["source_id"] and play["source_id"] in known:
                 skipped += 1
                 continue
@@ -150,7 +151,7 @@ def import_plays(db, plays: list[dict], device: str) -> dict:
                     "seats": seats}
             written += roster_log.append_locked(db, [("play-imported", data)], device)
             known.add(play["source_id"])
-    stats.on_roster_changed(db, written)
+    plays.on_roster_changed(db, written)
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,
             "people": sum(e.type == "person-added" for e in written)}
 

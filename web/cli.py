@@ -18,9 +18,11 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from events import backup, integrity, pg, roster, seats, stats, store, transfer
+from events import backup, integrity, pg, seats, store
 from events.export import BadExport, replay, verify
+from group import plays, roster
 from web import address
+from web import transfer
 from web.bgstats import play_rows
 from web.db import get_db
 from web.views import hand_url
@@ -180,7 +182,7 @@ def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
 def rebuild_stats_command() -> None:
     """Write the statistics' read model again from the games' and the roster's logs."""
     started = time.perf_counter()
-    count = stats.rebuild(get_db())
+    count = plays.rebuild(get_db())
     click.echo(f"statistics rebuilt from {count} finished plays in {time.perf_counter() - started:.1f} s")
 
 

@@ -8,8 +8,9 @@ import secrets
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from events import roster, seats, store
+from events import seats, store
 from events.table import Refused, ReusedId, StaleSequence, new_game, record
+from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
 from web import views

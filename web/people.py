@@ -1,15 +1,16 @@
 """The roster's pages (docs/people.md): the people, adding, renaming and merging them,
 linking a game's seats to them, the roster's own log with its reverts. Every change
-goes through ``events.roster.append``: checked, appended, or refused with reasons."""
+goes through ``group.roster.append``: checked, appended, or refused with reasons."""
 from __future__ import annotations
 
 import secrets
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from events import roster as roster_log
-from events import stats, statistics, store
-from events.roster import RosterConflict, RosterRefused
+from events import store
+from group import plays, statistics
+from group import roster as roster_log
+from group.roster import RosterConflict, RosterRefused
 from web.db import get_db
 from web.security import device_id
 
@@ -35,14 +36,14 @@ def _change(changes, then, refused):
     except RosterRefused as refusal:
         response, status = refused(refusal.problems)
         return response, 409 if isinstance(refusal, RosterConflict) else status
-    stats.on_roster_changed(get_db(), written)
+    plays.on_roster_changed(get_db(), written)
     return redirect(then, code=303)
 
 
 @bp.get("/people")
 def people(problems=(), status: int = 200):
     roster = _roster()
-    totals = statistics.totals(stats.plays(get_db(), roster))
+    totals = statistics.totals(plays.read(get_db(), roster))
     rows = [{**p, **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
             for p in roster.active()]
     return render_template("stats/people.html", people=rows, problems=list(problems),

@@ -1,5 +1,5 @@
 """The statistics pages (HU/EN, phone first) and their JSON (``GET /api/people``,
-``GET /api/stats``): read from the read model (events/stats.py) joined with the
+``GET /api/stats``): read from the read model (group/plays.py) joined with the
 roster, never by folding games. Every number links to the plays it counts."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
-from events import roster as roster_log
-from events import stats, statistics
 from events.table import AFTER_RECORD
+from group import plays, statistics
+from group import roster as roster_log
 from scoring import GAMES, get_game
 from web import stats_chart
 from web.db import get_db
@@ -134,8 +134,8 @@ def category_label(kind: str, category: str) -> str | None:
 
 @bp.record_once
 def _setup(state) -> None:
-    if stats.on_recorded not in AFTER_RECORD:  # one read model, however many apps a test makes
-        AFTER_RECORD.append(stats.on_recorded)
+    if plays.on_recorded not in AFTER_RECORD:  # one read model, however many apps a test makes
+        AFTER_RECORD.append(plays.on_recorded)
     state.app.jinja_env.filters["num"] = num
     state.app.jinja_env.globals.update(plays_link=plays_link, game_title=game_title,
                                        with_filters=with_filters, games_registry=GAMES,
@@ -162,7 +162,7 @@ def _context():
     db = get_db()
     roster = roster_log.load(db)
     filters = _filters(roster)
-    found = stats.plays(db, roster, filters["key"], filters["people"], filters["since"], filters["until"])
+    found = plays.read(db, roster, filters["key"], filters["people"], filters["since"], filters["until"])
     return roster, filters, found
 
 
@@ -279,7 +279,7 @@ def _narrow(found: list[dict], roster) -> list[dict]:
 def api_people():
     db = get_db()
     roster = roster_log.load(db)
-    totals = statistics.totals(stats.plays(db, roster))
+    totals = statistics.totals(plays.read(db, roster))
     return jsonify({"people": [{"id": p["id"], "name": p["name"], "since": p["since"],
                                 **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
                                for p in roster.active()]})

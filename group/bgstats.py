@@ -1,7 +1,7 @@
 """BG Stats files (docs/people.md §8): a finished play as a ``.bgsplay`` document and as
 the app's create-play link, and a BG Stats export read back as score-only plays.
 
-Pure functions over plays as the read model gives them (events/stats.py:plays) and over
+Pure functions over plays as the read model gives them (group/plays.py:read) and over
 parsed JSON; nothing here touches the database.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The numbers behind the statistics pages and ``GET /api/stats``: pure functions over
-the plays the read model gives (events/stats.py:plays). Nothing here folds a game.
+the plays the read model gives (group/plays.py:read). Nothing here folds a game.
 
 A winner is a seat ranked 1 (shared first places are all winners). The first player is
 seat 1 of the seat order the game recorded (docs/people.md §7).

@@ -4,7 +4,7 @@ and each play imported from BG Stats (docs/people.md §6).
 It is written when a game's event is recorded and the game is over afterwards (it
 ended, or a finished game was voided, disputed or rescored: the rows are replaced), its
 rows go when a void makes the game unfinished again, and ``rebuild`` writes it all
-again from the logs. Who sat where is not stored here: the roster (events/roster.py)
+again from the logs. Who sat where is not stored here: the roster (group/roster.py)
 is joined when the statistics are read, so a link, merge or rename never rewrites it.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from datetime import datetime
 import orjson
 
 from events import states, store
-from events import roster as roster_log
 from events.projection import TableState, changes_the_past, fold, standings
+from group import roster as roster_log
 from scoring import get_game
 
 log = logging.getLogger(__name__)
@@ -136,7 +136,7 @@ def game_key(kind: str, title: str) -> str:
     return f"{kind}:{title.casefold()}" if generic and title else kind
 
 
-def plays(db, roster, key: str | None = None, people: tuple[int, ...] = (),
+def read(db, roster, key: str | None = None, people: tuple[int, ...] = (),
           since: str | None = None, until: str | None = None, game_id: str | None = None) -> list[dict]:
     """Finished plays, oldest first, as {game_id, key, kind, title, ended_at, seconds,
     imported, seats: [{seat, name, person, score, rank, breakdown}]}; only those where

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from events import integrity, roster, stats, store
+from events import integrity, store
 from events.hashing import first_broken_link
+from group import plays, roster
 
 _GAME_COLUMNS = ("id", "kind", "created_at", "players", "last_seq", "updated_at", "finished",
                  "join_code", "imported_from", "last_hash")
@@ -70,12 +71,12 @@ def copy_all(source, target) -> Report:
     except Diverged as err:
         report.problems.append(f"roster: {err}")
     if report.copied or report.roster_events:
-        stats.rebuild(target)  # the read model, from the logs just copied
+        plays.rebuild(target)  # the read model, from the logs just copied
     return report
 
 
 def _copy_roster(source, target) -> int:
-    """The people log (events/roster.py) the target lacks, verified as it arrives."""
+    """The people log (group/roster.py) the target lacks, verified as it arrives."""
     with store.write_lock(target):
         store.lock_game(target, roster.ROSTER_LOCK)
         have_seq, have_hash = roster._last(target)
