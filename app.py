@@ -72,7 +72,7 @@ def _allow_large_uploads() -> None:
 
 def _refuse_malformed_forms() -> None:
     """A multipart part whose name breaks its header (a CR in it) is parsed with no name,
-    and CSRF's form walk then fails on it (a 500 found by tests/test_fuzz_http.py)."""
+    and CSRF's form walk then fails on it (a 500 found by tests/web/test_fuzz_http.py)."""
     if request.method == "POST" and any(not isinstance(key, str) for key in request.form):
         abort(400)
 
@@ -166,7 +166,7 @@ def _register_errors(app: Flask) -> None:
     app.register_error_handler(HoldsNul, lambda e: error(
         400, "The request holds a NUL character (U+0000), which no text here may contain.",
         "A kérésben NUL karakter (U+0000) van, ilyen egy szövegben sem lehet."))
-    # A JSON body nested deeper than the parser can recurse (found by tests/test_fuzz_http.py).
+    # A JSON body nested deeper than the parser can recurse (found by tests/web/test_fuzz_http.py).
     app.register_error_handler(RecursionError, lambda e: error(
         400, "The data is nested too deeply.", "Az adat túl mélyen egymásba ágyazott."))
     from events import pg

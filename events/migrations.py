@@ -191,7 +191,7 @@ def create_stat_changes(db):
 
 # ---- the same schema on PostgreSQL (events/pg.py) ---------------------------------------
 # One step per SQLite migration above, under the same name and in the same order
-# (tests/test_postgres.py checks it, and that both engines end with the same columns).
+# (tests/events/test_postgres.py checks it, and that both engines end with the same columns).
 # Text is compared byte by byte (COLLATE "C"), as SQLite does, so lists keep their order.
 # Payloads stay TEXT holding the JSON exactly as written: exports and hashes are the
 # same bytes on either engine.

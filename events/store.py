@@ -122,7 +122,7 @@ def prepare(path: str) -> None:
 
 def migrate(db: sqlite_utils.Database) -> None:
     """Apply pending migrations under the write lock, so gunicorn workers booting
-    together on a fresh file migrate one after the other (tests/test_reliability_startup.py)."""
+    together on a fresh file migrate one after the other (tests/reliability/test_startup.py)."""
     if is_postgres(db):
         apply_postgres(db)
         return

@@ -45,7 +45,7 @@ class StrictValidator:
     and jsonschema runs only to say what is wrong (docs/performance.md, change 9). The
     fast verdict is trusted only where both libraries mean the same: no float in the
     data (fastjsonschema's integer admits 1.0) and no 2020-12-only keyword in the
-    schema (it implements draft 7). tests/test_fuzz_rules.py checks they agree."""
+    schema (it implements draft 7). tests/scoring/test_fuzz.py checks they agree."""
 
     def __init__(self, schema: Mapping[str, Any]):
         global _StrictValidator

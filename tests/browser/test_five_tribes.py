@@ -1,0 +1,230 @@
+"""A Five Tribes table fills the score sheet for 3 players on a phone, in real Chromium."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _fill_sheet(page, player: str, values: dict, djinns=(), goods=None):
+    sheet = page.get_by_test_id("ft-sheet")
+    sheet.get_by_label(player, exact=True).check()
+    for label, value in values.items():
+        sheet.get_by_label(label, exact=True).fill(str(value))
+    for name in djinns:
+        sheet.get_by_label(name).check()
+    for label, value in (goods or {}).items():
+        sheet.get_by_label(label, exact=True).fill(str(value))
+    page.get_by_role("button", name="Record the score sheet").click()
+
+
+def _start(page, live_server):
+    """A new Five Tribes game for Peti, Zoli and Gerda, on this phone."""
+    page.goto(f"{live_server}/lang/en?next=/games/new?kind=five-tribes")
+    for i, name in enumerate(["Peti", "Zoli", "Gerda"], start=1):
+        page.get_by_label(f"Player {i}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    return page
+
+
+def test_three_players_fill_the_score_sheet_on_a_phone(live_server, new_phone):
+    page = _start(new_phone(), live_server)
+    expect(page.get_by_test_id("ft-sheet")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "five-tribes-sheet-empty")
+
+    _fill_sheet(page, "Peti", {"Gold": 42, "Viziers (yellow)": 6, "Elders (white)": 2, "Palm trees on your tiles": 2,
+                               "Palaces on your tiles": 1, "Your tiles’ VP": 36},
+                djinns=["Jafaar", "Haurvatat"], goods={"fish": 2, "silk": 1, "ivory": 1})
+    expect(page.get_by_test_id("score-0")).to_have_text(str(42 + 18 + 20 + 4 + 14 + 10 + 5 + 36 + 7 + 1))
+    _fill_sheet(page, "Zoli", {"Gold": 61, "Viziers (yellow)": 2, "Elders (white)": 5, "Your tiles’ VP": 40},
+                djinns=["Shamhat"], goods={"Fakirs": 4})
+    expect(page.get_by_test_id("score-1")).to_have_text(str(61 + 2 + 10 + 20 + 6 + 40))
+    screenshot(page, "five-tribes-sheet-two-in")
+    _fill_sheet(page, "Gerda", {"Gold": 80, "Viziers (yellow)": 0, "Your tiles’ VP": 25},
+                goods={"pottery": 1, "wheat": 1, "spice": 1, "papyrus": 1, "jewels": 1})
+    expect(page.get_by_text("The game is over.", exact=True)).to_be_visible()
+    expect(page.get_by_test_id("score-2")).to_have_text(str(80 + 25 + 21))
+    page.locator("li[data-seat='0'] summary").click()
+    expect(page.locator("li[data-seat='0']")).to_contain_text("Viziers: 6 × 3 (Jafaar)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "five-tribes-sheet-final")
+
+
+def _lay_by_hand(page, meeples):
+    """The sultanate as dealt at the table: each tile's kind, then its 3 meeples, one tap a meeple."""
+    from scoring.five_tribes.demo import DEMO_BOARD
+    page.get_by_text("…or enter what you dealt by hand").click()
+    expect(page.get_by_test_id("ft-left-oasis")).to_have_text("· left 6")
+    expect(page.get_by_test_id("ft-meeples-left-vizier")).to_have_text("· left 16")
+    for i, kind in enumerate(DEMO_BOARD):
+        page.locator(f"select[name=tile_{i}]").select_option(kind)
+        for k, tribe in enumerate(meeples[i]):
+            page.locator(f"label.ft-chip:has(input[name=meeple_{i}_{k}][value={tribe}])").click()
+        if i == 2:                                                     # A1 village, B1 sacred-6, C1 oasis
+            expect(page.get_by_test_id("ft-left-oasis")).to_have_text("· left 5")
+    for kind in ("oasis", "village", "small-market", "large-market", "sacred-6", "sacred-15"):
+        expect(page.get_by_test_id(f"ft-left-{kind}")).to_have_text("· left 0")
+    for tribe in ("vizier", "elder", "merchant", "builder", "assassin"):
+        expect(page.get_by_test_id(f"ft-meeples-left-{tribe}")).to_have_text("· left 0")
+    screenshot(page, "five-tribes-lay")
+    page.get_by_role("button", name="Record the sultanate").click()
+
+
+class Taps:
+    """Counts the taps a turn takes: every click the table makes goes through here."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def tile(self, name):
+        self.page.get_by_test_id(f"ft-tile-{name}").click()
+        self.count += 1
+
+    def button(self, name):
+        self.page.get_by_role("button", name=name).click()
+        self.count += 1
+
+
+def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
+    from tests.scoring.five_tribes.test_meeples import layout
+    # A2 holds 3 elders; C1 (an oasis) an elder, a vizier and a builder (docs/rules/five-tribes.md §13)
+    page = _start(new_phone(), live_server)
+    _lay_by_hand(page, layout(A2="EEE", C1="EVB"))
+    expect(page.get_by_test_id("ft-map")).to_be_visible()
+    expect(page.get_by_test_id("ft-tile-A2").locator(".ftm.m-elder")).to_have_text("3")
+    for name in ["Peti", "Zoli", "Gerda"]:
+        expect(page.get_by_role("heading", name=f"1. round – bid: {name}")).to_be_visible()
+        page.get_by_role("button", name="Bid", exact=True).click()
+    expect(page.get_by_role("heading", name="Turn: Gerda")).to_be_visible()
+    taps = Taps(page)
+    taps.tile("A2")                                        # pick up the 3 elders
+    expect(page.get_by_test_id("ft-tap-help")).to_contain_text("steps left 3")
+    expect(page.get_by_test_id("ft-tile-B2")).not_to_have_attribute("href", "")   # diagonal: not offered
+    assert page.get_by_test_id("ft-tile-B1").evaluate("e => e.tagName") == "DIV"
+    taps.tile("A1")
+    assert page.get_by_test_id("ft-tile-A2").evaluate("e => e.tagName") == "DIV"  # straight back: not offered
+    taps.tile("B1")
+    screenshot(page, "five-tribes-tap-last-step")
+    taps.tile("C1")                                        # the last step records the move: nothing to choose
+    expect(page.get_by_text("Compulsory: a palm tree on this oasis.")).to_be_visible()
+    expect(page.locator(".ft-players tbody tr").nth(2)).to_contain_text("2")   # Gerda: 2 elders (1 + the last)
+    taps.button("Place a palm tree")
+    taps.button("End the turn")
+    expect(page.get_by_role("heading", name="Turn: Zoli")).to_be_visible()
+    assert taps.count == 6, taps.count                     # the figure in docs/rules/five-tribes.md §13
+    cell = page.get_by_test_id("ft-tile-C1")
+    expect(cell.locator(".palm")).to_have_text("1")
+    expect(page.locator(".ft-cell.last")).to_have_count(4)  # the last move's path: A2, A1, B1, C1
+    page.set_viewport_size({"width": 360, "height": 780})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = page.get_by_test_id("ft-map").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    for tile in ("A1", "B1", "F5"):                        # the meeples' counts sit inside their tile
+        outer = page.get_by_test_id(f"ft-tile-{tile}").bounding_box()
+        for dot in page.get_by_test_id(f"ft-tile-{tile}").locator(".ftm").all():
+            d = dot.bounding_box()
+            assert d["x"] >= outer["x"] and d["x"] + d["width"] <= outer["x"] + outer["width"] + 0.5
+            assert d["height"] >= 10                        # readable: at least 10 px tall
+    screenshot(page, "five-tribes-board-360")
+    from tests.browser.test_contrast import CONTRAST
+    for scheme in ("light", "dark"):                       # the board is readable in sunlight and at night
+        page.emulate_media(color_scheme=scheme)
+        low = page.evaluate(CONTRAST)
+        assert low == [], (scheme, sorted({tuple(x[:2] + x[3:]) for x in low}))
+    page.get_by_role("link", name="HU").click()
+    expect(page.get_by_role("heading", name="Kör: Zoli")).to_be_visible()
+    expect(page.get_by_test_id("ft-tap-help")).to_contain_text("Koppints")
+
+
+def _tap_a_turn(page, name):
+    """One player's turn on their own phone: tap the first tile offered until the move is
+    recorded (by the last tap, or by "Record the move" when a choice was left), place the
+    compulsory palm tree or palace, end the turn."""
+    expect(page.get_by_role("heading", name=f"Turn: {name}")).to_be_visible(timeout=8000)
+    if page.get_by_test_id("ft-stuck").count():            # the app found no legal move
+        page.get_by_role("button", name="No legal move – end the turn").click()
+        expect(page.get_by_role("heading", name=f"Turn: {name}")).to_have_count(0)
+        return
+    for _ in range(40):
+        if page.get_by_test_id("ft-record-move").count():
+            page.get_by_test_id("ft-record-move").click()
+            break
+        final = page.locator("button.ft-cell.tap")
+        if final.count():
+            final.first.click()
+            break
+        link = page.locator("a.ft-cell.tap").first
+        href = link.get_attribute("href")
+        link.click()
+        page.wait_for_url(f"**{href}")
+    end = page.get_by_role("button", name="End the turn", exact=True)
+    expect(end).to_be_visible()
+    for action in ("Place a palm tree", "Place a palace"):
+        if page.get_by_role("button", name=action, exact=True).count():
+            page.get_by_role("button", name=action, exact=True).click()
+            expect(page.get_by_role("button", name=action, exact=True)).to_have_count(0)
+    end.click()
+    expect(page.get_by_role("heading", name=f"Turn: {name}")).to_have_count(0)
+
+
+def _three_phones(live_server, new_phone):
+    host = _start(new_phone(), live_server)
+    host.get_by_test_id("ft-deal").click()                 # the app deals from a recorded seed
+    expect(host.get_by_test_id("ft-map")).to_be_visible()
+    join_url = host.get_by_test_id("join-link").get_attribute("href")
+    phones = {"Peti": host}
+    for name in ("Zoli", "Gerda"):
+        guest = new_phone()
+        guest.goto(f"{live_server}/lang/en?next=/")
+        guest.goto(join_url)
+        guest.get_by_role("button", name=name, exact=True).click()
+        phones[name] = guest
+    return phones
+
+
+def _play_rounds(phones, rounds):
+    """Each phone bids 0 and plays its own turn by tapping; the host closes each round."""
+    host = phones["Peti"]
+    bid_order = ["Peti", "Zoli", "Gerda"]                  # the seats first, then the last round's turn order
+    for _ in range(rounds):
+        if host.get_by_text("The game is over.", exact=True).count():
+            return
+        for name in bid_order:                             # everyone bids 0
+            page = phones[name]
+            expect(page.get_by_role("heading", name=re.compile(f"round – bid: {name}"))).to_be_visible(timeout=8000)
+            page.get_by_role("button", name="Bid", exact=True).click()
+        expect(host.get_by_test_id("ft-track-2")).to_be_visible(timeout=8000)
+        order = [host.get_by_test_id(f"ft-track-{i}").inner_text().split(":")[0] for i in range(3)]
+        assert order == bid_order[::-1]                    # all bid 0: the later bid plays first
+        bid_order = order
+        for name in order:
+            _tap_a_turn(phones[name], name)
+        expect(host.get_by_role("button", name="End the round")).to_be_visible(timeout=8000)
+        host.get_by_role("button", name="End the round").click()
+        next_round = host.get_by_role("heading", name=re.compile("round – bid"))
+        expect(next_round.or_(host.get_by_text("The game is over.", exact=True))).to_be_visible(timeout=8000)
+
+
+def test_three_phones_play_two_rounds_by_tapping_the_board(live_server, new_phone):
+    phones = _three_phones(live_server, new_phone)
+    host = phones["Peti"]
+    _play_rounds(phones, 2)
+    expect(host.get_by_role("heading", name=re.compile("3. round – bid"))).to_be_visible(timeout=8000)
+    for page in phones.values():
+        expect(page.locator(".ft-cell .ftm").first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phones["Gerda"], "five-tribes-three-phones")
+
+
+@pytest.mark.slow
+def test_three_phones_play_a_whole_game_by_tapping_the_board(live_server, new_phone):
+    """The whole game to its end (last camel or no legal move), every move tapped (-m slow)."""
+    phones = _three_phones(live_server, new_phone)
+    _play_rounds(phones, 40)
+    for page in phones.values():
+        expect(page.get_by_text("The game is over.", exact=True)).to_be_visible(timeout=8000)
+    screenshot(phones["Zoli"], "five-tribes-whole-game")

@@ -1,0 +1,216 @@
+"""Export → verify → import: the game's record as evidence (docs/export-format.md).
+The tests with a store run on SQLite and on PostgreSQL (issue 19)."""
+import copy
+import json
+import pathlib
+
+import pytest
+
+from events import store
+from events.export import FORMAT, BadExport, export_game, import_game, replay, verify
+from events.hashing import GENESIS, chain_hash
+from events.projection import standings
+from events.table import load, new_game, record
+
+# A score pad game with a void, a dispute that is kept, one that voids, and a comment.
+MOVES = [
+    (0, "points-recorded", {"seat": 0, "points": 12, "note": "first"}),
+    (1, "points-recorded", {"seat": 1, "points": 7}),
+    (1, "points-recorded", {"seat": 1, "points": 40}),
+    (0, "event-voided", {"target": 4, "reason": "typo"}),
+    (0, "round-closed", {}),
+    (1, "points-recorded", {"seat": 0, "points": 9}),
+    (1, "dispute-opened", {"target": 7, "comment": "Anna had 6, not 9"}),
+    (0, "dispute-commented", {"dispute": 8, "comment": "I counted 9"}),
+    (1, "dispute-resolved", {"dispute": 8, "outcome": "voided", "reason": "recount: 6"}),
+    (0, "points-recorded", {"seat": 0, "points": 6, "note": "recount"}),
+    (0, "dispute-opened", {"target": 3, "comment": "was it 7?"}),
+    (1, "dispute-resolved", {"dispute": 12, "outcome": "kept", "reason": "yes, 7"}),
+    (0, "game-ended", {}),
+]
+
+
+def play(db, moves=MOVES, players=("Anna", "Béla")) -> str:
+    """A real game through the one recording path; returns its id."""
+    game_id = new_game(db, "scorepad", [{"name": n} for n in players], {}, "phone-a")["id"]
+    for seq, (seat, type_, data) in enumerate(moves, start=1):
+        record(db, game_id, type_, data, seq, seat, f"phone-{seat}", f"c{seq}")
+    return game_id
+
+
+@pytest.fixture
+def app(app_on_each_engine):
+    return app_on_each_engine
+
+
+@pytest.fixture
+def game_id(db):
+    return play(db)
+
+
+@pytest.fixture
+def doc(db, game_id):
+    return export_game(db, game_id)
+
+
+def rechain(doc):
+    """What a forger would do: recompute every hash after editing."""
+    prev = GENESIS
+    for env in doc["events"]:
+        env["hash"] = chain_hash(prev, env)
+        prev = env["hash"]
+    return doc
+
+
+def refusal(doc) -> BadExport:
+    with pytest.raises(BadExport) as caught:
+        verify(doc)
+    return caught.value
+
+
+def test_export_has_the_format_metadata_and_every_envelope(db, game_id, doc):
+    assert doc["format"] == FORMAT and doc["format_version"] == 1
+    assert doc["game"]["id"] == game_id and doc["game"]["kind"] == "scorepad"
+    assert [e["seq"] for e in doc["events"]] == list(range(1, len(MOVES) + 2))
+    assert doc["events"] == [e.envelope() for e in store.read_events(db, game_id)]
+    assert json.loads(json.dumps(doc)) == doc
+
+
+def test_round_trip_equals_the_original_standings_at_every_step(db, game_id, doc):
+    copied = import_game(db, json.loads(json.dumps(doc)), "importer")["id"]
+    assert copied != game_id
+    for n in range(1, len(doc["events"]) + 1):
+        original, imported = load(db, game_id, n), load(db, copied, n)
+        assert standings(imported) == standings(original), n
+        assert imported.voided == original.voided and imported.disputes == original.disputes
+    final = {row["player"]: row["score"] for row in standings(load(db, copied))}
+    assert final == {"Anna": 12 + 6, "Béla": 7}  # the 40 and the disputed 9 are void
+
+
+def test_import_keeps_original_times_recorders_and_hashes(db, game_id, doc):
+    copied = import_game(db, doc, "importer")["id"]
+    again = export_game(db, copied)
+    assert again["events"] == doc["events"]
+    row = store.game_row(db, copied)
+    assert row["imported_from"] == game_id and row["finished"] == 1
+    assert row["last_seq"] == len(doc["events"])
+    assert store.verify_game(db, copied) is None
+
+
+def test_replay_gives_the_standings_at_any_step(doc):
+    at_3 = replay(doc, at=3)
+    assert at_3 == {"game": "scorepad", "finished": False, "seq": 3, "standings": [
+        {"seat": 0, "player": "Anna", "score": 12, "rank": 1, "breakdown": {"round-1": 12}},
+        {"seat": 1, "player": "Béla", "score": 7, "rank": 2, "breakdown": {"round-1": 7}}]}
+    assert replay(doc)["finished"] is True
+    with pytest.raises(BadExport):
+        replay(doc, at=99)
+
+
+def test_one_byte_of_one_payload_changed_is_refused_naming_the_event(doc):
+    text = json.dumps(doc)
+    target = json.dumps(doc["events"][3]["data"])  # event 4: Béla +40
+    assert text.count(target) == 1
+    tampered = json.loads(text.replace(target, target.replace("40", "41")))
+    err = refusal(tampered)
+    assert (err.seq, err.reason) == (4, "hash does not match its content and the previous hash")
+
+
+def test_one_event_removed_is_refused_naming_the_event(doc):
+    del doc["events"][4]
+    err = refusal(doc)
+    assert err.seq == 6 and "expected event 5" in err.reason
+
+
+def test_two_events_swapped_are_refused_naming_the_event(doc):
+    doc["events"][2], doc["events"][3] = doc["events"][3], doc["events"][2]
+    err = refusal(doc)
+    assert err.seq == 4 and "expected event 3" in err.reason
+
+
+def test_swapped_and_renumbered_is_refused_naming_the_event(doc):
+    events = doc["events"]
+    events[2], events[3] = events[3], events[2]
+    events[2]["seq"], events[3]["seq"] = 3, 4
+    err = refusal(doc)
+    assert err.seq == 3 and "hash" in err.reason
+
+
+def test_a_forged_hash_is_refused_naming_the_event(doc):
+    doc["events"][6]["hash"] = chain_hash(doc["events"][5]["hash"], {**doc["events"][6], "seat": 0})
+    err = refusal(doc)
+    assert err.seq == 7 and "hash" in err.reason
+
+
+def test_a_rechained_forgery_the_rules_refuse_is_refused_naming_the_event(doc):
+    doc["events"][6]["data"]["points"] = 5_000_000
+    err = refusal(rechain(doc))
+    assert err.seq == 7 and [p.rule for p in err.problems] == ["docs/rules/scorepad.md §1"]
+    assert "docs/" not in err.reason and "docs/rules/scorepad.md §1" in str(err)  # the command line names it
+
+
+def test_a_rechained_void_of_a_missing_event_is_refused(doc):
+    doc["events"][4]["data"]["target"] = 99
+    err = refusal(rechain(doc))
+    assert err.seq == 5 and [p.rule for p in err.problems] == ["core §3"]
+
+
+def test_a_move_after_the_end_is_refused_naming_it(doc):
+    doc["events"].append({**copy.deepcopy(doc["events"][2]), "seq": len(doc["events"]) + 1,
+                          "client_event_id": "late"})
+    err = refusal(rechain(doc))
+    assert err.seq == len(doc["events"]) and [p.rule for p in err.problems] == ["docs/rules/scorepad.md §3"]
+
+
+@pytest.mark.parametrize("edit, forged, seq, words", [
+    (lambda d: d.update(format="something-else"), False, 0, "not a tablescribe-export"),
+    (lambda d: d.update(format_version=2), False, 0, "format version 2"),
+    (lambda d: d.update(events=[]), False, 0, "no events"),
+    (lambda d: d["events"][2].pop("device"), False, 3, "device"),
+    (lambda d: d["events"][2].update(data="x"), False, 3, "data"),
+    (lambda d: d["events"][2].update(seat=5), True, 3, "seat 5"),
+    (lambda d: d["events"][2].update(type="points-invented"), True, 3, "unknown event type"),
+    (lambda d: d["events"][2].update(version=9), True, 3, "version 9"),
+    (lambda d: d["events"][0]["data"].update(kind="chess"), True, 1, "'chess'"),
+    (lambda d: d["events"][0]["data"].update(rules_version=7), True, 1, "rules version 7"),
+    (lambda d: d["events"][0]["data"].update(players=[]), True, 1, "players"),
+    (lambda d: d["events"][1].update(type="game-created"), True, 2, "'kind' is a required property"),
+    (lambda d: d["events"][4].update(client_event_id="c2"), True, 5, "repeats event 3"),
+    (lambda d: d["events"][2]["data"].update(points=7.0), True, 3, "not of type 'integer'"),
+    (lambda d: d["events"][2].update(seq=3.0), True, 3, "not of type 'integer'"),
+])
+def test_malformed_files_are_refused_with_the_event_and_reason(doc, edit, forged, seq, words):
+    edit(doc)
+    if forged:
+        rechain(doc)
+    err = refusal(doc)
+    assert err.seq == seq and words in err.reason, err
+
+
+def test_a_refused_import_stores_nothing(db, doc):
+    before = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    doc["events"][3]["data"]["points"] = 41
+    with pytest.raises(BadExport):
+        import_game(db, doc, "importer")
+    assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == before
+
+
+EXAMPLES = sorted((pathlib.Path(__file__).parents[2] / "examples").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_example_game_verifies_and_imports(db, path):
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    events = verify(doc)
+    copied = import_game(db, doc, "importer")["id"]
+    assert export_game(db, copied)["events"] == doc["events"]
+    assert replay(doc)["seq"] == len(events)
+
+
+def test_data_nested_too_deeply_is_refused_not_crashed(doc):
+    deep = []
+    for _ in range(100_000):
+        deep = [deep]
+    doc["events"][2]["data"]["note"] = deep
+    err = refusal(doc)
+    assert err.seq == 0 and "nested too deeply" in err.reason

@@ -1,0 +1,335 @@
+"""The store on PostgreSQL shared by several app servers (issue 19, docs/scaling.md):
+one schema for both engines, start-up races, two servers racing on one game, a cache
+that notices events recorded elsewhere, LISTEN/NOTIFY, faults, and `copy-db`.
+A cluster is started by tests/conftest.py (postgres_server); if it cannot start,
+these tests fail."""
+import json
+import os
+import pathlib
+import sqlite3
+import subprocess
+import sys
+import threading
+
+import psycopg
+import pytest
+
+from app import create_app
+from events import live, migrations, store
+from events.export import export_game, import_game
+from events.store import NewEvent
+from events.table import new_game
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
+
+
+def server(database: str):
+    """One app server (its own Flask app) on the shared database."""
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
+                       "WTF_CSRF_ENABLED": False})
+
+
+def _points(n: int, client: str) -> NewEvent:
+    return NewEvent("points-recorded", 1, {"seat": 0, "points": n}, 0, "dev", client)
+
+
+def _columns_sqlite(path: str) -> dict[str, list[str]]:
+    conn = sqlite3.connect(path)
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                         " AND name NOT LIKE 'sqlite_%' AND name != '_sqlite_migrations'")]
+    found = {t: [r[1] for r in conn.execute(f"PRAGMA table_info({t})")] for t in tables}
+    conn.close()
+    return found
+
+
+def _columns_postgres(url: str) -> dict[str, list[str]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT table_name, column_name FROM information_schema.columns"
+                            " WHERE table_schema = 'public' AND table_name != 'tablescribe_migrations'"
+                            " ORDER BY table_name, ordinal_position").fetchall()
+    found: dict[str, list[str]] = {}
+    for table, column in rows:
+        found.setdefault(table, []).append(column)
+    return found
+
+
+def test_both_engines_migrate_by_the_same_steps_to_the_same_columns(tmp_path, postgres_url):
+    assert [m.name for m in migrations.migrations._migrations] == list(migrations.POSTGRES)
+    store.prepare(str(tmp_path / "t.db"))
+    store.prepare(postgres_url)
+    assert _columns_postgres(postgres_url) == _columns_sqlite(str(tmp_path / "t.db"))
+
+
+def test_servers_starting_together_create_the_schema_once(postgres_url):
+    errors = []
+
+    def boot():
+        try:
+            store.prepare(postgres_url)
+        except Exception as err:  # noqa: BLE001 - any failure of a booting server counts
+            errors.append(err)
+
+    threads = [threading.Thread(target=boot) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with psycopg.connect(postgres_url) as conn:
+        names = [r[0] for r in conn.execute("SELECT name FROM tablescribe_migrations")]
+    assert sorted(names) == sorted(migrations.POSTGRES)
+
+
+def test_appends_to_one_game_never_wait_for_another_games_lock(postgres_url):
+    """Game A's append lock is held; game B's append goes through meanwhile."""
+    store.prepare(postgres_url)
+    db = store.connect(postgres_url)
+    a = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+    b = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+    holder = store.connect(postgres_url)
+    with store.write_lock(holder):
+        store.lock_game(holder, a)
+        other = store.connect(postgres_url)
+        other.execute("SET lock_timeout = '2s'")
+        store.append(other, b, _points(1, "b1"), 1)  # not blocked
+        with pytest.raises(psycopg.errors.LockNotAvailable):
+            store.append(other, a, _points(1, "a1"), 1)  # A's lock is held
+    assert store.last_seq(db, b) == 2 and store.last_seq(db, a) == 1
+
+
+def test_two_servers_racing_on_one_game_get_one_201_and_one_409(postgres_url):
+    first, second = server(postgres_url), server(postgres_url)
+    created = first.test_client().post("/api/games", json={"kind": "scorepad", "players": [
+        {"name": "Anna"}, {"name": "Béla"}]})
+    game = created.get_json()
+    token = game["seats"][0]["token"]
+    outcomes = []
+    for round_ in range(10):
+        seq = 1 + round_
+        barrier = threading.Barrier(2)
+
+        def tap(app, client_id):
+            client = app.test_client()
+            barrier.wait()
+            answer = client.post(f"/api/games/{game['id']}/events", headers={"X-Seat-Token": token},
+                                 json={"type": "points-recorded", "data": {"seat": 0, "points": 1},
+                                       "expected_seq": seq, "client_event_id": client_id})
+            outcomes.append(answer.status_code)
+
+        threads = [threading.Thread(target=tap, args=(app, f"{name}-{round_}"))
+                   for name, app in (("a", first), ("b", second))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert sorted(outcomes) == [201] * 10 + [409] * 10
+    db = store.connect(postgres_url)
+    assert [e.seq for e in store.read_events(db, game["id"])] == list(range(1, 12))
+    assert store.verify_game(db, game["id"]) is None
+
+
+def test_a_server_checks_moves_against_events_recorded_through_another(postgres_url):
+    """Server A's cached board must not be stale after server B recorded a move."""
+    a = server(postgres_url).test_client()
+    game = a.post("/api/games", json={"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]}).get_json()
+    auth = {"X-Seat-Token": game["seats"][0]["token"]}
+    move = {"type": "points-recorded", "data": {"seat": 0, "points": 5}}
+    assert a.post(f"/api/games/{game['id']}/events", headers=auth,
+                  json={**move, "expected_seq": 1, "client_event_id": "a1"}).status_code == 201
+    # server B (another process: it shares nothing with A but the database)
+    other = store.connect(postgres_url)
+    store.append(other, game["id"], _points(7, "b1"), 2)
+    stale = a.post(f"/api/games/{game['id']}/events", headers=auth,
+                   json={**move, "expected_seq": 2, "client_event_id": "a2"})
+    assert stale.status_code == 409
+    fresh = a.post(f"/api/games/{game['id']}/events", headers=auth,
+                   json={**move, "expected_seq": 3, "client_event_id": "a3"})
+    assert fresh.status_code == 201
+    state = a.get(f"/api/games/{game['id']}/state", headers=auth).get_json()
+    assert state["seq"] == 4 and state["standings"][0]["score"] == 17  # 5 + 7 + 5: both servers' moves
+
+
+def test_a_move_committed_through_another_server_wakes_this_servers_streams(postgres_url):
+    store.prepare(postgres_url)
+    db = store.connect(postgres_url)
+    game_id = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+    hub = live.Hub()
+    flag = hub.subscribe(game_id, postgres_url)
+    try:
+        flag.wait(5)  # the watcher wakes every stream once when it starts listening
+        flag.clear()
+        other = store.connect(postgres_url)
+        with pytest.raises(store.StaleSequence):  # a refused append notifies nobody
+            store.append(other, game_id, _points(1, "x"), 5)
+        assert not flag.wait(0.5)
+        store.append(other, game_id, _points(1, "y"), 1)
+        assert flag.wait(10)
+    finally:
+        hub.unsubscribe(game_id, flag)
+        hub._database = None  # the watcher stops
+
+
+def test_postgres_unreachable_at_start_names_database_url_without_a_traceback(tmp_path):
+    from tests.conftest import free_port
+    url = f"postgresql://nobody:secret@127.0.0.1:{free_port()}/tablescribe"
+    env = {**os.environ, "DATABASE_URL": url}
+    done = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "init-db"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "DATABASE_URL=postgresql://nobody:***@127.0.0.1" in done.stderr
+    assert "secret" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_connection_lost_mid_request_is_a_503_with_retry_and_nothing_written(postgres_url, monkeypatch):
+    app = server(postgres_url)
+    client = app.test_client()
+    game = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]}).get_json()
+    auth = {"X-Seat-Token": game["seats"][0]["token"]}
+    real_touch = store._touch_summary
+
+    def insert_then_lose_the_connection(db, *args):
+        """The event row is inserted; PostgreSQL goes before the summary and the COMMIT."""
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", [db.conn.raw.info.backend_pid])
+        return real_touch(db, *args)
+
+    monkeypatch.setattr(store, "_touch_summary", insert_then_lose_the_connection)
+    answer = client.post(f"/api/games/{game['id']}/events", headers=auth,
+                         json={"type": "points-recorded", "data": {"seat": 0, "points": 5},
+                               "expected_seq": 1, "client_event_id": "lost"})
+    assert answer.status_code == 503
+    assert answer.headers["Retry-After"] == "5"
+    db = store.connect(postgres_url)
+    assert store.last_seq(db, game["id"]) == 1 and store.find_by_client_id(db, game["id"], "lost") is None
+    monkeypatch.undo()  # PostgreSQL is back: the phone's resend is recorded once
+    again = client.post(f"/api/games/{game['id']}/events", headers=auth,
+                        json={"type": "points-recorded", "data": {"seat": 0, "points": 5},
+                              "expected_seq": 1, "client_event_id": "lost"})
+    assert again.status_code == 201 and store.last_seq(db, game["id"]) == 2
+
+
+def _everything(url: str) -> dict:
+    with psycopg.connect(url) as conn:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                for t in ("games", "events", "board_profiles", "seat_tokens", "seat_locks", "seat_handovers",
+                          "revoked_seat_tokens", "roster_events", "stat_seats")}
+
+
+def test_copy_db_copies_every_game_profile_and_seat_and_twice_changes_nothing(tmp_path, postgres_url):
+    from events import boards, seats
+    from scoring import GAMES
+    app = server(str(tmp_path / "t.db"))
+    with app.app_context():
+        from web.db import get_db
+        db = get_db()
+        ids = [import_game(db, json.loads(path.read_text()))["id"] for path in EXAMPLES]
+        played = app.test_client().post("/api/games", json={  # through the roster too
+            "kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]}).get_json()["id"]
+        seats.set_lock(db, played, 1, True)
+        seats.hand_over(db, played, 1)
+        han = GAMES["han"]
+        profile = boards.list_profiles(db, han)[0]
+        boards.save(db, han, profile["id"], profile["data"])  # a version 2
+        exports = {g: export_game(db, g) for g in ids + [played]}
+    runner = app.test_cli_runner()
+    first = runner.invoke(args=["copy-db", "--to", postgres_url])
+    assert first.exit_code == 0, first.output
+    assert f"{len(ids) + 1} games copied" in first.output
+    target = store.connect(postgres_url)
+    for game_id, exported in exports.items():  # the same record, people and all
+        copied = export_game(target, game_id)
+        assert {**copied, "game": {**copied["game"], "exported_at": ""}} \
+            == {**exported, "game": {**exported["game"], "exported_at": ""}}
+    before = _everything(postgres_url)
+    assert before["seat_locks"] and before["seat_handovers"] and before["revoked_seat_tokens"]
+    assert len(before["board_profiles"]) >= 2 and before["roster_events"] and before["stat_seats"]
+    again = runner.invoke(args=["copy-db", "--to", postgres_url])
+    assert again.exit_code == 0, again.output
+    assert "0 games copied" in again.output
+    assert _everything(postgres_url) == before
+
+
+def test_copy_db_brings_a_grown_game_up_to_date_and_refuses_a_diverged_one(tmp_path, postgres_url):
+    app = server(str(tmp_path / "t.db"))
+    runner = app.test_cli_runner()
+    with app.app_context():
+        from web.db import get_db
+        db = get_db()
+        grown = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+        diverged = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+        assert runner.invoke(args=["copy-db", "--to", postgres_url]).exit_code == 0
+        store.append(db, grown, _points(3, "later"), 1)
+        store.append(db, diverged, _points(3, "here"), 1)
+    store.append(store.connect(postgres_url), diverged, _points(4, "there"), 1)
+    result = runner.invoke(args=["copy-db", "--to", postgres_url])
+    assert result.exit_code == 1
+    assert f"game {diverged}" in result.output
+    target = store.connect(postgres_url)
+    assert store.last_seq(target, grown) == 2 and store.verify_game(target, grown) is None
+    assert store.find_by_client_id(target, diverged, "here") is None
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_exports_the_same_bytes_from_either_engine(tmp_path, postgres_url, path):
+    doc = json.loads(path.read_text())
+    exported = []
+    for database in (str(tmp_path / "t.db"), postgres_url):
+        store.prepare(database)
+        db = store.connect(database)
+        game_id = import_game(db, doc)["id"]
+        exported.append(json.dumps(export_game(db, game_id)["events"], ensure_ascii=False))
+    assert exported[0] == exported[1]
+
+
+def test_copy_db_takes_a_halls_games_home_into_a_fresh_sqlite_file(tmp_path, postgres_url):
+    hall = server(postgres_url)
+    with hall.app_context():
+        from web.db import get_db
+        db = get_db()
+        ids = [import_game(db, json.loads(path.read_text()))["id"] for path in EXAMPLES[:3]]
+        exports = {g: export_game(db, g)["events"] for g in ids}
+    home = str(tmp_path / "home.db")
+    result = hall.test_cli_runner().invoke(args=["copy-db", "--to", home])
+    assert result.exit_code == 0, result.output
+    db = store.connect(home)
+    assert {g: export_game(db, g)["events"] for g in ids} == exports
+
+
+def test_a_watcher_that_lost_its_connection_listens_again(postgres_url):
+    store.prepare(postgres_url)
+    db = store.connect(postgres_url)
+    game_id = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+    hub = live.Hub()
+    flag = hub.subscribe(game_id, postgres_url)
+    try:
+        assert flag.wait(5)  # listening
+        flag.clear()
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                   " WHERE query LIKE 'LISTEN%'").fetchall()
+        assert killed == [(True,)]
+        assert flag.wait(10)  # reconnected: every stream woken once (it may have missed a move)
+        flag.clear()
+        store.append(db, game_id, _points(1, "after"), 1)
+        assert flag.wait(10)  # and notified again
+    finally:
+        hub.unsubscribe(game_id, flag)
+        hub._database = None
+
+
+def test_the_database_commands_on_postgres(tmp_path, postgres_url):
+    """verify-db checks every chain there; backup and restore (SQLite files) point to
+    PostgreSQL's own tools instead of failing half-way."""
+    app = server(postgres_url)
+    app.test_client().post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]})
+    runner = app.test_cli_runner()
+    verified = runner.invoke(args=["verify-db"])
+    assert verified.exit_code == 0 and "1 games checked, 0 problems" in verified.output
+    backup = runner.invoke(args=["backup", str(tmp_path / "b.db")])
+    assert backup.exit_code != 0 and "pg_dump" in backup.output
+    assert not (tmp_path / "b.db").exists()
+    restore_from = tmp_path / "r.db"
+    restore_from.write_bytes(b"")
+    restore = runner.invoke(args=["restore", str(restore_from), "--yes"])
+    assert restore.exit_code != 0 and "pg_restore" in restore.output

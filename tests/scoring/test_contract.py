@@ -1,0 +1,151 @@
+"""One contract, every registered game: the fold, JSON round trips, pure checks,
+documented and exercised event types."""
+import copy
+import json
+import pathlib
+
+import pytest
+
+from events.projection import fold, standings
+from events.store import Event
+from scoring import GAMES
+
+DOCS = pathlib.Path(__file__).parents[2] / "docs" / "events.md"
+
+
+def _events_of_demo(game):
+    players, options, moves = game.demo()
+    created = Event(1, "game-created", 1, {"kind": game.kind, "rules_version": game.rules_version,
+                                           "players": players, "options": {**game.default_options(), **options}},
+                    None, "dev", "t", "c1", "h")
+    events = [created]
+    for i, (type_, data) in enumerate(moves, start=2):
+        events.append(Event(i, type_, game.event_types[type_].version, data, 0, "dev", "t", f"c{i}", "h"))
+    return events
+
+
+@pytest.fixture(params=sorted(GAMES))
+def game(request):
+    return GAMES[request.param]
+
+
+def test_every_game_declares_a_demo(game):
+    assert game.demo is not None, f"{game.kind} needs a demo game for the contract test"
+
+
+def test_demo_moves_are_legal_one_by_one(game):
+    from events.table import check_move
+    events = _events_of_demo(game)
+    for event in events[1:]:
+        table = fold(events, upto=event.seq - 1)
+        assert check_move(table, event.type, event.data) == [], (event.seq, event.type)
+
+
+def test_fold_all_at_once_equals_fold_one_by_one(game):
+    from events.projection import advance
+    events = _events_of_demo(game)
+    whole = fold(events)
+    stepwise = fold(events[:1])
+    for event in events[1:]:
+        stepwise = advance(stepwise, event)
+    assert stepwise.game == whole.game
+    assert standings(stepwise) == standings(whole)
+
+
+def test_state_and_scores_survive_a_json_round_trip(game):
+    events = _events_of_demo(game)
+    for n in range(1, len(events) + 1):
+        table = fold(events, upto=n)
+        assert json.loads(json.dumps(table.game)) == table.game
+        scores = game.score(table.game)
+        round_tripped = json.loads(json.dumps({s: [p.as_dict() for p in parts] for s, parts in scores.items()}))
+        assert round_tripped == {str(s): [p.as_dict() for p in parts] for s, parts in scores.items()}
+
+
+def test_check_and_apply_never_mutate_their_input(game):
+    from events.projection import upcast
+    events = _events_of_demo(game)
+    for event in events[1:]:
+        state = fold(events, upto=event.seq - 1).game
+        before = copy.deepcopy(state)
+        move = upcast(game, event)
+        game.check(state, move)
+        assert state == before, f"check mutated the state at {event.type}"
+        game.apply(state, move)
+        assert state == before, f"apply mutated the state at {event.type}"
+
+
+def test_demo_exercises_every_event_type(game):
+    used = {type_ for type_, _ in game.demo()[2]}
+    assert used == set(game.event_types), set(game.event_types) - used
+
+
+def _events_md_section(tag: str) -> str:
+    """The section of docs/events.md whose heading names ``tag`` (e.g. "`han`")."""
+    sections = DOCS.read_text(encoding="utf-8").split("\n## ")[1:]
+    found = [s for s in sections if tag in s.split("\n", 1)[0]]
+    assert len(found) == 1, f"docs/events.md needs one section headed with {tag}"
+    return found[0]
+
+
+def test_every_event_type_is_documented_in_its_games_section(game):
+    section = _events_md_section(f"`{game.kind}`")
+    for type_ in game.event_types:
+        assert f"| `{type_}` |" in section, f"{game.kind}: {type_} missing from its section of docs/events.md"
+
+
+def test_every_core_event_type_is_documented_in_the_core_section():
+    from events.core_types import CORE_EVENTS
+    section = _events_md_section("Core events")
+    for type_ in CORE_EVENTS:
+        assert f"| `{type_}` |" in section, f"{type_} missing from the core section of docs/events.md"
+
+
+ROOT = DOCS.parent.parent
+# The module names a game package may have (docs/architecture.md); one it does not need is absent.
+GAME_MODULES = {"__init__.py", "data.py", "setup.py", "check.py", "apply.py", "score.py",
+                "forms.py", "view.py", "demo.py", "boards.py", "rulebook.py"}
+
+
+def _package(game) -> pathlib.Path | None:
+    """scoring/<game>/, the game's package; None for a game left as a flat module."""
+    package = ROOT / "scoring" / game.kind.replace("-", "_")
+    return package if (package / "__init__.py").exists() else None
+
+
+def test_every_game_package_has_only_the_agreed_module_names():
+    for package in sorted(p for p in (ROOT / "scoring").iterdir() if (p / "__init__.py").exists()):
+        modules = {p.name for p in package.iterdir() if p.suffix == ".py" or p.is_dir() and p.name != "__pycache__"}
+        assert modules <= GAME_MODULES, f"{package.name}: {sorted(modules - GAME_MODULES)} are not agreed module names"
+        for module in modules:
+            assert (package / module).read_text(encoding="utf-8").strip(), f"{package.name}/{module} is empty"
+
+
+def test_every_template_hook_a_game_provides_is_declared(game):
+    from scoring.base import TEMPLATE_HOOKS
+    folder = ROOT / "templates" / "games" / game.kind
+    assert (folder / "_form.html").exists(), f"{game.kind}: templates/games/{game.kind}/_form.html is required"
+    assert set(game.templates) <= TEMPLATE_HOOKS, f"{game.kind}: unknown hooks {set(game.templates) - TEMPLATE_HOOKS}"
+    for hook in game.templates:
+        assert (folder / hook).exists(), f"{game.kind} declares {hook}, which templates/games/{game.kind}/ lacks"
+    assert _package(game) is not None, f"{game.kind} must live in scoring/{game.kind.replace('-', '_')}/"
+    provided = {hook for hook in TEMPLATE_HOOKS if (folder / hook).exists()}
+    assert provided <= set(game.templates), f"{game.kind} provides {provided - set(game.templates)} undeclared"
+
+
+def test_every_event_type_has_a_schema_and_labels(game):
+    for type_, spec in game.event_types.items():
+        assert spec.schema.get("type") == "object"
+        assert spec.label["hu"] and spec.label["en"]
+        assert set(spec.upcasters) == set(range(1, spec.version))
+
+
+def test_describe_speaks_both_languages(game):
+    events = _events_of_demo(game)
+    players = events[0].data["players"]
+    from events.projection import upcast
+    for event in events[1:]:
+        move = upcast(game, event)
+        with_state = game.describe(move, players, fold(events, upto=event.seq).game)
+        without = game.describe(move, players)  # e.g. an event of a game that cannot be folded
+        assert with_state["hu"] and with_state["en"] and without["hu"] and without["en"]
