@@ -94,6 +94,25 @@ def _check_rescore(table, data: dict) -> list[Problem]:
     return []
 
 
+def _check_pause(table, data: dict) -> list[Problem]:
+    if table.paused is not None:
+        return [Problem("core §8", "A játék már szünetel.", "The game is already paused.")]
+    if table.rules.is_over(table.game):
+        return [Problem("core §8", "A játék véget ért, nincs mit szüneteltetni.",
+                        "The game is over: there is nothing to pause.")]
+    return []
+
+
+def _check_resume(table, data: dict) -> list[Problem]:
+    if table.paused is None:
+        return [Problem("core §8", "A játék nem szünetel.", "The game is not paused.")]
+    return []
+
+
+def _check_timer(table, data: dict) -> list[Problem]:
+    return []
+
+
 # ---- folding --------------------------------------------------------------------------
 
 def _fold_opened(table, event):
@@ -117,6 +136,19 @@ def _fold_resolved(table, event):
     return replace(table, disputes={**table.disputes, d["dispute"]: closed})
 
 
+def _fold_paused(table, event):
+    return replace(table, paused=event.seq)
+
+
+def _fold_resumed(table, event):
+    return replace(table, paused=None)
+
+
+def _fold_timer(table, event):
+    timer = {k: v for k, v in event.data.items() if v}
+    return replace(table, timer=timer or None)
+
+
 # ---- the log --------------------------------------------------------------------------
 
 def _describe_void(label: Text, d: dict) -> Text:
@@ -127,6 +159,27 @@ def _describe_void(label: Text, d: dict) -> Text:
 def _describe_opened(label: Text, d: dict) -> Text:
     return text(f"{label['hu']}: #{d['target']} – {d['comment']}", f"{label['en']}: #{d['target']} – {d['comment']}")
 
+
+def _clock(seconds: int) -> str:
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def _describe_timer(label: Text, d: dict) -> Text:
+    hu, en = [], []
+    if d.get("turn"):
+        hu.append(f"{_clock(d['turn'])} egy körre")
+        en.append(f"{_clock(d['turn'])} a turn")
+    if d.get("total"):
+        hu.append(f"{_clock(d['total'])} játékosonként összesen")
+        en.append(f"{_clock(d['total'])} per player in all")
+    if not hu:
+        return text(f"{label['hu']}: nincs", f"{label['en']}: none")
+    return text(f"{label['hu']}: {', '.join(hu)}", f"{label['en']}: {', '.join(en)}")
+
+
+MAX_TIMER = 24 * 3600
+_timer_seconds = {"type": "integer", "minimum": 0, "maximum": MAX_TIMER}
 
 CORE_EVENTS: dict[str, CoreEvent] = {
     "game-created": CoreEvent(
@@ -165,7 +218,21 @@ CORE_EVENTS: dict[str, CoreEvent] = {
                 "properties": {"rules_version": {"type": "integer", "minimum": 1, "maximum": 2**31}}},
         label=text("Újrapontozás az új szabályokkal", "Rescored with current rules"),
         check=_check_rescore, rescores=True),
+    # Time at the table (docs/events.md, "Time"): a break stops every clock; a turn timer
+    # is shown and kept, never enforced. None of them is a move: undo passes them by.
+    "game-paused": CoreEvent(
+        schema={"type": "object", "additionalProperties": False, "properties": {}},
+        label=text("Szünet", "Paused"), check=_check_pause, fold=_fold_paused),
+    "game-resumed": CoreEvent(
+        schema={"type": "object", "additionalProperties": False, "properties": {}},
+        label=text("Folytatás", "Resumed"), check=_check_resume, fold=_fold_resumed),
+    "timer-set": CoreEvent(
+        schema={"type": "object", "additionalProperties": False, "required": ["turn", "total"],
+                "properties": {"turn": _timer_seconds, "total": _timer_seconds}},
+        label=text("Időzítő", "Turn timer"), check=_check_timer, fold=_fold_timer,
+        describe=_describe_timer),
 }
+CLOCK_EVENTS = frozenset({"game-paused", "game-resumed", "timer-set"})
 CORE_SCHEMAS = {type_: spec.schema for type_, spec in CORE_EVENTS.items()}
 
 

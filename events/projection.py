@@ -29,6 +29,8 @@ class TableState:
     voided: dict = field(default_factory=dict)    # target seq -> {"by", "reason", "undo"}
     flagged: dict = field(default_factory=dict)   # seq -> [problem dicts]
     disputes: dict = field(default_factory=dict)  # dispute seq -> {...}
+    paused: int | None = None   # the game-paused event of a break going on
+    timer: dict | None = None   # the turn timer in force: {"turn"?: s, "total"?: s}
 
     @property
     def rules(self) -> GameKind:

@@ -180,6 +180,12 @@ class GameKind:
     # Each seat's total, for a game whose score() grows with its length: the history
     # (events/states.py) asks it after every event. None: the sum of score()'s parts.
     totals: Callable[[dict], dict[int, int]] | None = None
+    # Whose turn the log is in (docs/rules/<game>.md, "Turns"): state -> (a key naming the
+    # turn, the seat whose it is or None for the table as a whole), None when it is nobody's
+    # (the game is over). The key names one turn in the whole game: the time while the state
+    # is in it is that turn's, even when another comes between (events/turns.py).
+    # None: the game has no turns, only a duration.
+    turn: Callable[[dict], tuple[tuple, int | None] | None] | None = None
 
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}

@@ -16,6 +16,7 @@ from scoring.dragon.data import EVENT_TYPES, OPTIONS, RULES_VERSION, labels
 from scoring.dragon.demo import demo
 from scoring.dragon.forms import describe, parse_form
 from scoring.dragon.score import is_over, score, tiebreak
+from scoring.dragon.turns import turn
 from scoring.dragon.setup import setup, setup_v1
 from scoring.dragon.view import view
 
@@ -27,7 +28,7 @@ GAME = GameKind(
     tiebreak=tiebreak,
     tiebreak_rule=text("Döntetlennél a személysávon előrébb álló nyer.",
                        "Ties: the player further ahead on the person track wins."),
-    has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_players.html"}),
+    has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_players.html"}), turn=turn,
 )
 
 # Rules version 1 (its festival paid a leader twice, docs/rules/dragon.md §24), kept so the

@@ -15,6 +15,7 @@ from scoring.five_tribes.data import EVENT_TYPES
 from scoring.five_tribes.demo import demo
 from scoring.five_tribes.forms import describe, parse_form
 from scoring.five_tribes.score import CATEGORIES, is_over, score
+from scoring.five_tribes.turns import turn
 from scoring.five_tribes.setup import setup, setup_v1
 from scoring.five_tribes.view import view
 
@@ -23,7 +24,7 @@ GAME = GameKind(
     min_players=2, max_players=4, rules_version=2, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, categories=CATEGORIES,
-    has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_live_oob.html"}),
+    has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_live_oob.html"}), turn=turn,
 )
 
 # Rules version 1 (docs/rules/five-tribes.md §14): games recorded before the rulebook fixes of

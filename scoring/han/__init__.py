@@ -14,6 +14,7 @@ from scoring.han.data import CATEGORIES, EVENT_TYPES, OPTIONS
 from scoring.han.demo import demo
 from scoring.han.forms import describe, parse_form, parse_options
 from scoring.han.score import TIEBREAK_RULE, is_over, score, tiebreak
+from scoring.han.turns import turn
 from scoring.han.setup import RULES_VERSION, check_setup, setup, setup_v1
 from scoring.han.view import view
 
@@ -25,7 +26,7 @@ GAME = GameKind(
     has_board=True, parse_options=parse_options, demo=demo, view=view,
     templates=frozenset({"_board.html", "_setup.html", "_live_oob.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
-                  builtin=boards.BUILTIN, complete=boards.complete),
+                  builtin=boards.BUILTIN, complete=boards.complete), turn=turn,
 )
 
 # Games recorded under rules version 1 keep checking and scoring as they did (scoring.RETIRED).

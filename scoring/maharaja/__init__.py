@@ -4,7 +4,7 @@ docs/rules/maharaja.md; where each part lives: docs/architecture.md."""
 from dataclasses import replace
 
 from scoring.base import Boards, GameKind, text
-from scoring.maharaja import apply, boards, check, data, demo, forms, score, setup, view
+from scoring.maharaja import apply, boards, check, data, demo, forms, score, setup, turns, view
 
 GAME = GameKind(
     kind="maharaja", bgg_id=9440, title=text("Maharadzsa", "Maharaja"), min_players=2, max_players=5,
@@ -19,7 +19,7 @@ GAME = GameKind(
     has_board=True, demo=demo.demo, parse_options=forms.parse_options, view=view.view, redact=view.redact,
     templates=frozenset({"_board.html", "_setup.html", "_live_oob.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
-                  builtin=boards.BUILTIN),
+                  builtin=boards.BUILTIN), turn=turns.turn,
 )
 
 # Games recorded under rules version 1 keep scoring as they did (scoring.RETIRED).

@@ -9,6 +9,7 @@ from scoring.scorepad.data import EVENT_TYPES, OPTIONS
 from scoring.scorepad.demo import demo
 from scoring.scorepad.forms import describe, parse_form
 from scoring.scorepad.score import is_over, score, totals
+from scoring.scorepad.turns import turn
 from scoring.scorepad.setup import check_setup, setup
 from scoring.scorepad.view import view
 
@@ -18,5 +19,5 @@ GAME = GameKind(
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, demo=demo, view=view, has_board=True,
     templates=frozenset({"_board.html", "_live_oob.html"}),
-    totals=totals, options=OPTIONS, check_setup=check_setup,
+    totals=totals, options=OPTIONS, check_setup=check_setup, turn=turn,
 )

@@ -1,0 +1,257 @@
+"""Turn times: a pure function of a game's log (docs/events.md, "Time at the table").
+
+Each game says whose turn its state is in (``GameKind.turn``: a key naming the turn and
+its seat, or None for the whole table). The game is folded once as the log now stands
+(voided moves never happened), and after every event the turn, the break and the timer
+in force are noted: a ``Mark``. The wall-clock between two events belongs to the turn
+the game was in after the first of them, unless a break was going on. So an undo, a
+voided move or a dispute keeps the time it took inside the turn it happened in, and an
+undone end of a turn never ended it. Nothing here reads a clock: the running turn's
+time since the last event is added by whoever shows it (static/clock.js on the phones).
+
+``clock(events)`` is the derivation; ``for_game`` keeps one per game, extended as events
+arrive (a void refolds from the state just before its target, as events/history.py does).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import NamedTuple
+
+from events.history import RECENT, Walker
+from events.projection import TableState, _initial, _voids, changes_the_past, step
+from events.store import Event
+
+
+class Mark(NamedTuple):
+    """The game after one event: whose turn, whether a break is on, the timer in force."""
+    key: tuple | None          # None: nobody's turn (the game is over, or has no turns)
+    seat: int | None
+    paused: bool
+    timer: dict | None
+    over: bool
+
+
+def mark(table: TableState) -> Mark:
+    rules = table.rules
+    now = rules.turn(table.game) if rules.turn is not None else None
+    key, seat = now if now is not None else (None, None)
+    return Mark(key, seat, table.paused is not None, table.timer, rules.is_over(table.game))
+
+
+def epoch(recorded_at: str) -> float:
+    """An event's ``recorded_at`` (UTC ISO 8601) as seconds since the epoch."""
+    return datetime.fromisoformat(recorded_at).timestamp()
+
+
+@dataclass
+class Turn:
+    key: tuple
+    seat: int | None
+    first: int                # the event after which it began
+    last: int                 # the last event recorded in it
+    seconds: float = 0.0      # counted: breaks left out
+    limit: int | None = None  # the turn timer in force when it ended (the running one: now), seconds
+
+    @property
+    def over(self) -> float:
+        """Seconds beyond the turn timer (0 within it, or with no timer)."""
+        return max(0.0, self.seconds - self.limit) if self.limit else 0.0
+
+
+@dataclass
+class Clock:
+    """The game's time as the log has it, up to its last event."""
+    turns: list[Turn] = field(default_factory=list)
+    started: float = 0.0       # event 1
+    last: float = 0.0          # the last event
+    counted: float = 0.0       # seconds of play: breaks left out
+    paused_seconds: float = 0.0
+    current: Turn | None = None   # the turn the game is in after its last event
+    paused: bool = False
+    paused_at: float | None = None   # when the break going on began
+    timer: dict | None = None
+    over: bool = False
+
+    @property
+    def done(self) -> list[Turn]:
+        """The turns that have ended (all but the one going on)."""
+        return [t for t in self.turns if t is not self.current]
+
+    def seats(self, players: int) -> list[dict]:
+        """Each seat's ended turns: count, total, average and longest seconds, turns over
+        the timer; and the time left on a chess clock (``timer.total``), the running turn
+        taken off too."""
+        rows = [{"seat": s, "turns": 0, "total": 0.0, "longest": 0.0, "over": 0} for s in range(players)]
+        for turn in self.done:
+            if turn.seat is None or not 0 <= turn.seat < players:
+                continue
+            row = rows[turn.seat]
+            row["turns"] += 1
+            row["total"] += turn.seconds
+            row["longest"] = max(row["longest"], turn.seconds)
+            row["over"] += turn.over > 0
+        total = (self.timer or {}).get("total")
+        running = self.current
+        for row in rows:
+            row["average"] = row["total"] / row["turns"] if row["turns"] else 0.0
+            spent = row["total"] + (running.seconds if running and running.seat == row["seat"] else 0.0)
+            row["left"] = total - spent if total else None
+        return rows
+
+    def table_seconds(self) -> float:
+        """Time in ended turns nobody in particular takes (the score pad's rounds, set-up steps)."""
+        return sum(t.seconds for t in self.done if t.seat is None)
+
+    def longest(self, n: int = 5) -> list[Turn]:
+        return sorted((t for t in self.done if t.seat is not None), key=lambda t: -t.seconds)[:n]
+
+
+
+def clock(events: list[Event], marks: list[Mark]) -> Clock:
+    """The turns of a game from its events and the ``marks`` after each (``marks_of``):
+    the time between two events goes to the turn after the first, unless a break was on;
+    the game's time runs from event 1 until it is over, breaks left out."""
+    result = Clock()
+    if not events:
+        return result
+    times = [epoch(e.recorded_at) for e in events]
+    result.started, by_key = times[0], {}
+    for i in range(1, len(events)):
+        before = marks[i - 1]
+        if marks[i].paused and not before.paused:
+            result.paused_at = times[i]
+        spent = max(0.0, times[i] - times[i - 1])  # a clock set back never makes time negative
+        if before.over:
+            continue
+        if before.paused:
+            result.paused_seconds += spent
+            continue
+        result.counted += spent
+        turn = _turn_for(result, by_key, before, events[i - 1].seq)
+        if turn is not None:
+            turn.last = events[i].seq
+            turn.seconds += spent
+            turn.limit = (before.timer or {}).get("turn")
+    result.last = times[-1]
+    after = marks[-1]
+    result.current = _turn_for(result, by_key, after, events[-1].seq)
+    if result.current is not None:
+        result.current.limit = (after.timer or {}).get("turn")
+    result.paused, result.timer, result.over = after.paused, after.timer, after.over
+    if not result.paused:
+        result.paused_at = None
+    return result
+
+
+def _turn_for(result: Clock, by_key: dict, now: Mark, seq: int) -> Turn | None:
+    """The turn ``now`` names: the one of that key, resumed (Maharaja's turn after the pick
+    its swap asked for), or a new one. A game's keys name each turn once."""
+    if now.key is None:
+        return None
+    turn = by_key.get(now.key)
+    if turn is None:
+        turn = by_key[now.key] = Turn(now.key, now.seat, first=seq, last=seq)
+        result.turns.append(turn)
+    return turn
+
+
+# ---- the marks of a log ----------------------------------------------------------------
+
+def marks_of(events: list[Event]) -> list[Mark]:
+    """The mark after every event, the game folded as its log now stands."""
+    return _full(events)[0]
+
+
+def _full(events: list[Event]) -> tuple[list[Mark], dict[int, TableState]]:
+    """As ``projection.fold``, noting the mark after each event and keeping the last states."""
+    voided = _voids(events)
+    rescored = [e for e in events if e.type == "rules-rescored"]
+    recheck_after = 0 if rescored else min(voided, default=None)
+    table = _initial(events[0], rescored[-1].data["rules_version"] if rescored
+                     else events[0].data["rules_version"])
+    marks, recent = [mark(table)], {table.seq: table}
+    for event in events[1:]:
+        table = step(table, event, voided, recheck=recheck_after is not None and event.seq > recheck_after)
+        marks.append(mark(table))
+        recent[table.seq] = table
+        if len(recent) > RECENT:
+            del recent[next(iter(recent))]
+    for seq in recent:
+        recent[seq] = replace(recent[seq], voided=voided)
+    return marks, recent
+
+
+class Timeline:
+    """A game's events and marks so far, extended as events arrive."""
+
+    def __init__(self):
+        self.events: list[Event] = []
+        self.marks: list[Mark] = []
+        self.walker: Walker | None = None
+        self.clock: Clock | None = None
+
+    def extend(self, new: list[Event]) -> None:
+        for event in new:
+            self.events.append(event)
+            if self.walker is None or changes_the_past(event) and not self._refolds_nearby(event):
+                marks, recent = _full(self.events)
+                self.marks = marks
+                table = recent[event.seq]
+                self.walker = Walker(self._read, table, recent)
+                continue
+            table = self.walker.step(event)
+            self.marks.append(mark(table))
+            if changes_the_past(event):  # the states refolded since the void's target
+                for seq, state in self.walker.recent.items():
+                    self.marks[seq - 1] = mark(state)
+        self.clock = clock(self.events, self.marks)
+
+    def clock_at(self, seq: int) -> Clock:
+        """The clock as the log stood after event ``seq``, read as the whole log reads it now."""
+        return clock(self.events[:seq], self.marks[:seq])
+
+    def _refolds_nearby(self, event: Event) -> bool:
+        """A void whose target the walker can refold from (events/history.py)."""
+        if event.type == "rules-rescored":
+            return False
+        d = event.data
+        target = d["target"] if "target" in d else self.walker.table.disputes[d["dispute"]]["target"]
+        return target - 1 in self.walker.recent
+
+    def _read(self, first: int, last: int) -> list[Event]:
+        return self.events[first - 1:last]
+
+
+_cache: OrderedDict[str, Timeline] = OrderedDict()
+_lock = threading.Lock()
+CACHE_GAMES = 64
+
+
+def timeline(game_id: str, read, upto: int) -> Timeline:
+    """The game's timeline up to event ``upto``, cached and extended by the events since;
+    ``read(after)`` gives the game's events after a sequence number, up to ``upto``. The
+    cached one goes on only while its last event is still the game's (an import under
+    the same id, or a restored backup, starts afresh)."""
+    with _lock:
+        kept = _cache.pop(game_id, None)
+    count = len(kept.events) if kept else 0
+    new = read(count - 1) if 0 < count <= upto else []
+    if new and new[0].hash == kept.events[-1].hash:
+        new = new[1:]
+    else:
+        kept, new = Timeline(), read(0)
+    if new:
+        kept.extend(new)
+    with _lock:
+        _cache[game_id] = kept
+        while len(_cache) > CACHE_GAMES:
+            _cache.popitem(last=False)
+    return kept
+
+
+def forget() -> None:
+    with _lock:
+        _cache.clear()
