@@ -11,10 +11,11 @@ version = $(shell sed -n 's/.*"$(1)": "\(.*\)".*/\1/p' package.json)
 HTMX := static/vendor/htmx-$(call version,htmx.org).min.js
 SSE := static/vendor/htmx-ext-sse-$(call version,htmx-ext-sse).min.js
 MORPH := static/vendor/idiomorph-ext-$(call version,idiomorph).min.js
+NOSLEEP := static/vendor/nosleep-$(call version,nosleep.js).min.js
 
 .PHONY: setup run test bench lock chromium postgresql
 
-setup: $(VENV)/.installed $(HTMX) $(SSE) $(MORPH) instance/.ready
+setup: $(VENV)/.installed $(HTMX) $(SSE) $(MORPH) $(NOSLEEP) instance/.ready
 
 # Every package from the lock, each file checked against its hash; then the app itself,
 # editable, adding nothing (--no-deps); `pip check`: every requirement is met by what is installed.
@@ -57,6 +58,10 @@ $(SSE): node_modules/.package-lock.json
 $(MORPH): node_modules/.package-lock.json
 	mkdir -p static/vendor
 	cp node_modules/idiomorph/dist/idiomorph-ext.min.js $@
+
+$(NOSLEEP): node_modules/.package-lock.json
+	mkdir -p static/vendor
+	cp node_modules/nosleep.js/dist/NoSleep.min.js $@
 
 instance/.ready: $(VENV)/.installed
 	$(PY) -m flask --app app init-db

@@ -28,7 +28,7 @@ def test_vendor_files_are_named_by_the_versions_pinned_in_package_json_and_the_l
     pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]
     lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
     for package, file in (("htmx.org", assets.HTMX_FILE), ("htmx-ext-sse", assets.SSE_FILE),
-                          ("idiomorph", assets.MORPH_FILE)):
+                          ("idiomorph", assets.MORPH_FILE), ("nosleep.js", assets.NOSLEEP_FILE)):
         assert lock[f"node_modules/{package}"]["version"] == pinned[package]
         assert f"-{pinned[package]}." in file
 

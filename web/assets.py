@@ -11,3 +11,4 @@ with open(_PACKAGE, encoding="utf-8") as _f:
 HTMX_FILE = f"vendor/htmx-{VERSIONS['htmx.org']}.min.js"
 SSE_FILE = f"vendor/htmx-ext-sse-{VERSIONS['htmx-ext-sse']}.min.js"      # server-sent events
 MORPH_FILE = f"vendor/idiomorph-ext-{VERSIONS['idiomorph']}.min.js"      # morphing swaps
+NOSLEEP_FILE = f"vendor/nosleep-{VERSIONS['nosleep.js']}.min.js"         # keeps the screen on without Wake Lock

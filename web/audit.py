@@ -20,7 +20,7 @@ from group import plays, roster
 from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
-from web import chart, views
+from web import chart, timing, views
 from web.db import get_db, get_states
 from web.i18n import t
 from web.seating import my_seat, remember_seat, require_seat
@@ -267,7 +267,8 @@ def replay(game_id: str):
                            at=at, last=last, event=event, text=describe(table, event),
                            who=_player(table, event.seat), standings=standings(table), delta=delta,
                            over=table.rules.is_over(table.game), chart=race(game_id, at),
-                           seat=None, problems=[], form={}, void=final.voided.get(event.seq))
+                           seat=None, problems=[], form={}, void=final.voided.get(event.seq),
+                           times=timing.sheet(game_id, table, at))
 
 
 @bp.get("/games/<game_id>/final")
@@ -279,7 +280,7 @@ def final(game_id: str):
                            view=views.game_view(table),
                            standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
                            over=table.rules.is_over(table.game), last=game.event(game.last),
-                           categories=_categories(rows))
+                           categories=_categories(rows), times=timing.sheet(game_id, table))
 
 
 def _categories(rows: list[dict]) -> list[dict]:

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app, g, request, url_for
 
-from web.assets import HTMX_FILE, MORPH_FILE, SSE_FILE
+from web.assets import HTMX_FILE, MORPH_FILE, NOSLEEP_FILE, SSE_FILE
 
 LANGS = ("hu", "en")
 DEFAULT = "hu"  # the tables we serve play in Hungarian
@@ -83,7 +83,9 @@ def day_and_clock(recorded_at: str) -> str:
 def init_app(app) -> None:
     from events.palette import COLOURS
     from web.views import unverified_record
-    app.jinja_env.filters.update(clock=clock, day=day, day_and_clock=day_and_clock)
-    app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, sse_file=SSE_FILE, morph_file=MORPH_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
+    from web.timing import duration
+    app.jinja_env.filters.update(clock=clock, day=day, day_and_clock=day_and_clock, duration=duration)
+    app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, sse_file=SSE_FILE, morph_file=MORPH_FILE,
+                                 nosleep_file=NOSLEEP_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
                                  problem_text=problem_text, game_css=game_css, lang_next=lang_next,
                                  unverified_record=unverified_record)

@@ -13,7 +13,7 @@ from events.table import Refused, ReusedId, StaleSequence, new_game, record
 from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
-from web import views
+from web import timing, views
 from web.db import get_db, get_states
 from web.i18n import LANGS, current_lang, tr
 from web.ratelimit import limit
@@ -132,6 +132,31 @@ def void(game_id: str, target: int):
     if not reason:
         return views.refuse(game_id, table_state, seat, 422, [views.REASON_NEEDED])
     return _record(game_id, table_state, seat, "event-voided", {"target": target, "reason": reason})
+
+
+@bp.post("/games/<game_id>/pause")
+def pause(game_id: str):
+    """A break: every phone's clock stops until someone resumes (events/turns.py)."""
+    table_state = table_or_404(game_id)
+    return _record(game_id, table_state, _require_seat(game_id, table_state), "game-paused", {})
+
+
+@bp.post("/games/<game_id>/resume")
+def resume(game_id: str):
+    table_state = table_or_404(game_id)
+    return _record(game_id, table_state, _require_seat(game_id, table_state), "game-resumed", {})
+
+
+@bp.post("/games/<game_id>/timer")
+def timer(game_id: str):
+    """The turn timer and chess clock: shown on the phones, never enforced."""
+    table_state = table_or_404(game_id)
+    seat = _require_seat(game_id, table_state)
+    try:
+        data = timing.timer_from_form(request.form)
+    except FormError as err:
+        return views.refuse(game_id, table_state, seat, 422, err.problems)
+    return _record(game_id, table_state, seat, "timer-set", data)
 
 
 def _require_seat(game_id: str, table_state) -> int:

@@ -3,7 +3,8 @@ import secrets
 
 from flask import g, request
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+# media-src data:: the screen-awake fallback (nosleep.js) plays a tiny video it carries as a data: URI.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
 # Every response carries these, whether Flask or web/poll.py answers it.
 SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),

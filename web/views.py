@@ -12,11 +12,11 @@ import qrcode.image.svg
 from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
 
 from events import integrity, seats, store
-from events.core_types import CORE_EVENTS
+from events.core_types import CLOCK_EVENTS, CORE_EVENTS
 from events.projection import TableState, describe, open_disputes, standings
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem, text
-from web import address
+from web import address, timing
 from web.db import caches, get_db, get_states
 from web.seating import seat_cookie
 
@@ -28,6 +28,7 @@ NO_SUCH_SEAT = Problem("core §5", "Válassz egy helyet.", "Choose a seat.")
 SEAT_LOCKED = Problem("core §5", "Ezt a helyet a házigazda lezárta.", "The host has locked this seat.")
 HOST_SEAT_CLOSED = Problem("core §5", "A házigazda helyét csak a házigazda adhatja át (Helyek kezelése).",
                            "The host's seat passes only by the host's own hand-over (Manage seats).")
+CLOCK_ENDPOINTS = ("pages.pause", "pages.resume", "pages.timer")
 RECENT = 12  # the rest is one tap away in the timeline
 SCOREBOARD_PARTS = 12  # per player on the table page; the final page lists every part
 
@@ -155,7 +156,8 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
             "handed_away": _handed_away(game_id, table) if seat is None else None,
             "client_event_id": secrets.token_hex(16), "undo_move": _undo_move(game_id, table, db_events),
             "open_disputes": list(open_disputes(table).values()), "voided_lately": _voided_lately(table),
-            "problems": [], "form": {}, "at": None, "ack": None}
+            "problems": [], "form": {}, "at": None, "ack": None,
+            "clock": timing.table_clock(game_id, table, seat)}
 
 
 def _voided_lately(table: TableState) -> bool:
@@ -187,6 +189,8 @@ def _undo_move(game_id: str, table: TableState, db_events) -> dict | None:
 def refused_at() -> str:
     """Which form a refusal answers ("move", "undo", "void-<seq>"): its message is shown
     beside that form's button, where the thumb is, not at the top of the page."""
+    if request.endpoint in CLOCK_ENDPOINTS:
+        return "clock"
     if request.endpoint == "pages.void":
         return f"void-{(request.view_args or {}).get('target')}"
     return "undo" if request.endpoint == "pages.undo" else "move"
@@ -207,7 +211,8 @@ def acknowledgement(game_id: str, table: TableState, seq) -> dict | None:
         return {"seq": seq, "at": "undo", "over": over,
                 "text": {k: f"{verb[k]} #{target}: {what[k]}" for k in ("hu", "en")}}
     what = describe(table, event)
-    return {"seq": seq, "at": "undo" if over else "move", "over": over,
+    here = "clock" if event.type in CLOCK_EVENTS else "undo" if over else "move"
+    return {"seq": seq, "at": here, "over": over,
             "text": {k: f"#{seq}: {what[k]}" for k in ("hu", "en")}}
 
 
