@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from events.core_types import CORE_EVENTS
 from events.store import Event
@@ -69,6 +69,14 @@ def fold(events: list[Event], upto: int | None = None) -> TableState:
     """The table state after event ``upto`` (default: the last)."""
     if upto is not None:
         events = [e for e in events if e.seq <= upto]
+    for table in folds(events):
+        pass
+    return table
+
+
+def folds(events: list[Event]) -> Iterator[TableState]:
+    """The table after each of ``events`` in turn, as their log now stands: every move the
+    log voids is left out from the start (the turn times note whose turn each one left)."""
     created = events[0]
     assert created.type == "game-created", "the first event of a game records its set-up"
     voided = _voids(events)
@@ -76,11 +84,13 @@ def fold(events: list[Event], upto: int | None = None) -> TableState:
     rescored = [e.data["rules_version"] for e in events
                 if e.type in CORE_EVENTS and CORE_EVENTS[e.type].rescores]
     recheck_after = 0 if rescored else min(voided, default=None)
-    table = _initial(created, rescored[-1] if rescored else created.data["rules_version"])
+    table = replace(_initial(created, rescored[-1] if rescored else created.data["rules_version"]),
+                    voided=voided)
+    yield table
     for event in events[1:]:
         table = step(table, event, voided,
-                      recheck=recheck_after is not None and event.seq > recheck_after)
-    return replace(table, voided=voided)
+                     recheck=recheck_after is not None and event.seq > recheck_after)
+        yield table
 
 
 def _initial(created: Event, rules_version: int) -> TableState:

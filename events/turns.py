@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
 from events.history import RECENT, Walker
-from events.projection import TableState, _initial, _voids, changes_the_past, step
+from events.projection import TableState, changes_the_past, folds
 from events.store import Event
 
 
@@ -166,21 +166,13 @@ def marks_of(events: list[Event]) -> list[Mark]:
 
 
 def _full(events: list[Event]) -> tuple[list[Mark], dict[int, TableState]]:
-    """As ``projection.fold``, noting the mark after each event and keeping the last states."""
-    voided = _voids(events)
-    rescored = [e for e in events if e.type == "rules-rescored"]
-    recheck_after = 0 if rescored else min(voided, default=None)
-    table = _initial(events[0], rescored[-1].data["rules_version"] if rescored
-                     else events[0].data["rules_version"])
-    marks, recent = [mark(table)], {table.seq: table}
-    for event in events[1:]:
-        table = step(table, event, voided, recheck=recheck_after is not None and event.seq > recheck_after)
+    """The mark after each event, and the last states (to refold a later void from)."""
+    marks, recent = [], {}
+    for table in folds(events):
         marks.append(mark(table))
         recent[table.seq] = table
         if len(recent) > RECENT:
             del recent[next(iter(recent))]
-    for seq in recent:
-        recent[seq] = replace(recent[seq], voided=voided)
     return marks, recent
 
 

@@ -41,7 +41,7 @@ def test_pause_stops_the_clock_resume_restarts_it_and_each_is_refused_twice(guar
     url = _game(client, token)
     assert _post(client, url, "pause").status_code == 200
     page = client.get(url).get_data(as_text=True)
-    assert "⏸ Paused" in _clock(page) and 'data-testid="turn-time"' not in _clock(page)
+    assert "Paused" in _clock(page) and 'data-testid="turn-time"' not in _clock(page)
     assert 'data-testid="resume"' in page
     again = _post(client, url, "pause")
     assert again.status_code == 422 and "already paused" in again.get_data(as_text=True)
@@ -56,7 +56,7 @@ def test_the_turn_timer_is_an_event_shown_as_a_countdown_and_bad_times_say_why(g
     app, client, token, db = guarded
     url = _game(client, token)
     for bad, says in (("1:x", "give minutes"), ("1441", "24 hours at most"), ("99999", "give minutes"), ("2:75", "give minutes"),
-                      ("\x00", "give minutes"), ("٣", "give minutes")):
+                      ("٣", "give minutes"), ("-1", "give minutes")):
         answer = _post(client, url, "timer", turn=bad)
         assert answer.status_code == 422 and says in answer.get_data(as_text=True), bad
     assert _post(client, url, "timer", turn="2:30", total="1:00:00").status_code == 200
