@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 import orjson
 
-from events import store
+from events import store, turns
 from events.core_types import CORE_EVENTS
 from events.projection import TableState, advance, changes_the_past, describe, fold, step
 from events.store import Event
@@ -141,6 +141,12 @@ class GameStates:
     walker: Walker | None = None
     every: int = field(default_factory=lambda: SNAPSHOT_EVERY)
     snapshots: dict[int, tuple[dict[int, TableState], int]] = field(default_factory=dict)
+    # the turn times' marks after each event, as the log now stands (events/turns.py), and
+    # each event's time; ``marks_stale``: a void refolded the whole game, so the marks are
+    # noted afresh from the log when next asked for
+    marks: list = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    marks_stale: bool = False
     row_bytes: int = 0
     state_bytes: int = 0           # one state's size, as last measured
     counted: int = 0               # bytes as last counted in the cache's total
@@ -177,12 +183,33 @@ class GameStates:
         self.whos.append(who)
         self.types.append(event.type)
         self.seats.append(event.seat)
-        self.row_bytes += 24 * len(total) + len(orjson.dumps(text)) + len(who) + 72
+        self._note_turn(walker, event, table)
+        self.row_bytes += 24 * len(total) + len(orjson.dumps(text)) + len(who) + 136
         self.count, self.last_hash = event.seq, event.hash
         if not self.state_bytes:
             self.state_bytes = _state_size(table)
         if table.seq % self.every == 0:
             self._snapshot(walker)
+
+    def _note_turn(self, walker: Walker, event: Event, table: TableState) -> None:
+        """The turn after ``event``; after a void, again for every state the walk refolded
+        (the log now says those moves never happened)."""
+        self.marks.append(turns.mark(table))
+        self.times.append(turns.epoch(event.recorded_at))
+        if not changes_the_past(event):
+            return
+        refolded = [seq for seq in walker.recent if seq < event.seq]
+        self.marks_stale |= not refolded  # folded whole: the marks between are unknown here
+        for seq in refolded:
+            self.marks[seq - 1] = turns.mark(walker.recent[seq])
+
+    def clock(self, read, at: int | None = None) -> turns.Clock:
+        """The turn times after event ``at`` (default: the last), as the log now stands."""
+        if self.marks_stale:
+            self.marks[:] = turns.marks_of(read(1, self.count))
+            self.marks_stale = False
+        at = self.count if at is None else min(at, self.count)
+        return turns.clock(self.times[:at], self.marks[:at])
 
     def _snapshot(self, walker: Walker) -> None:
         """A replay starting point: the recent states as they stood at this event (their
@@ -256,6 +283,12 @@ class States:
         if new:
             cached.extend(_reading(db, game_id, events), new)
         return cached
+
+    def clock(self, db, game_id: str, at: int | None = None) -> turns.Clock:
+        """The game's turn times after its last event, or after event ``at``."""
+        found = self.game(db, game_id)
+        with found.lock:
+            return found.clock(_reading(db, game_id), at)
 
     def load(self, db, game_id: str, at: int | None = None) -> TableState:
         """The table after its last event, or after event ``at``. Raises UnknownGame."""

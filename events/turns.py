@@ -9,19 +9,17 @@ voided move or a dispute keeps the time it took inside the turn it happened in, 
 undone end of a turn never ended it. Nothing here reads a clock: the running turn's
 time since the last event is added by whoever shows it (static/clock.js on the phones).
 
-``clock(events)`` is the derivation; ``for_game`` keeps one per game, extended as events
-arrive (a void refolds from the state just before its target, as events/history.py does).
+``clock(times, marks)`` is the derivation; ``marks_of(events)`` folds a log for its marks.
+The app keeps each game's marks beside its states (events/states.py ``GameStates``), noted
+as the walk goes and again for the states a void refolds.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-from events.history import RECENT, Walker
-from events.projection import TableState, changes_the_past, folds
+from events.projection import TableState, folds
 from events.store import Event
 
 
@@ -110,16 +108,16 @@ class Clock:
 
 
 
-def clock(events: list[Event], marks: list[Mark]) -> Clock:
-    """The turns of a game from its events and the ``marks`` after each (``marks_of``):
-    the time between two events goes to the turn after the first, unless a break was on;
-    the game's time runs from event 1 until it is over, breaks left out."""
+def clock(times: list[float], marks: list[Mark]) -> Clock:
+    """The turns of a game from its events' times and the ``marks`` after each (event
+    ``i + 1`` at ``times[i]``): the time between two events goes to the turn after the
+    first, unless a break was on; the game's time runs from event 1 until it is over,
+    breaks left out."""
     result = Clock()
-    if not events:
+    if not times:
         return result
-    times = [epoch(e.recorded_at) for e in events]
     result.started, by_key = times[0], {}
-    for i in range(1, len(events)):
+    for i in range(1, len(times)):
         before = marks[i - 1]
         if marks[i].paused and not before.paused:
             result.paused_at = times[i]
@@ -130,14 +128,14 @@ def clock(events: list[Event], marks: list[Mark]) -> Clock:
             result.paused_seconds += spent
             continue
         result.counted += spent
-        turn = _turn_for(result, by_key, before, events[i - 1].seq)
+        turn = _turn_for(result, by_key, before, i)
         if turn is not None:
-            turn.last = events[i].seq
+            turn.last = i + 1
             turn.seconds += spent
             turn.limit = (before.timer or {}).get("turn")
     result.last = times[-1]
     after = marks[-1]
-    result.current = _turn_for(result, by_key, after, events[-1].seq)
+    result.current = _turn_for(result, by_key, after, len(times))
     if result.current is not None:
         result.current.limit = (after.timer or {}).get("turn")
     result.paused, result.timer, result.over = after.paused, after.timer, after.over
@@ -162,88 +160,13 @@ def _turn_for(result: Clock, by_key: dict, now: Mark, seq: int) -> Turn | None:
 
 def marks_of(events: list[Event]) -> list[Mark]:
     """The mark after every event, the game folded as its log now stands."""
-    return _full(events)[0]
+    return [mark(table) for table in folds(events)]
 
 
-def _full(events: list[Event]) -> tuple[list[Mark], dict[int, TableState]]:
-    """The mark after each event, and the last states (to refold a later void from)."""
-    marks, recent = [], {}
-    for table in folds(events):
-        marks.append(mark(table))
-        recent[table.seq] = table
-        if len(recent) > RECENT:
-            del recent[next(iter(recent))]
-    return marks, recent
+def times_of(events: list[Event]) -> list[float]:
+    return [epoch(e.recorded_at) for e in events]
 
 
-class Timeline:
-    """A game's events and marks so far, extended as events arrive."""
-
-    def __init__(self):
-        self.events: list[Event] = []
-        self.marks: list[Mark] = []
-        self.walker: Walker | None = None
-        self.clock: Clock | None = None
-
-    def extend(self, new: list[Event]) -> None:
-        for event in new:
-            self.events.append(event)
-            if self.walker is None or changes_the_past(event) and not self._refolds_nearby(event):
-                marks, recent = _full(self.events)
-                self.marks = marks
-                table = recent[event.seq]
-                self.walker = Walker(self._read, table, recent)
-                continue
-            table = self.walker.step(event)
-            self.marks.append(mark(table))
-            if changes_the_past(event):  # the states refolded since the void's target
-                for seq, state in self.walker.recent.items():
-                    self.marks[seq - 1] = mark(state)
-        self.clock = clock(self.events, self.marks)
-
-    def clock_at(self, seq: int) -> Clock:
-        """The clock as the log stood after event ``seq``, read as the whole log reads it now."""
-        return clock(self.events[:seq], self.marks[:seq])
-
-    def _refolds_nearby(self, event: Event) -> bool:
-        """A void whose target the walker can refold from (events/history.py)."""
-        if event.type == "rules-rescored":
-            return False
-        d = event.data
-        target = d["target"] if "target" in d else self.walker.table.disputes[d["dispute"]]["target"]
-        return target - 1 in self.walker.recent
-
-    def _read(self, first: int, last: int) -> list[Event]:
-        return self.events[first - 1:last]
-
-
-_cache: OrderedDict[str, Timeline] = OrderedDict()
-_lock = threading.Lock()
-CACHE_GAMES = 64
-
-
-def timeline(game_id: str, read, upto: int) -> Timeline:
-    """The game's timeline up to event ``upto``, cached and extended by the events since;
-    ``read(after)`` gives the game's events after a sequence number, up to ``upto``. The
-    cached one goes on only while its last event is still the game's (an import under
-    the same id, or a restored backup, starts afresh)."""
-    with _lock:
-        kept = _cache.pop(game_id, None)
-    count = len(kept.events) if kept else 0
-    new = read(count - 1) if 0 < count <= upto else []
-    if new and new[0].hash == kept.events[-1].hash:
-        new = new[1:]
-    else:
-        kept, new = Timeline(), read(0)
-    if new:
-        kept.extend(new)
-    with _lock:
-        _cache[game_id] = kept
-        while len(_cache) > CACHE_GAMES:
-            _cache.popitem(last=False)
-    return kept
-
-
-def forget() -> None:
-    with _lock:
-        _cache.clear()
+def turn_times(events: list[Event]) -> Clock:
+    """A game's clock from its whole log: the pure derivation, without any cache."""
+    return clock(times_of(events), marks_of(events))

@@ -6,6 +6,7 @@ import pytest
 
 from bench.common import Player
 from events import turns
+from events.states import GameStates, reader
 from events.store import Event
 from scoring import GAMES
 
@@ -40,12 +41,14 @@ class Log:
         self.add(until, "game-resumed", {})
 
     def clock(self) -> turns.Clock:
-        whole = turns.clock(self.events, turns.marks_of(self.events))
-        timeline = turns.Timeline()
+        """The derivation from the whole log, checked against the app's cached walk fed
+        one event at a time (a void refolds from just before its target)."""
+        whole = turns.turn_times(self.events)
+        cached, read = GameStates(), reader(self.events)
         for event in self.events:
-            timeline.extend([event])
-        assert timeline.marks == turns.marks_of(self.events)
-        assert _times(timeline.clock) == _times(whole)
+            cached.extend(read, [event])
+        assert _times(cached.clock(read)) == _times(whole)
+        assert cached.marks == turns.marks_of(self.events)
         return whole
 
 
@@ -161,6 +164,19 @@ def test_scorepad_a_round_is_the_tables_turn_and_the_game_ends_its_clock():
     assert clock.over and clock.current is None
     assert clock.counted == 160 and clock.paused_seconds == 600
     assert _by_seat(clock, 2) == {0: (0, 0.0, 0.0), 1: (0, 0.0, 0.0)}
+
+
+def test_a_void_far_back_moves_the_time_of_every_turn_since_as_the_log_now_reads():
+    """Voiding round 1's closing after 20 more entries: the walk folds the game whole, and
+    the cached marks are noted afresh (rounds 2 and 3 were never closed: one round)."""
+    log = Log("scorepad")
+    log.add(10, "points-recorded", {"seat": 0, "points": 1, "note": ""})
+    closed = log.add(20, "round-closed", {})
+    for at in range(30, 230, 10):
+        log.add(at, "points-recorded", {"seat": 1, "points": 1, "note": ""})
+    log.add(240, "event-voided", {"target": closed, "reason": "closed too early"})
+    clock = log.clock()
+    assert _times(clock) == [(("round", 1), None, 240)]
 
 
 def test_dragon_tally_has_no_turns_only_the_time_it_took():

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 
-from events import store, turns
+from events import turns
 from events.core_types import MAX_TIMER
 from events.projection import TableState
 from scoring.base import FormError, Problem, text
-from web.db import get_db
+from web.db import get_db, get_states
 
 
 def duration(value) -> str:
@@ -22,25 +22,15 @@ def duration(value) -> str:
     return f"{sign}{hours}:{minutes:02d}:{secs:02d}" if hours else f"{sign}{minutes}:{secs:02d}"
 
 
-def timeline(game_id: str, upto: int) -> turns.Timeline:
-    db = get_db()
-    return turns.timeline(game_id, lambda after: store.read_events(db, game_id, after=after, upto=upto), upto)
-
-
-def table_clock(game_id: str, table: TableState, seat: int | None, at: int | None = None) -> dict:
-    """What the clock, the standings' turn times and the timer show after event ``at``
-    (default: the last)."""
-    kept = timeline(game_id, table.seq if at is None else store.last_seq(get_db(), game_id))
-    clock = kept.clock if at is None else kept.clock_at(at)
-    return clock_view(clock, table, seat, running=at is None)
+def table_clock(game_id: str, table: TableState, seat: int | None) -> dict:
+    """What the clock, the standings' turn times and the timer show after ``table``'s event."""
+    clock = get_states().clock(get_db(), game_id, table.seq)
+    return clock_view(clock, table, seat)
 
 
 def sheet(game_id: str, table: TableState, at: int | None = None) -> dict:
     """The final sheet's and the replay's turn times, as the log stood after ``at``."""
-    last = store.last_seq(get_db(), game_id)
-    kept = timeline(game_id, last)
-    clock = kept.clock if at is None or at >= last else kept.clock_at(at)
-    return clock_view(clock, table, None, running=False)
+    return clock_view(get_states().clock(get_db(), game_id, at), table, None, running=False)
 
 
 def clock_view(clock: turns.Clock, table: TableState, seat: int | None, running: bool = True) -> dict:
@@ -53,7 +43,8 @@ def clock_view(clock: turns.Clock, table: TableState, seat: int | None, running:
             "paused_since": _ms(clock.paused_at), "over": clock.over, "seats": rows,
             "counted": clock.counted, "paused_seconds": clock.paused_seconds, "timer": clock.timer,
             "since": _ms(clock.last) if ticking else None, "current": None, "countdown": None,
-            "longest": clock.longest(3), "table_seconds": clock.table_seconds(), "has_turns": bool(clock.turns)}
+            "longest": clock.longest(3), "table_seconds": clock.table_seconds(),
+            "has_turns": any(t.seat is not None for t in clock.turns)}
     if current is not None and not clock.over:
         whose = current.seat
         shown = current.seconds + (max(0.0, now - clock.last) if ticking else 0)
