@@ -56,14 +56,28 @@ class BadExport(ValueError):
         self.problems = list(problems)
 
 
+class AlreadyHere(BadExport):
+    """The file's game is on this server already (the same event 1, so the same chain):
+    importing it again would count it twice. ``game_id`` is the game here."""
+
+    def __init__(self, game_id: str):
+        super().__init__(1, f"this game is already on this server (game {game_id}); importing it "
+                            "again would count it twice",
+                         f"ez a játék már megvan ezen a szerveren ({game_id}); újra importálva kétszer számítana")
+        self.game_id = game_id
+
+
 def export_game(db, game_id: str) -> dict:
-    """Every event of the game with its envelope and hash, in order; a record that does
-    not verify (its chain, or its summary against the chain) says so in ``unverified``."""
+    """Every event of the game with its envelope and hash, in order; the envelope names the
+    last event (``last_seq``, ``last_hash``) so a file cut at an event boundary is told on
+    import; a record that does not verify (its chain, or its summary against the chain)
+    says so in ``unverified``."""
     events = store.read_events(db, game_id)
     if not events:
         raise LookupError(game_id)
     doc = {"format": FORMAT, "format_version": FORMAT_VERSION,
-           "game": {"id": game_id, "kind": events[0].data["kind"], "exported_at": store.now()},
+           "game": {"id": game_id, "kind": events[0].data["kind"], "exported_at": store.now(),
+                    "last_seq": events[-1].seq, "last_hash": events[-1].hash},
            "events": [e.envelope() for e in events]}
     broken = integrity.verify_whole(db, game_id)
     if broken:
@@ -86,6 +100,7 @@ def _verify(doc) -> list[Event]:
         seq, reason = broken
         raise BadExport(seq, reason, _CHAIN_HU[reason.startswith("expected")])
     events = [Event(**{k: env[k] for k in (*HASHED_FIELDS, "hash")}) for env in envelopes]
+    _check_complete(doc["game"], events[-1])
     _check_created(doc, events[0])
     table = fold(events[:1])
     for i, event in enumerate(events[1:], start=1):
@@ -145,6 +160,26 @@ def _sane_time(recorded_at: str) -> bool:
             EARLIEST <= moment.astimezone(timezone.utc) <= datetime.now(timezone.utc) + timedelta(days=1)
     except (ValueError, OverflowError):
         return False
+
+
+def _check_complete(game: dict, last: Event) -> None:
+    """The events end where the export said (files written before it said: not known)."""
+    if "last_seq" not in game and "last_hash" not in game:
+        return
+    named_seq, named_hash = game.get("last_seq"), game.get("last_hash")
+    if type(named_seq) is not int or not isinstance(named_hash, str):
+        raise BadExport(0, "game.last_seq must be a whole number and game.last_hash a hash",
+                        "a game.last_seq egész szám, a game.last_hash lenyomat legyen")
+    if last.seq < named_seq:
+        raise BadExport(last.seq + 1, f"the file is cut short at event {last.seq} of {named_seq}: "
+                                      "the events after it are missing",
+                        f"a fájl a(z) {last.seq}. eseménynél véget ér, de {named_seq} eseménye volt: "
+                        "a többi hiányzik")
+    if last.seq != named_seq or last.hash != named_hash:
+        raise BadExport(last.seq, f"the file's events end at event {last.seq}, not at the event "
+                                  f"{named_seq} its export named (another last hash)",
+                        f"a fájl eseményei a(z) {last.seq}. eseménynél érnek véget, nem az exportban "
+                        f"megnevezett {named_seq}. eseménynél (más az utolsó lenyomat)")
 
 
 def _check_created(doc: dict, created: Event) -> None:
@@ -222,6 +257,9 @@ def import_game(db, doc, device: str | None = None) -> dict:
     hashes. Returns {"id", "join_code", "seats": [{"seat", "player", "token"}]} like a new
     game, so the phone that imported it holds the host's seat and can show the join code."""
     events = verify(doc)
+    here = store.game_of_first_hash(db, events[0].hash)
+    if here is not None:
+        raise AlreadyHere(here)
     created = events[0].data
     game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
     raw_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
@@ -229,6 +267,9 @@ def import_game(db, doc, device: str | None = None) -> dict:
     final = fold(events)
     finished = final.rules.is_over(final.game)
     with store.write_lock(db):  # the whole game or nothing
+        here = store.game_of_first_hash(db, events[0].hash)  # again, under the lock: two imports at once
+        if here is not None:
+            raise AlreadyHere(here)
         store.insert_game(db, game_id, created["kind"], created["players"], join_code, tokens,
                           imported_from=str(doc["game"].get("id") or created.get("origin") or ""))
         stored = store.insert_events(db, game_id, [

@@ -189,6 +189,13 @@ def create_stat_changes(db):
     db.execute("CREATE TABLE IF NOT EXISTS stat_changes (version INTEGER PRIMARY KEY, game_id TEXT NOT NULL)")
 
 
+@migrations()
+def index_first_hashes(db):
+    # A game's event 1 is unique to it (its random client id and time are hashed): an import
+    # whose event 1 is already here is the same game again (events/export.py: AlreadyHere).
+    db.execute("CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1")
+
+
 # ---- the same schema on PostgreSQL (events/pg.py) ---------------------------------------
 # One step per SQLite migration above, under the same name and in the same order
 # (tests/events/test_postgres.py checks it, and that both engines end with the same columns).
@@ -340,6 +347,9 @@ POSTGRES: dict[str, list[str]] = {
     ],
     "create_stat_changes": [
         "CREATE TABLE IF NOT EXISTS stat_changes (version BIGINT PRIMARY KEY, game_id TEXT COLLATE \"C\" NOT NULL)",
+    ],
+    "index_first_hashes": [
+        "CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1",
     ],
 }
 

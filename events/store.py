@@ -278,6 +278,13 @@ def game_row(db, game_id: str) -> dict | None:
     return rows[0] if rows else None
 
 
+def game_of_first_hash(db, first_hash: str) -> str | None:
+    """The game here whose event 1 has this hash (the same game, imported or not), if any."""
+    row = db.execute("SELECT game_id FROM events WHERE seq = 1 AND hash = ? ORDER BY game_id LIMIT 1",
+                     [first_hash]).fetchone()
+    return row[0] if row else None
+
+
 def list_games(db, finished: bool, limit: int = 50, offset: int = 0) -> list[dict]:
     """Running or finished games, the most recently played first, one page at a time
     (abandoned games never end: they must not push the finished ones off the list)."""

@@ -31,6 +31,26 @@ def db(app):
     conn.conn.close()
 
 
+@pytest.fixture
+def other_app(app, tmp_path, request):
+    """Another server on the app's engine, with its own store: where a game of ``db`` is
+    imported (importing a game into the store it is in is refused: it would count twice)."""
+    if app.config["DATABASE"].startswith("postgresql://"):
+        url = create_database(request.getfixturevalue("postgres_server"))
+    else:
+        url = str(tmp_path / "other.db")
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": url,
+                       "WTF_CSRF_ENABLED": app.config.get("WTF_CSRF_ENABLED", True)})
+
+
+@pytest.fixture
+def other_db(other_app):
+    from events import store
+    conn = store.connect(other_app.config["DATABASE"])
+    yield conn
+    conn.conn.close()
+
+
 def csrf_of(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 

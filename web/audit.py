@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from events import store
 from events.core_types import CORE_EVENTS
-from events.export import BadExport, import_game, verify
+from events.export import AlreadyHere, BadExport, import_game, verify
 from events.states import GameStates, UnknownGame
 from events.projection import TableState, describe, fold, open_disputes, standings, upcast
 from events.store import Event
@@ -372,8 +372,9 @@ def import_page():
     try:
         people = _people_of(doc)
         created = import_game(get_db(), doc, device_id())
-    except BadExport as err:
-        return render_template("audit/import.html", refusal=err, problems=[]), 422
+    except BadExport as err:  # the game already here: 409, with the link to it
+        return render_template("audit/import.html", refusal=err, problems=[]), \
+            409 if isinstance(err, AlreadyHere) else 422
     except RosterRefused as refusal:
         return render_template("audit/import.html", refusal=None, problems=refusal.problems), 422
     roster.link_game(get_db(), created["id"], people, device_id())

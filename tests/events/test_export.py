@@ -7,7 +7,7 @@ import pathlib
 import pytest
 
 from events import store
-from events.export import FORMAT, BadExport, export_game, import_game, replay, verify
+from events.export import FORMAT, AlreadyHere, BadExport, export_game, import_game, replay, verify
 from events.hashing import GENESIS, chain_hash
 from events.projection import standings
 from events.table import load, new_game, record
@@ -59,6 +59,7 @@ def rechain(doc):
     for env in doc["events"]:
         env["hash"] = chain_hash(prev, env)
         prev = env["hash"]
+    doc["game"].update(last_seq=len(doc["events"]), last_hash=prev)  # and the envelope's end
     return doc
 
 
@@ -76,25 +77,55 @@ def test_export_has_the_format_metadata_and_every_envelope(db, game_id, doc):
     assert json.loads(json.dumps(doc)) == doc
 
 
-def test_round_trip_equals_the_original_standings_at_every_step(db, game_id, doc):
-    copied = import_game(db, json.loads(json.dumps(doc)), "importer")["id"]
+def test_round_trip_equals_the_original_standings_at_every_step(db, other_db, game_id, doc):
+    copied = import_game(other_db, json.loads(json.dumps(doc)), "importer")["id"]
     assert copied != game_id
     for n in range(1, len(doc["events"]) + 1):
-        original, imported = load(db, game_id, n), load(db, copied, n)
+        original, imported = load(db, game_id, n), load(other_db, copied, n)
         assert standings(imported) == standings(original), n
         assert imported.voided == original.voided and imported.disputes == original.disputes
-    final = {row["player"]: row["score"] for row in standings(load(db, copied))}
+    final = {row["player"]: row["score"] for row in standings(load(other_db, copied))}
     assert final == {"Anna": 12 + 6, "Béla": 7}  # the 40 and the disputed 9 are void
 
 
-def test_import_keeps_original_times_recorders_and_hashes(db, game_id, doc):
-    copied = import_game(db, doc, "importer")["id"]
-    again = export_game(db, copied)
+def test_import_keeps_original_times_recorders_and_hashes(other_db, game_id, doc):
+    copied = import_game(other_db, doc, "importer")["id"]
+    again = export_game(other_db, copied)
     assert again["events"] == doc["events"]
-    row = store.game_row(db, copied)
+    row = store.game_row(other_db, copied)
     assert row["imported_from"] == game_id and row["finished"] == 1
     assert row["last_seq"] == len(doc["events"])
-    assert store.verify_game(db, copied) is None
+    assert store.verify_game(other_db, copied) is None
+
+
+def test_the_same_game_again_is_refused_naming_the_game_here(db, other_db, game_id, doc):
+    """Issue 25 §2: the same export imported 5 times gave 5 plays."""
+    with pytest.raises(AlreadyHere) as here:
+        import_game(db, json.loads(json.dumps(doc)), "importer")
+    assert here.value.game_id == game_id
+    copied = import_game(other_db, doc, "importer")["id"]
+    with pytest.raises(AlreadyHere) as again:  # and the copy's export, back on either server
+        import_game(other_db, export_game(other_db, copied), "importer")
+    assert again.value.game_id == copied
+    longer = export_game(other_db, copied)
+    with pytest.raises(AlreadyHere):
+        import_game(db, longer, "importer")
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+def test_an_export_cut_at_an_event_boundary_is_refused(doc):
+    """Issue 25 §10: whole trailing events dropped, the chain intact up to there."""
+    assert doc["game"]["last_seq"] == len(doc["events"]) and doc["game"]["last_hash"] == doc["events"][-1]["hash"]
+    cut = copy.deepcopy(doc)
+    del cut["events"][-3:]
+    err = refusal(cut)
+    assert err.seq == len(doc["events"]) - 2 and f"cut short at event {len(doc['events']) - 3} of {len(doc['events'])}" in err.reason
+    other_end = copy.deepcopy(doc)
+    other_end["game"]["last_hash"] = "0" * 64
+    assert "another last hash" in refusal(other_end).reason
+    older = copy.deepcopy(cut)  # a file from before the envelope named its end: as it always was
+    del older["game"]["last_seq"], older["game"]["last_hash"]
+    assert len(verify(older)) == len(doc["events"]) - 3
 
 
 def test_replay_gives_the_standings_at_any_step(doc):

@@ -114,8 +114,7 @@ import json, sys
 from events import store
 from events.export import import_game
 db = store.connect(sys.argv[1])
-doc = json.load(open(sys.argv[2]))
-while True:
+for doc in json.load(open(sys.argv[2])):  # each a game of another server: one import each
     created = import_game(db, doc, "importer")
     print(created["id"], flush=True)
 """
@@ -125,16 +124,20 @@ def test_kill_9_in_the_middle_of_imports_leaves_whole_games_or_none(tmp_path):
     """An import is one transaction: after kill -9 a game is there whole or not at all."""
     from events.export import export_game
     from events.table import new_game, record
-    db_path, doc_path = str(tmp_path / "import.db"), str(tmp_path / "game.json")
-    db = store.connect(db_path)
-    store.migrate(db)
-    game = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")
-    for i in range(300):
-        record(db, game["id"], "points-recorded", {"seat": i % 2, "points": i}, i + 1, 0, "dev", f"c{i}")
+    db_path, doc_path = str(tmp_path / "import.db"), str(tmp_path / "games.json")
+    store.prepare(db_path)
+    source = store.connect(str(tmp_path / "source.db"))
+    store.migrate(source)
+    docs = []
+    for _ in range(20):
+        game = new_game(source, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")
+        for i in range(300):
+            record(source, game["id"], "points-recorded", {"seat": i % 2, "points": i}, i + 1, 0, "dev", f"c{i}")
+        docs.append(export_game(source, game["id"]))
     import json
     with open(doc_path, "w") as f:
-        json.dump(export_game(db, game["id"]), f)
-    db.conn.close()
+        json.dump(docs, f)
+    source.conn.close()
     size = 301
     proc = subprocess.Popen([sys.executable, "-c", IMPORTER, db_path, doc_path], cwd=ROOT,
                             stdout=subprocess.PIPE, text=True, start_new_session=True)

@@ -242,23 +242,27 @@ def test_old_games_keep_their_rules_and_rescore_shows_the_difference_first(clien
     assert post(client, f"/games/{gid}/rescore", expected_seq=6).status_code == 422
 
 
-def test_export_download_and_import_upload(client, db, game):
+def test_export_download_and_import_upload(client, db, game, other_app, other_db):
     gid = game["id"]
     response = client.get(f"/games/{gid}/export.json")
     assert "attachment" in response.headers["Content-Disposition"]
     doc = json.loads(response.get_data(as_text=True))
     assert doc == {**export_game(db, gid), "game": {**doc["game"]}}
-    imported = client.post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
-                           content_type="multipart/form-data")
+    here = client.post("/import?lang=en", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                       content_type="multipart/form-data")  # the same game again, on its own server
+    assert here.status_code == 409 and f'href="/games/{gid}" data-testid="already-here"' in here.get_data(as_text=True)
+    other = other_app.test_client()  # another server takes it
+    imported = other.post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                          content_type="multipart/form-data")
     assert imported.status_code == 303
     new_id = imported.location.rsplit("/", 1)[1]
-    assert new_id != gid and standings(load(db, new_id)) == standings(load(db, gid))
+    assert new_id != gid and standings(load(other_db, new_id)) == standings(load(db, gid))
     # The importing phone holds the host's seat of the new game: it can go on recording and
     # show the join code to the others (before, nobody could ever sit at an imported game).
-    table = client.get(f"/games/{new_id}?lang=en").get_data(as_text=True)
+    table = other.get(f"/games/{new_id}?lang=en").get_data(as_text=True)
     assert 'id="move-form"' in table and 'data-testid="join-link"' in table
-    assert client.post(f"/games/{new_id}/moves", data={"seat": "1", "points": "2", "expected_seq": "5"}).status_code == 303
-    assert store.read_events(db, new_id)[-1].seat == 0 and count(db, gid) == 5
+    assert other.post(f"/games/{new_id}/moves", data={"seat": "1", "points": "2", "expected_seq": "5"}).status_code == 303
+    assert store.read_events(other_db, new_id)[-1].seat == 0 and count(db, gid) == 5
 
     doc["events"][3]["data"]["points"] = 31
     refused = client.post("/import?lang=en", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
@@ -310,10 +314,10 @@ def test_a_flagged_move_is_marked_on_the_table_page_and_the_timeline(client, db)
         assert re.search(r'<li id="e2"[^>]*class="voided', html), page
 
 
-def test_an_import_may_be_larger_than_a_move_form(client, app, db, game):
+def test_an_import_may_be_larger_than_a_move_form(client, app, db, game, other_app):
     doc = export_game(db, game["id"])
     doc["padding"] = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1000)  # unknown keys are ignored
-    response = client.post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+    response = other_app.test_client().post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                            content_type="multipart/form-data")
     assert response.status_code == 303
 
