@@ -19,6 +19,7 @@ import orjson
 
 from events import states, store
 from events.projection import TableState, changes_the_past, fold, standings
+from group import ratings
 from group import roster as roster_log
 from scoring import get_game
 
@@ -160,20 +161,35 @@ _ROW = "game_id, seat, kind, title, bgg_id, name, players, score, rank, breakdow
 _MAX_CHANGES = 500  # more changed games than this since a worker's last look: read everything
 
 
+def rated(db, roster) -> dict:
+    """Every person's rating per game (group/ratings.py) from every play the read model
+    holds, kept beside the plays they come from: worked out again only when a play
+    finished or changed, or the roster changed — as a rebuild would, from the same plays."""
+    entry = _entry(db, roster)
+    if "ratings" not in entry:  # two requests may both compute it: the same numbers
+        entry["ratings"] = ratings.ratings(entry["plays"])
+    return entry["ratings"]
+
+
 def _all_plays(db, roster) -> list[dict]:
+    return _entry(db, roster)["plays"]
+
+
+def _entry(db, roster) -> dict:
     version = (db.execute("SELECT version FROM stat_version").fetchone() or (0,))[0]
     key, stamp = roster_log.db_key(db), (roster.seq, roster.hash)
     with _plays_lock:
         cached = _plays_cache.get(key)
     if cached is not None and cached["version"] == version and cached["roster"] == stamp:
-        return cached["plays"]
+        return cached
     games = _games_since(db, cached) if cached is not None and cached["version"] <= version else None
     if games is None:
         games = _read_games(db, "")
     plays = _with_people(sorted(games.values(), key=lambda p: (p["ended_at"], p["game_id"])), roster)
+    entry = {"version": version, "roster": stamp, "games": games, "plays": plays}
     with _plays_lock:
-        _plays_cache[key] = {"version": version, "roster": stamp, "games": games, "plays": plays}
-    return plays
+        _plays_cache[key] = entry
+    return entry
 
 
 def _games_since(db, cached: dict) -> dict[str, dict] | None:

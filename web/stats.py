@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from events.table import AFTER_RECORD
-from group import plays, statistics
+from group import plays, ratings, statistics
 from group import roster as roster_log
 from scoring import GAMES, get_game
 from web import stats_chart
@@ -197,8 +197,14 @@ def person(person: int):
             {"label": game_title(key, g["title"]), "value": g["wins"], "text": f"{g['wins']} / {g['plays']}",
              "href": plays_link(filters, kind=key, people=canonical, won=canonical)}
             for key, g in figures["games"].items()], t("Győzelmek játékonként", "Wins per game"))
+        rated = plays.rated(get_db(), roster)
+        mine = {key: table[canonical] for key, table in rated.items() if canonical in table}
+        start = ratings.Rating().conservative  # where everyone starts: the line's first point
+        trends = {key: stats_chart.trend([start] + [p["rating"] for p in r.trend],
+                                         t("Értékszám játszmáról játszmára", "Rating play by play"))
+                  for key, r in mine.items()}
         return _render("stats/person.html", roster, filters, person=roster.people[canonical],
-                       figures=figures, chart=chart)
+                       figures=figures, chart=chart, ratings=mine, trends=trends)
     return _page(render)
 
 
@@ -218,6 +224,7 @@ def game(key: str):
                      "text": f"{d['winner_led']} / {d['games']}", "href": link}
                     for c, d in figures["deciding"].items() if category_label(kind, c)]
         return _render("stats/game.html", roster, filters, key=key, figures=figures,
+                       ranking=ratings.ranked(plays.rated(get_db(), roster).get(key, {})),
                        title=mine[0]["title"] if mine else "", kind=kind, distribution=distribution,
                        deciding=stats_chart.bars(deciding, t("A győztes vezetett ebben a kategóriában",
                                                              "The winner led this category")))
@@ -233,8 +240,11 @@ def together():
         chart = stats_chart.bars([{"label": roster.people[p]["name"], "value": len(figures["wins"][p]),
                                    "href": plays_link(filters, won=p)} for p in people],
                                  t("Győzelmek a közös játszmákban", "Wins in the plays together")) if figures else ""
+        rated = plays.rated(get_db(), roster)
+        chances = {(pair["a"], pair["b"], key): ratings.chance_ahead(rated.get(key, {}), pair["a"], pair["b"])
+                   for pair in (figures["pairs"] if figures else []) for key in pair["games"] if key}
         return _render("stats/together.html", roster, filters, people=people, chart=chart,
-                       figures=figures)
+                       figures=figures, chances=chances)
     return _page(render)
 
 
@@ -275,6 +285,14 @@ def _narrow(found: list[dict], roster) -> list[dict]:
 
 # ---- JSON ----------------------------------------------------------------------------
 
+def _ratings_json(rated: dict, roster, key: str | None) -> dict:
+    """Each game's people, best first, with mean, uncertainty and the conservative number
+    (over every play, whatever the date filters: a rating is the whole history)."""
+    return {k: [{"person": person, "name": roster.people[person]["name"], **r.as_dict()}
+                for person, r in ratings.ranked(table)]
+            for k, table in sorted(rated.items()) if not key or k == key}
+
+
 @bp.get("/api/people")
 def api_people():
     db = get_db()
@@ -299,5 +317,6 @@ def api_stats():
                                             **statistics.person_figures(found, p, mine)}
                                    for p, mine in sorted(seats.items())},
                         "together": statistics.head_to_head(found, list(filters["people"]))
-                        if len(filters["people"]) >= 2 else None})
+                        if len(filters["people"]) >= 2 else None,
+                        "ratings": _ratings_json(plays.rated(get_db(), roster), roster, filters["key"])})
     return _page(render)

@@ -33,3 +33,21 @@ def _bar(row: dict, y: int, length: float, fill: str) -> str:
            f'<text x="{length + 6:.1f}" y="{y + 27}" font-size="13" font-weight="700" fill="currentColor">'
            f'{escape(shown)}</text>')
     return f'<a href="{escape(row["href"])}">{bar}</a>' if row.get("href") else bar
+
+
+def trend(values: list[float], label: str, height: int = 60) -> Markup:
+    """A small line of how a number moved, oldest on the left, with its last value
+    written at the end (a rating play by play); nothing for fewer than two points."""
+    if len(values) < 2:
+        return Markup("")
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    room = W - VALUE_ROOM
+    points = " ".join(f"{room * i / (len(values) - 1):.1f},{4 + (height - 8) * (high - v) / span:.1f}"
+                      for i, v in enumerate(values))
+    last_y = 4 + (height - 8) * (high - values[-1]) / span
+    return Markup(f'<svg class="stat-trend" viewBox="0 0 {W} {height}" width="100%" role="img" '
+                  f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg"><title>{escape(label)}</title>'
+                  f'<polyline points="{points}" fill="none" stroke="{FILLS[0]}" stroke-width="2"/>'
+                  f'<text x="{room + 6}" y="{min(height - 2, last_y + 5):.1f}" font-size="13" font-weight="700" '
+                  f'fill="currentColor">{values[-1]:.1f}</text></svg>')

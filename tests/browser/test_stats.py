@@ -124,3 +124,30 @@ def test_a_count_and_its_words_in_one_link_keep_their_space(friends, new_phone, 
     phone.goto(f"{base}/stats/together?people={people['Anna']}&people={people['Béla']}")
     link = phone.get_by_test_id("together-plays").locator("a")
     assert link.inner_text() == {"en": "5 plays together", "hu": "5 közös játszma"}[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_the_ratings_on_a_phone(friends, new_phone, lang):
+    """Issue 31: the game page ranks the people by rating (provisional after few plays), the
+    person page draws each game's rating play by play, head to head gives the chance."""
+    base, ids, people = friends
+    anna, bela = people["Anna"], people["Béla"]
+    phone = new_phone("hu-HU" if lang == "hu" else "en-GB")
+    phone.goto(f"{base}/lang/{lang}?next=/stats/games/scorepad:azul")
+    ranking = phone.get_by_test_id("game-ratings")
+    expect(ranking).to_be_visible()
+    expect(ranking.locator("tbody tr")).to_have_count(2)
+    expect(ranking).to_contain_text({"en": "provisional", "hu": "előzetes"}[lang])
+    ranking.scroll_into_view_if_needed()
+    _fits(phone)
+    screenshot(phone, f"stats-ratings-game-{lang}")
+    phone.goto(f"{base}/stats/people/{anna}#ratings")
+    expect(phone.get_by_test_id("person-rating-scorepad:azul").locator("svg.stat-trend")).to_be_visible()
+    _fits(phone)
+    screenshot(phone, f"stats-ratings-person-{lang}")
+    phone.goto(f"{base}/stats/together?people={anna}&people={bela}")
+    expect(phone.get_by_test_id("chance-scorepad:azul")).to_contain_text("%")
+    _fits(phone)
+    phone.emulate_media(color_scheme="dark")
+    phone.goto(f"{base}/stats/games/scorepad:azul#ratings")
+    screenshot(phone, f"stats-ratings-game-{lang}-dark")
