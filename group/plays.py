@@ -167,8 +167,8 @@ def rated(db, roster) -> dict:
     finished or changed, or the roster changed — as a rebuild would, from the same plays."""
     entry = _entry(db, roster)
     if "ratings" not in entry:  # two requests may both compute it: the same numbers
-        entry["ratings"] = ratings.ratings(entry["plays"])
-    return entry["ratings"]
+        entry["ratings"] = ratings.rate(entry["plays"], entry.get("rated_before"))
+    return {key: table for key, (_, table) in entry["ratings"].items()}
 
 
 def _all_plays(db, roster) -> list[dict]:
@@ -186,7 +186,8 @@ def _entry(db, roster) -> dict:
     if games is None:
         games = _read_games(db, "")
     plays = _with_people(sorted(games.values(), key=lambda p: (p["ended_at"], p["game_id"])), roster)
-    entry = {"version": version, "roster": stamp, "games": games, "plays": plays}
+    entry = {"version": version, "roster": stamp, "games": games, "plays": plays,
+             "rated_before": cached and cached.get("ratings", cached.get("rated_before"))}
     with _plays_lock:
         _plays_cache[key] = entry
     return entry

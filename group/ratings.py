@@ -43,6 +43,9 @@ class Rating:
     def provisional(self) -> bool:
         return self.plays < PROVISIONAL_BELOW
 
+    def copy(self) -> "Rating":
+        return Rating(self.mu, self.sigma, self.plays, list(self.trend))
+
     def as_dict(self) -> dict:
         return {"mu": round(self.mu, 3), "sigma": round(self.sigma, 3),
                 "rating": round(self.conservative, 2),
@@ -62,25 +65,45 @@ def _teams(play: dict) -> list[tuple[int, int]]:
     return sorted(best.items())
 
 
-def ratings(plays: list[dict]) -> dict[str, dict[int, Rating]]:
+def ratings(plays: list[dict], previous: dict | None = None) -> dict[str, dict[int, Rating]]:
     """Per game key (the statistics' grouping: a kind, a score pad per named game), each
     person's rating after every play, oldest first. Ties share a rank, as the standings do."""
+    return {key: table for key, (_, table) in rate(plays, previous).items()}
+
+
+def rate(plays: list[dict], previous: dict | None = None) -> dict[str, tuple[list, dict[int, Rating]]]:
+    """The ratings per game key with what they were worked out from (the plays' order,
+    places and people): ``previous`` (an earlier answer of this function) is reused for a
+    game whose plays did not change and continued for one that only gained newer plays, so
+    a game ending costs its own play, not the group's history; anything else (a void, a
+    merge, a revert) is rated again from that game's first play. Either way the numbers
+    are those of rating every play from nothing."""
     rater = model()
-    out: dict[str, dict[int, Rating]] = defaultdict(dict)
+    per_key: dict[str, list[tuple]] = defaultdict(list)
     for play in sorted(plays, key=lambda p: (p["ended_at"], p["game_id"])):
         teams = _teams(play)
-        if len(teams) < 2:
-            continue  # nobody to be ahead of
-        table = out[play["key"]]
-        current = [table.setdefault(person, Rating()) for person, _ in teams]
-        rated = rater.rate([[rater.rating(mu=r.mu, sigma=r.sigma)] for r in current],
-                           ranks=[rank for _, rank in teams])
-        for rating, [new] in zip(current, rated):
-            rating.mu, rating.sigma = new.mu, new.sigma
-            rating.plays += 1
-            rating.trend.append({"game_id": play["game_id"], "ended_at": play["ended_at"],
-                                 "rating": round(rating.conservative, 2)})
-    return dict(out)
+        if len(teams) >= 2:  # nobody to be ahead of otherwise
+            per_key[play["key"]].append((play["game_id"], play["ended_at"], tuple(teams)))
+    out = {}
+    for key, signature in per_key.items():
+        done, table = (previous or {}).get(key, ([], {}))
+        if signature[:len(done)] != done:
+            done, table = [], {}
+        table = {person: r.copy() for person, r in table.items()} if len(done) < len(signature) else table
+        for game_id, ended_at, teams in signature[len(done):]:
+            _rate_play(rater, table, game_id, ended_at, teams)
+        out[key] = (signature, table)
+    return out
+
+
+def _rate_play(rater, table: dict[int, Rating], game_id: str, ended_at: str, teams) -> None:
+    current = [table.setdefault(person, Rating()) for person, _ in teams]
+    rated = rater.rate([[rater.rating(mu=r.mu, sigma=r.sigma)] for r in current],
+                       ranks=[rank for _, rank in teams])
+    for rating, [new] in zip(current, rated):
+        rating.mu, rating.sigma = new.mu, new.sigma
+        rating.plays += 1
+        rating.trend.append({"game_id": game_id, "ended_at": ended_at, "rating": round(rating.conservative, 2)})
 
 
 def ranked(table: dict[int, Rating]) -> list[tuple[int, Rating]]:

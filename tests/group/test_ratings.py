@@ -125,3 +125,27 @@ def test_the_pages_and_the_api_show_the_ratings(client, db, lang, words):
     assert [r["person"] for r in rows] and {r["person"] for r in rows} == {anna, bela}
     assert all(r["provisional"] and r["plays"] == 2 and r["low"] < r["mu"] < r["high"] for r in rows)
     assert client.get("/api/stats?kind=han").get_json()["ratings"] == {}
+
+
+def test_ratings_continued_from_earlier_ones_equal_ratings_from_nothing():
+    """A worker keeps the ratings and continues them when a game ends; after a newer play,
+    a play taken out in the middle (a void), a person merged (other people at a play),
+    the numbers are those of rating every play from nothing."""
+    import random
+    rng = random.Random(7)
+    history = []
+    for i in range(60):
+        people = rng.sample(range(1, 8), rng.randint(2, 4))
+        history.append(_play(rng.choice(["han", "maharaja"]), f"g{i:02d}", f"2026-01-{1 + i // 3:02d}T{i:02d}",
+                             {p: rng.randint(1, len(people)) for p in people}))
+
+    def numbers(memo):
+        return {k: {p: (r.mu, r.sigma, r.plays, r.trend) for p, r in t.items()} for k, (_, t) in memo.items()}
+
+    earlier = ratings.rate(history[:40])
+    for now in (history[:41], history, history[:10] + history[11:],
+                [{**p, "seats": [{**s, "person": 1 if s["person"] == 2 else s["person"]} for s in p["seats"]]}
+                 for p in history]):
+        continued = ratings.rate(now, earlier)
+        assert numbers(continued) == numbers(ratings.rate(now))
+        earlier = continued
