@@ -196,6 +196,20 @@ def index_first_hashes(db):
     db.execute("CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1")
 
 
+@migrations()
+def add_turn_times_to_stat_seats(db):
+    # The time a finished game took without its breaks and each seat's turn times
+    # (events/turns.py, docs/people.md §6); NULL in rows written before, until rebuild-stats.
+    columns = db["stat_seats"].columns_dict
+    for name, kind in _TURN_COLUMNS:
+        if name not in columns:
+            db.execute(f"ALTER TABLE stat_seats ADD COLUMN {name} {kind}")
+
+
+_TURN_COLUMNS = (("played_seconds", "REAL"), ("turns", "INTEGER"), ("turn_seconds", "REAL"),
+                 ("longest_turn", "REAL"), ("longest_turn_at", "INTEGER"))
+
+
 # ---- the same schema on PostgreSQL (events/pg.py) ---------------------------------------
 # One step per SQLite migration above, under the same name and in the same order
 # (tests/events/test_postgres.py checks it, and that both engines end with the same columns).
@@ -351,6 +365,9 @@ POSTGRES: dict[str, list[str]] = {
     "index_first_hashes": [
         "CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1",
     ],
+    "add_turn_times_to_stat_seats": [
+        f"ALTER TABLE stat_seats ADD COLUMN IF NOT EXISTS {name} {'DOUBLE PRECISION' if kind == 'REAL' else 'BIGINT'}"
+        for name, kind in _TURN_COLUMNS],
 }
 
 # Taken (pg_advisory_xact_lock) by whichever process migrates: several servers

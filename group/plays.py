@@ -17,7 +17,7 @@ from datetime import datetime
 
 import orjson
 
-from events import states, store
+from events import states, store, turns
 from events.projection import TableState, changes_the_past, fold, standings
 from group import ratings
 from group import roster as roster_log
@@ -26,20 +26,40 @@ from scoring import get_game
 log = logging.getLogger(__name__)
 
 _COLUMNS = ("game_id", "seat", "kind", "title", "bgg_id", "name", "players", "score", "rank",
-            "breakdown", "started_at", "ended_at", "imported")
+            "breakdown", "started_at", "ended_at", "imported",
+            "played_seconds", "turns", "turn_seconds", "longest_turn", "longest_turn_at")
+_NO_TURNS = {"played_seconds": None, "turns": None, "turn_seconds": None, "longest_turn": None,
+             "longest_turn_at": None}
 
 
-def seat_rows(game_id: str, table: TableState, started_at: str, ended_at: str) -> list[dict]:
-    """A finished game's rows: each seat's total, rank and points per category."""
+def seat_rows(game_id: str, table: TableState, started_at: str, ended_at: str,
+              clock: turns.Clock | None = None) -> list[dict]:
+    """A finished game's rows: each seat's total, rank and points per category, and with
+    the game's ``clock`` the time it took without breaks and each seat's turn times."""
     options = table.options
     title = str(options.get("title") or "")  # a game a score pad was kept for (its option)
     bgg_id = options.get("bgg_id") or table.rules.bgg_id
+    times = _turn_columns(clock, len(table.players))
     return [{"game_id": game_id, "seat": row["seat"], "kind": table.kind, "title": title,
              "bgg_id": bgg_id or None, "name": row["player"], "players": len(table.players),
              "score": row["score"], "rank": row["rank"],
              "breakdown": json.dumps(row["breakdown"], ensure_ascii=False, sort_keys=True),
-             "started_at": started_at, "ended_at": ended_at, "imported": 0}
+             "started_at": started_at, "ended_at": ended_at, "imported": 0, **times[row["seat"]]}
             for row in standings(table)]
+
+
+def _turn_columns(clock: turns.Clock | None, players: int) -> list[dict]:
+    if clock is None:
+        return [_NO_TURNS] * players
+    longest = {}
+    for turn in clock.done:
+        if turn.seat is not None and turn.seconds > longest.get(turn.seat, (0.0, 0))[0]:
+            longest[turn.seat] = (turn.seconds, turn.last)
+    return [{"played_seconds": round(clock.counted, 3), "turns": row["turns"],
+             "turn_seconds": round(row["total"], 3),
+             "longest_turn": round(longest[seat][0], 3) if seat in longest else None,
+             "longest_turn_at": longest[seat][1] if seat in longest else None}
+            for seat, row in enumerate(clock.seats(players))]
 
 
 def imported_rows(seq: int, play: dict) -> list[dict]:
@@ -47,7 +67,7 @@ def imported_rows(seq: int, play: dict) -> list[dict]:
              "title": play["game"]["name"], "bgg_id": play["game"].get("bggId") or None,
              "name": s["name"], "players": len(play["seats"]), "score": s["score"],
              "rank": s["rank"], "breakdown": "{}", "started_at": play["started_at"],
-             "ended_at": play["date"], "imported": 1}
+             "ended_at": play["date"], "imported": 1, **_NO_TURNS}
             for s in play["seats"]]
 
 
@@ -68,9 +88,16 @@ def _replace(db, game_id: str, rows: list[dict]) -> None:
         db.execute(insert, [row[c] for c in _COLUMNS])
 
 
+def _finished_rows(db, game_id: str, table: TableState) -> list[dict]:
+    """A finished game's rows, its turn times derived from its whole log (a fold, once the
+    game is over: docs/performance.md gives the cost)."""
+    clock = turns.turn_times(store.read_events(db, game_id))
+    return seat_rows(game_id, table, *_times(db, game_id, table), clock)
+
+
 def write_game(db, game_id: str, table: TableState) -> None:
     """The game's rows as its state says now: replaced if it is over, gone if not."""
-    rows = seat_rows(game_id, table, *_times(db, game_id, table)) if table.rules.is_over(table.game) else []
+    rows = _finished_rows(db, game_id, table) if table.rules.is_over(table.game) else []
     with db.atomic():
         _replace(db, game_id, rows)
 
@@ -113,7 +140,7 @@ def rebuild(db) -> int:
     for game_id in finished:
         table = fold(store.read_events(db, game_id))
         if table.rules.is_over(table.game):
-            rows += seat_rows(game_id, table, *_times(db, game_id, table))
+            rows += _finished_rows(db, game_id, table)
     for seq, play in roster.imported.items():
         rows += imported_rows(seq, play)
     with store.write_lock(db):
@@ -157,7 +184,7 @@ def read(db, roster, key: str | None = None, people: tuple[int, ...] = (),
 # after a game ended costs a few rows, not 3,000 (docs/performance.md, issue 20).
 _plays_cache: dict[str, dict] = {}
 _plays_lock = threading.Lock()
-_ROW = "game_id, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started_at, ended_at, imported"
+_ROW = ", ".join(_COLUMNS)
 _MAX_CHANGES = 500  # more changed games than this since a worker's last look: read everything
 
 
@@ -212,16 +239,22 @@ def _read_games(db, game_id: str) -> dict[str, dict]:
     sql = f"SELECT {_ROW} FROM stat_seats" + (" WHERE game_id = ?" if game_id else "") + " ORDER BY game_id, seat"
     found: dict[str, dict] = {}
     for row in db.execute(sql, [game_id] if game_id else []).fetchall():
-        game_id_, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started, ended, imported = row
+        (game_id_, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started, ended, imported,
+         played, turns_, turn_seconds, longest, longest_at) = row
         play = found.get(game_id_)
         if play is None:
+            # the time it took: without its breaks where the turn times are known
+            wall = _seconds(started, ended)
             play = found[game_id_] = {
                 "game_id": game_id_, "kind": kind, "title": title, "key": game_key(kind, title),
                 "bgg_id": bgg_id, "started_at": started, "ended_at": ended,
-                "seconds": _seconds(started, ended), "imported": bool(imported), "players": players,
+                "seconds": int(played) if played is not None else wall, "wall_seconds": wall,
+                "timed": played is not None, "imported": bool(imported), "players": players,
                 "seats": []}
         play["seats"].append({"seat": seat, "name": name, "score": score, "rank": rank,
-                              "breakdown": orjson.loads(breakdown)})
+                              "breakdown": orjson.loads(breakdown), "turns": turns_,
+                              "turn_seconds": turn_seconds, "longest_turn": longest,
+                              "longest_turn_at": longest_at})
     return found
 
 

@@ -33,7 +33,7 @@ def person_figures(plays: list[dict], person: int, mine: list[tuple[dict, dict]]
         by_key[play["key"]].append((play, seat))
     return {"plays": len(mine), "wins": len(wins), "win_rate": _rate(len(wins), len(mine)),
             "last_played": max((p["ended_at"] for p, _ in mine), default=None),
-            "seconds": sum(p["seconds"] for p, _ in mine),
+            "seconds": sum(p["seconds"] for p, _ in mine), "turns": _turn_times(mine),
             "streaks": _streaks([s["rank"] == 1 for _, s in mine]),
             "games": {key: _per_game(rows) for key, rows in sorted(by_key.items())}}
 
@@ -50,7 +50,21 @@ def _per_game(rows: list[tuple[dict, dict]]) -> dict:
             "average": _avg(scores), "best": best[1]["score"], "best_game": best[0]["game_id"],
             "worst": worst[1]["score"], "worst_game": worst[0]["game_id"],
             "title": rows[0][0]["title"], "kind": rows[0][0]["kind"],
-            "categories": {c: _avg(v) for c, v in totals.items()}}
+            "categories": {c: _avg(v) for c, v in totals.items()}, "turns": _turn_times(rows)}
+
+
+def _turn_times(rows: list[tuple[dict, dict]]) -> dict:
+    """Turn times over the seats whose game kept them (docs/events.md, "Time at the table"):
+    turns, total and average seconds, and the longest turn with its game and event."""
+    timed = [(p, s) for p, s in rows if s.get("turns")]
+    turns = sum(s["turns"] for _, s in timed)
+    total = sum(s["turn_seconds"] for _, s in timed)
+    longest = max(timed, key=lambda r: r[1]["longest_turn"] or 0, default=None)
+    return {"plays": len(timed), "turns": turns, "seconds": round(total, 1),
+            "average": round(total / turns, 1) if turns else None,
+            "longest": None if longest is None else {"seconds": longest[1]["longest_turn"],
+                                                     "game": longest[0]["game_id"],
+                                                     "at": longest[1]["longest_turn_at"]}}
 
 
 def _streaks(outcomes: list[bool]) -> dict:
@@ -87,7 +101,35 @@ def game_figures(plays: list[dict], key: str) -> dict:
             "distribution": _histogram(scores), "average_winning": _avg(winning),
             "first_player_wins": len(first_wins), "first_player_rate": _rate(len(first_wins), len(mine)),
             "first_player_expected": round(expected / len(mine), 3) if mine else None,
-            "deciding": _deciding(mine)}
+            "deciding": _deciding(mine), "turn_times": turn_times_by_person(mine), "durations": durations(mine), "longest_turns": longest_turns(mine)}
+
+
+def durations(plays: list[dict]) -> dict[int, dict]:
+    """How long a game takes by its number of players: plays, average and longest seconds
+    (without breaks where the game's turn times are known)."""
+    by_count: dict[int, list[int]] = defaultdict(list)
+    for play in plays:
+        by_count[play["players"]].append(play["seconds"])
+    return {n: {"plays": len(v), "average": _avg(v), "longest": max(v)} for n, v in sorted(by_count.items())}
+
+
+def longest_turns(plays: list[dict], n: int = 5) -> list[dict]:
+    """The longest turns: each seat's longest of its game, the longest first."""
+    turns = [{"seconds": s["longest_turn"], "game": p["game_id"], "at": s["longest_turn_at"],
+              "person": s["person"], "name": s["name"]}
+             for p in plays for s in p["seats"] if s.get("longest_turn")]
+    return sorted(turns, key=lambda t: (-t["seconds"], t["game"]))[:n]
+
+
+def turn_times_by_person(plays: list[dict]) -> list[dict]:
+    """Per person: turns, total and average turn time in these plays (one game's page)."""
+    rows: dict[int, list[tuple[dict, dict]]] = defaultdict(list)
+    for play in plays:
+        for seat in play["seats"]:
+            if seat["person"] is not None:
+                rows[seat["person"]].append((play, seat))
+    figures = [{"person": person, **_turn_times(mine)} for person, mine in rows.items()]
+    return sorted((f for f in figures if f["turns"]), key=lambda f: (-(f["average"] or 0), f["person"]))
 
 
 def _deciding(plays: list[dict]) -> dict[str, dict]:

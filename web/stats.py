@@ -223,7 +223,13 @@ def game(key: str):
         deciding = [{"label": category_label(kind, c), "value": round(100 * d["rate"]),
                      "text": f"{d['winner_led']} / {d['games']}", "href": link}
                     for c, d in figures["deciding"].items() if category_label(kind, c)]
-        return _render("stats/game.html", roster, filters, key=key, figures=figures,
+        durations = stats_chart.bars([
+            {"label": t(f"{n} játékos", f"{n} players" if n != 1 else "1 player"),
+             "value": round((d["average"] or 0) / 60, 1), "text": t(f"{round((d['average'] or 0) / 60)} perc · {d['plays']}×",
+                                                              f"{round((d['average'] or 0) / 60)} min · {d['plays']}×"),
+             "href": link} for n, d in figures["durations"].items()],
+            t("Átlagos játékidő játékosszám szerint", "Average playing time by number of players"))
+        return _render("stats/game.html", roster, filters, key=key, figures=figures, durations_chart=durations,
                        ranking=ratings.ranked(plays.rated(get_db(), roster).get(key, {})),
                        title=mine[0]["title"] if mine else "", kind=kind, distribution=distribution,
                        deciding=stats_chart.bars(deciding, t("A győztes vezetett ebben a kategóriában",
