@@ -109,8 +109,11 @@ def test_the_standings_final_sheet_and_replay_show_each_players_turn_times(guard
 
 
 def test_a_game_with_breaks_and_a_timer_exports_verifies_and_imports_with_its_times(guarded, tmp_path):
+    from app import create_app
     from events.export import export_game, import_game, verify
     app, client, token, db = guarded
+    other = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "other.db")})
+    elsewhere = store.connect(other.config["DATABASE"])
     url = _game(client, token)
     _post(client, url, "timer", turn="1:00")
     _post(client, url, "pause")
@@ -118,6 +121,6 @@ def test_a_game_with_breaks_and_a_timer_exports_verifies_and_imports_with_its_ti
     game_id = url.rsplit("/", 1)[1]
     document = export_game(db, game_id)
     assert [e.type for e in verify(document)][-3:] == ["timer-set", "game-paused", "game-resumed"]
-    copied = store.read_events(db, import_game(db, document)["id"])
+    copied = store.read_events(elsewhere, import_game(elsewhere, document)["id"])
     assert [e.type for e in copied][-3:] == ["timer-set", "game-paused", "game-resumed"]
     assert [e.recorded_at for e in copied] == [e.recorded_at for e in store.read_events(db, game_id)]
