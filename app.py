@@ -82,7 +82,9 @@ class HoldsNul(BadRequest):
     would; refused at the door, so every route answers the same on both engines."""
 
 
-_NUL_ESCAPE = re.compile(rb"\\u0000", re.IGNORECASE)  # JSON's way of writing one
+# JSON's way of writing one: \u0000 after an even number of backslashes (an escaped
+# backslash followed by "u0000" is a text without a NUL)
+_NUL_ESCAPE = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000", re.IGNORECASE)
 
 
 def _holds_nul(raw: bytes) -> bool:
@@ -157,7 +159,8 @@ def _register_errors(app: Flask) -> None:
         400, "The form expired; reload the page and try again.",
         "Az űrlap lejárt; töltsd újra az oldalt, és próbáld újra."))
     app.register_error_handler(404, lambda e: error(404, "Not found.", "Nincs ilyen oldal."))
-    app.register_error_handler(405, lambda e: error(405, "Method not allowed.", "Nem engedélyezett kérés."))
+    app.register_error_handler(405, lambda e: (*error(405, "Method not allowed.", "Nem engedélyezett kérés."),
+                                               {"Allow": ", ".join(sorted(e.valid_methods or ()))}))
     app.register_error_handler(413, lambda e: error(413, "The request is too large.", "A kérés túl nagy."))
     app.register_error_handler(400, lambda e: error(400, "Bad request.", "Hibás kérés."))
     app.register_error_handler(429, lambda e: (*error(

@@ -49,9 +49,12 @@ def _problems(refusal: Refused | RosterRefused) -> list[dict]:
 
 
 def _is_player(p) -> bool:
-    """{name: str, colour?: str} or {person: int, colour?: str} (a roster person,
-    docs/people.md): a null or numeric name is no name (it would become "None")."""
-    return isinstance(p, dict) and (isinstance(p.get("name"), str) or type(p.get("person")) is int) \
+    """{name: str, colour?: str|null} or {person: int, colour?: str|null} (a roster person,
+    docs/people.md), nothing else: a null or numeric name is no name (it would become "None"),
+    and a key the API does not know is refused, not ignored (docs/openapi.yaml)."""
+    return isinstance(p, dict) and set(p) <= {"name", "person", "colour"} \
+        and ("name" in p or "person" in p) \
+        and isinstance(p.get("name", ""), str) and type(p.get("person", 1)) is int \
         and isinstance(p.get("colour", ""), (str, type(None)))
 
 
@@ -61,12 +64,13 @@ def create_game():
     if body is None:
         return _error(400, NOT_AN_OBJECT)
     players, options = body.get("players"), body.get("options", {})
-    if not isinstance(body.get("kind"), str) or not isinstance(players, list) \
+    if not set(body) <= {"kind", "players", "options"} \
+            or not isinstance(body.get("kind"), str) or not isinstance(players, list) \
             or not all(_is_player(p) for p in players) or not isinstance(options, dict):
         return _error(400, text("várt forma: {kind: str, players: [{name: str, colour?: str} vagy "
-                                "{person: int, colour?: str}], options?: {}}",
+                                "{person: int, colour?: str}], options?: {}}, más kulcs nélkül",
                                 "expected {kind: str, players: [{name: str, colour?: str} or "
-                                "{person: int, colour?: str}], options?: {}}"))
+                                "{person: int, colour?: str}], options?: {}} and no other keys"))
     try:
         players, people = roster.resolve_players(roster.load(get_db()), players)
         created = new_game(get_db(), body["kind"], players, options, device_id())
@@ -92,10 +96,12 @@ def append_event(game_id: str):
     if body is None:
         return _error(400, NOT_AN_OBJECT)
     type_, expected, client_id = body.get("type"), body.get("expected_seq"), body.get("client_event_id")
-    if not isinstance(type_, str) or type(expected) is not int or not isinstance(client_id, str) \
-            or not 1 <= len(client_id) <= 64:
-        return _error(400, text("várt forma: {type: str, data: {}, expected_seq: int, client_event_id: str (1-64)}",
-                                "expected {type: str, data: {}, expected_seq: int, client_event_id: str (1-64)}"))
+    if not set(body) <= {"type", "data", "expected_seq", "client_event_id"} \
+            or not isinstance(type_, str) or not isinstance(body.get("data", {}), dict) \
+            or type(expected) is not int or not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
+        return _error(400, text("várt forma: {type: str, data?: {}, expected_seq: int, client_event_id: str (1-64)}, "
+                                "más kulcs nélkül", "expected {type: str, data?: {}, expected_seq: int, "
+                                "client_event_id: str (1-64)} and no other keys"))
     try:
         event, _ = record(db, game_id, type_, body.get("data", {}), expected, seat,
                           device_id(), client_id, states=get_states())

@@ -18,15 +18,15 @@ from web.db import get_db
 from web.i18n import t, tr
 
 bp = Blueprint("stats", __name__)
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits: "٢٠٢٤" is no year here
 MAX_PEOPLE = 12
 PLAYS_PAGE = 50  # plays listed per page, the newest first
 
 
 class BadFilter(ValueError):
-    def __init__(self, hu: str, en: str):
+    def __init__(self, hu: str, en: str, status: int = 400):
         super().__init__(en)
-        self.hu, self.en = hu, en
+        self.hu, self.en, self.status = hu, en, status
 
 
 def _date(name: str) -> str | None:
@@ -51,8 +51,8 @@ def _person_ids(raw: list[str], roster) -> tuple[int, ...]:
             if not (part.isascii() and part.isdigit() and len(part) < 12):
                 raise BadFilter(f"Ismeretlen személy: {part[:20]!r}.", f"Unknown person {part[:20]!r}.")
             person = int(part)
-            if person not in roster.people:
-                raise BadFilter(f"Nincs #{person} személy.", f"There is no person #{person}.")
+            if person not in roster.people:  # a well-formed id of nobody: not found, as a game's
+                raise BadFilter(f"Nincs #{person} személy.", f"There is no person #{person}.", status=404)
             ids.append(roster.canonical(person))
     if len(ids) > MAX_PEOPLE:
         raise BadFilter(f"Legfeljebb {MAX_PEOPLE} személy.", f"At most {MAX_PEOPLE} people.")
@@ -63,8 +63,9 @@ def _filters(roster) -> dict:
     kind = request.args.get("kind") or None
     if kind is not None and len(kind) > 100:
         raise BadFilter("Túl hosszú játéknév.", "The game name is too long.")
+    since, until = _date("since"), _date("until")  # a malformed date (400) before a person of nobody (404)
     return {"key": kind, "people": _person_ids(request.args.getlist("people"), roster),
-            "since": _date("since"), "until": _date("until")}
+            "since": since, "until": until}
 
 
 def _query(filters: dict) -> dict:
@@ -145,13 +146,14 @@ def _setup(state) -> None:
 
 
 def _page(render):
-    """Run a page; a bad filter is a 400 with the reason, on the page or as JSON."""
+    """Run a page; a bad filter is a 400 with the reason (a person who does not exist a 404),
+    on the page or as JSON."""
     try:
         return render()
     except BadFilter as err:
         if request.path.startswith("/api/"):
-            return jsonify({"error": t(err.hu, err.en)}), 400
-        return render_template("error.html", status=400, message_en=err.en, message_hu=err.hu), 400
+            return jsonify({"error": t(err.hu, err.en)}), err.status
+        return render_template("error.html", status=err.status, message_en=err.en, message_hu=err.hu), err.status
 
 
 def _render(template: str, roster, filters: dict, **context):

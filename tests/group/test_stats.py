@@ -141,7 +141,7 @@ def test_the_api_gives_the_numbers_behind_the_pages(client, db, two_friends):
     assert people["Anna"]["plays"] == 5
 
 
-@pytest.mark.parametrize("query", ["since=2024-13-01", "until=yesterday", "people=abc", "people=999",
+@pytest.mark.parametrize("query", ["since=2024-13-01", "until=yesterday", "people=abc",
                                    "people=" + ",".join(["1"] * 3) + "&since=2024-02-30",
                                    "since=%ED%A0%80", "kind=" + "x" * 500])
 def test_bad_filters_are_a_400_with_a_reason(client, query):
@@ -149,6 +149,15 @@ def test_bad_filters_are_a_400_with_a_reason(client, query):
         response = client.get(f"{prefix}?{query}")
         assert response.status_code == 400, (prefix, query)
     assert "error" in client.get(f"/api/stats?{query}").get_json()
+
+
+def test_a_person_who_does_not_exist_is_not_found(client):
+    """A well-formed id of nobody is a 404, as a game's is (docs/openapi.yaml: a request of
+    the documented form is never a 400)."""
+    for prefix in ("/stats", "/api/stats"):
+        response = client.get(f"{prefix}?people=999")
+        assert response.status_code == 404, prefix
+    assert "999" in client.get("/api/stats?people=999").get_json()["error"]
 
 
 def test_rebuild_stats_command(app, db, two_friends):
