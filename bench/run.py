@@ -15,6 +15,7 @@ import platform
 import sys
 import time
 
+from bench import wal_pages
 from bench.common import kinds
 
 FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "big_appends": 20,
@@ -108,9 +109,8 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         results["max"] = max_appends(plan["max_clients"], plan["max_seconds"])
         save(results)
     if "wal" not in skip:
-        from bench.wal_pages import measure as wal_pages
         log(f"WAL pages per append: {plan['wal_appends']} appends to each table")
-        results["wal"] = wal_pages(plan["wal_appends"])
+        results["wal"] = wal_pages.measure(plan["wal_appends"])
     _run_live(plan, skip, results, log, save)
     if "stats" not in skip:
         from bench.stats_pages import measure as stats_pages
@@ -251,7 +251,7 @@ def render(results: dict) -> str:
                 f"{_f(m['server_cpu_ms_per_request'], 2)} ms per append, client CPU "
                 f"{_f(m['client_cpu_s'])} s.", ""]
     if results.get("wal"):
-        out += render_wal(results["wal"])
+        out += wal_pages.render(results["wal"])
     out += render_live(results)
     if results.get("stats"):
         from bench.stats_pages import render as render_stats
@@ -326,15 +326,6 @@ def render_load(load: dict) -> list[str]:
             f"({_f(load['server_cpu_share'] * 100, 0)}% of one core over the run); "
             f"load generator CPU {_f(load['client_cpu_s'])} s.", ""]
     return out
-
-
-def render_wal(wal: dict) -> list[str]:
-    return ["### The schema's share (bench/wal_pages.py)", "",
-            "Raw inserts, interleaved, WAL and synchronous=FULL: pages written per append "
-            "(checkpoints off while counting) and the append's time (checkpoints on).", "",
-            "| table | WAL pages per append | append p50 ms | mean ms |", "|---|---|---|---|"] + [
-        f"| {name} | {r['frames_per_append']:.2f} | {r['p50']:.3f} | {r['mean']:.3f} |"
-        for name, r in wal.items()] + [""]
 
 
 if __name__ == "__main__":

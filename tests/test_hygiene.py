@@ -109,3 +109,48 @@ def test_each_layer_imports_only_the_layers_below_it():
                     top = name.split(".")[0]
                     if top in {"scoring", "events", "group", "web", "app", "bench"}:
                         assert top in allowed, f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"
+
+
+def _imports_of(path: pathlib.Path, package: str) -> set[str]:
+    """The project modules ``path`` imports, at its top or inside a function."""
+    import ast
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            found |= {base} | {f"{base}.{a.name}" for a in node.names}
+    return found
+
+
+def test_no_two_modules_import_each_other_even_inside_a_function():
+    """A cycle (bench/run.py ↔ bench/wal_pages.py once) makes a module that cannot be read,
+    or imported, without the other; a late import only hides it."""
+    modules = {}
+    for path in sorted(ROOT.glob("*.py")) + sorted(p for folder in ("events", "group", "scoring", "web", "bench", "scripts")
+                                                   for p in (ROOT / folder).rglob("*.py")):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+    graph = {name: {m for m in _imports_of(path, name) if m in modules and m != name} for name, path in modules.items()}
+    seen, stack, cycles = set(), [], []
+
+    def visit(name):
+        if name in stack:
+            cycles.append(stack[stack.index(name):] + [name])
+            return
+        if name in seen:
+            return
+        seen.add(name)
+        stack.append(name)
+        for other in sorted(graph[name]):
+            visit(other)
+        stack.pop()
+
+    for name in sorted(graph):
+        visit(name)
+    # a package's __init__ importing its own submodules is how a package is read, not a cycle
+    cycles = [c for c in cycles if not all(m.startswith(c[0] + ".") or m == c[0] for m in c)]
+    assert not cycles, " ; ".join(" → ".join(c) for c in cycles)
