@@ -1,4 +1,4 @@
-"""Append-only SQLite storage of game events.
+"""Append-only storage of game events, on SQLite (or PostgreSQL through events/pg.py).
 
 Every append runs in one short ``BEGIN IMMEDIATE`` transaction that takes the
 write lock first, then checks the sequence number the phone last saw, so two
