@@ -9,7 +9,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).parent.parent
 OUTSIDE = re.compile(r"GAMES\.md|\bseed 0\d\d\b|seeds/|/work/|/home/|shared/research", re.IGNORECASE)
-BINARY = {".png", ".svg", ".jpg", ".ico", ".woff", ".woff2"}
+BINARY = {".png", ".svg", ".jpg", ".ico", ".woff", ".woff2", ".db"}
 
 
 def _dry_run(target: str) -> list[str]:

@@ -1,0 +1,91 @@
+"""A database written by an older Tablescribe opens with this code, on both engines:
+migrated in place, every game verifying, every standing, hash, export and statistic as
+that version answered (issue 24). The fixture is main at 6421a71 (before the group's
+history moved to group/): tests/fixtures/main-6421a71/, written by
+tests/fixtures/make_old_database.py with that commit's code — every game kind twice,
+score pads with titles, one unfinished, an open dispute, every example imported, a seat
+locked, the roster renamed, merged, relinked and reverted, two BG Stats plays, two versions
+of a board profile."""
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from app import create_app
+from tests.conftest import create_database
+
+FIXTURE = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "main-6421a71"
+
+
+def _digest(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def old(request, tmp_path):
+    """(the app on a copy of the old database, what the old version answered about it)."""
+    if request.param == "sqlite":
+        database = str(tmp_path / "old.db")
+        shutil.copy(FIXTURE / "tablescribe.db", database)
+        answers = json.loads((FIXTURE / "answers.json").read_text(encoding="utf-8"))
+    else:
+        database = create_database(request.getfixturevalue("postgres_server"))
+        psql = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
+        subprocess.run([psql, "-q", "-v", "ON_ERROR_STOP=1", "-f", str(FIXTURE / "postgresql.sql"), database],
+                       check=True, capture_output=True)
+        answers = json.loads((FIXTURE / "answers-postgresql.json").read_text(encoding="utf-8"))
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, "WTF_CSRF_ENABLED": False})
+    yield app, answers
+    if request.param == "postgresql":
+        from events import pg
+        pg.close_pools(database)
+
+
+def test_every_game_verifies_and_answers_as_before(old):
+    app, answers = old
+    client = app.test_client()
+    assert len(answers["games"]) == 23
+    for game_id, before in answers["games"].items():
+        events = client.get(f"/api/games/{game_id}/events").get_json()
+        assert "unverified" not in events, (game_id, events.get("unverified"))
+        assert _digest(events["events"]) == before["events"], game_id
+        assert events["events"][-1]["hash"] == before["last_hash"]
+        state = client.get(f"/api/games/{game_id}/state").get_json()
+        assert (state["seq"], state["over"], state["standings"]) == (before["seq"], before["over"], before["standings"])
+        exported = client.get(f"/games/{game_id}/export.json").get_json()
+        assert _digest(exported["events"]) == before["export_events"], game_id
+    verified = app.test_cli_runner().invoke(args=["verify-db"])
+    assert verified.exit_code == 0 and "23 games checked, 0 problems" in verified.output, verified.output
+
+
+def test_every_statistic_is_as_before_and_after_a_rebuild(old):
+    app, answers = old
+    client = app.test_client()
+    for _ in range(2):
+        assert client.get("/api/stats").get_json() == answers["stats"]
+        assert client.get("/api/people").get_json() == answers["people"]
+        assert client.get("/plays.csv").get_data(as_text=True) == answers["plays_csv"]
+        assert app.test_cli_runner().invoke(args=["rebuild-stats"]).exit_code == 0
+
+
+def test_the_old_database_keeps_recording(old):
+    """Migrated in place, the store takes new games and moves; the old ones stay as they were."""
+    app, answers = old
+    client = app.test_client()
+    created = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Zoli"}]})
+    assert created.status_code == 201
+    body = created.get_json()
+    moved = client.post(f"/api/games/{body['id']}/events", headers={"X-Seat-Token": body["seats"][0]["token"]},
+                        json={"type": "game-ended", "data": {}, "expected_seq": 1, "client_event_id": "new-1"})
+    assert moved.status_code in (201, 422), moved.get_data(as_text=True)
+    people = {p["name"] for p in client.get("/api/people").get_json()["people"]}
+    assert "Zoli" in people and people >= {p["name"] for p in answers["people"]["people"]}
+    some_game = next(iter(answers["games"]))
+    assert client.get(f"/api/games/{some_game}/events").get_json()["events"][-1]["hash"] == \
+        answers["games"][some_game]["last_hash"]
