@@ -33,6 +33,7 @@ def create_app(test_config=None) -> Flask:
         app.config.from_mapping(test_config)
 
     from web import api, audit, bgstats, boards, cli, db, i18n, pages, people, poll, rules, seats, security, stats, stream
+    app.extensions["on_recorded"] = on_recorded()  # every connection of the app carries them (web/db.py)
     db.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
@@ -56,6 +57,24 @@ def create_app(test_config=None) -> Flask:
     _register_errors(app)
     poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)
     return app
+
+
+def on_recorded() -> tuple:
+    """What follows "an event was recorded", in this order, whichever way it was recorded
+    (a phone, the API, an import, the command line, the benchmark, the example scripts):
+    the game's streams in this process are woken, then the statistics' read model takes a
+    finished game (or a changed past). Each is called (db, game_id, event, state after it)
+    once the event is committed (events/table.py:announce)."""
+    from events import live
+    from group import plays
+    return (live.on_recorded, plays.on_recorded)
+
+
+def connect(database: str):
+    """The store as the app records into it, for code that runs without a request (the
+    benchmark, the example scripts): the connection carries ``on_recorded()``."""
+    from events import store
+    return store.connect(database, on_recorded=on_recorded())
 
 
 # Routes that take a whole game: the largest game the benchmark builds (Han at 10,000

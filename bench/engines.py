@@ -10,6 +10,7 @@ import secrets
 import time
 
 from bench.common import grow, scratch_dir, store_game, summary_ms
+import app
 from events import store
 from events.states import States
 from events.projection import fold
@@ -57,7 +58,7 @@ def measure(server: str, create_database, kinds: list[str], size: int, appends: 
             for engine, target in (("sqlite", os.path.join(tmp, f"{kind}.db")),
                                    ("postgresql", create_database(server))):
                 store.prepare(target)
-                db = store.connect(target)
+                db = app.connect(target)
                 stores[engine] = (db, store_game(db, grown[:base])[0])
             rows.append({"kind": kind, "events": base,
                          **_side_by_side(stores, grown[base:base + appends], replays)})

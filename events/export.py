@@ -15,7 +15,7 @@ from events.hashing import HASHED_FIELDS, first_broken_link
 from events.projection import TableState, advance, fold, standings, upcast
 from events.store import Event, NewEvent
 from events.seats import hash_token
-from events.table import check_move, check_setup, new_game_id
+from events.table import announce, check_move, check_setup, new_game_id
 from scoring import get_game, knows_rules, rules_for
 from scoring.schema import schema_texts, strict_validator, unencodable_path
 
@@ -276,6 +276,7 @@ def import_game(db, doc, device: str | None = None) -> dict:
             NewEvent(e.type, e.version, e.data, e.seat, e.device, e.client_event_id,
                      recorded_at=e.recorded_at) for e in events], finished)
         assert [e.hash for e in stored] == [e.hash for e in events], "imported events keep their hashes"
+    announce(db, game_id, stored[-1], final)  # the statistics take an imported finished game
     return {"id": game_id, "join_code": join_code,
             "seats": [{"seat": i, "player": p["name"], "token": t}
                       for i, (p, t) in enumerate(zip(created["players"], raw_tokens))]}

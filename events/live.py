@@ -159,3 +159,9 @@ class Hub:
 
 
 HUB = Hub()
+
+
+def on_recorded(db, game_id: str, event, table) -> None:
+    """A subscriber to "an event was recorded" (app.py:on_recorded): wake this game's
+    streams in this process at once (other processes: the watcher)."""
+    HUB.published(game_id)

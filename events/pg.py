@@ -92,6 +92,7 @@ class PgDatabase:
     by itself."""
 
     engine = "postgresql"
+    on_recorded: tuple = ()  # events/table.py:announce; the app's connections carry its subscribers
 
     def __init__(self, raw, url: str, release=None):
         self.conn = _Conn(raw, release)

@@ -50,13 +50,19 @@ class StaleSequence(Exception):
         self.current_seq = current_seq
 
 
-def connect(path: str):
+def connect(path: str, on_recorded: tuple = ()):
     """Open the store: a SQLite file, or PostgreSQL when ``path`` is a
-    ``postgresql://`` URL (events/pg.py; docs/scaling.md). On SQLite, WAL lets phones
-    read while one writes; synchronous=FULL makes an acknowledged append survive power
-    loss (see docs/reliability.md)."""
-    if pg.is_url(path):
-        return pg.connect(path)
+    ``postgresql://`` URL (events/pg.py; docs/scaling.md). ``on_recorded``: what runs after
+    each event recorded through this connection (events/table.py:announce); the app's
+    connections carry the app's subscribers (app.py:connect), a bare one none."""
+    db = pg.connect(path) if pg.is_url(path) else _sqlite(path)
+    db.on_recorded = tuple(on_recorded)
+    return db
+
+
+def _sqlite(path: str):
+    """On SQLite, WAL lets phones read while one writes; synchronous=FULL makes an
+    acknowledged append survive power loss (see docs/reliability.md)."""
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")

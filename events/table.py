@@ -9,7 +9,7 @@ import json
 import secrets
 from functools import lru_cache
 
-from events import boards, live, store
+from events import boards, store
 from events.core_types import CORE_EVENTS, CORE_VERSION
 from events.projection import TableState, upcast
 from events.seats import hash_token
@@ -227,12 +227,15 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
         return _resubmitted(event, type_, data, seat), False
     if states:
         states.recorded(game_id, event, walk)  # the state after it is known: the next load need not fold it again
-    live.HUB.published(game_id)  # wake this game's streams in this process at once
-    for hook in AFTER_RECORD:
-        hook(db, game_id, event, after)
+    announce(db, game_id, event, after)
     return event, created
 
 
-# Read models kept beside the log (group/plays.py registers the statistics'): called
-# after each appended event with the state after it; the event is already committed.
-AFTER_RECORD: list = []
+def announce(db, game_id: str, event: Event, table: TableState) -> None:
+    """Tell what the app subscribed to "an event was recorded" (app.py:on_recorded: the
+    live push, the statistics) that ``event`` is committed and ``table`` is the state after
+    it. The subscribers come with the connection (``store.connect(..., on_recorded=)``),
+    so every path that records through the app's connection runs them: a phone, the API,
+    an import, the command line, the benchmark, the example scripts."""
+    for subscriber in getattr(db, "on_recorded", ()):  # a sqlite_utils.Database made elsewhere: none
+        subscriber(db, game_id, event, table)

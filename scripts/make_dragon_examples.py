@@ -16,6 +16,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import app  # noqa: E402
 from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import load, new_game, record  # noqa: E402
@@ -201,7 +202,7 @@ def main() -> None:
     parser.add_argument("--out", default=os.path.join("examples", "dragon-4p.json"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        db = store.connect(os.path.join(tmp, "example.db"))
+        db = app.connect(os.path.join(tmp, "example.db"))
         store.migrate(db)
         game_id = play_game(db, args.seed)
         doc = export_game(db, game_id)

@@ -22,6 +22,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import app  # noqa: E402
 from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import load, new_game, record  # noqa: E402
@@ -210,7 +211,7 @@ def main() -> None:
     parser.add_argument("--out", default="examples")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        db = store.connect(os.path.join(tmp, "example.db"))
+        db = app.connect(os.path.join(tmp, "example.db"))
         store.migrate(db)
         kept = export_game(db, play_kept_game(db, args.seed))
         sheet = export_game(db, play_sheet_game(db))

@@ -19,6 +19,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+import app  # noqa: E402
 from events import store  # noqa: E402
 from events.export import export_game  # noqa: E402
 from events.table import check_move, load, new_game, record  # noqa: E402
@@ -138,7 +139,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="added to each game's own seed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        db = store.connect(os.path.join(tmp, "examples.db"))
+        db = app.connect(os.path.join(tmp, "examples.db"))
         store.migrate(db)
         for name, (*_, seed) in GAMES.items():
             game_id = play(db, name, random.Random(seed + args.seed))

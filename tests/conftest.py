@@ -25,8 +25,10 @@ def client(app):
 
 @pytest.fixture
 def db(app):
+    """The app's store, as a request gets it: recording through it runs the app's
+    subscribers (app.py:on_recorded)."""
     from events import store
-    conn = store.connect(app.config["DATABASE"])
+    conn = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
     yield conn
     conn.conn.close()
 
@@ -63,7 +65,7 @@ def guarded(tmp_path):
     client = app.test_client()
     client.set_cookie("lang", "en")
     token = csrf_of(client.get("/games/new").get_data(as_text=True))
-    db = store.connect(app.config["DATABASE"])
+    db = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
     yield app, client, token, db
     db.conn.close()
 

@@ -16,7 +16,7 @@ from events.states import GameStates, UnknownGame
 from events.projection import TableState, describe, fold, open_disputes, standings, upcast
 from events.store import Event
 from events.table import Refused, ReusedId, StaleSequence, check_move, record
-from group import plays, roster
+from group import roster
 from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
@@ -378,7 +378,6 @@ def import_page():
     except RosterRefused as refusal:
         return render_template("audit/import.html", refusal=None, problems=refusal.problems), 422
     roster.link_game(get_db(), created["id"], people, device_id())
-    plays.refresh(get_db(), created["id"])
     response = redirect(url_for("pages.table", game_id=created["id"]), code=303)
     remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
     return response

@@ -38,6 +38,7 @@ def get_db():
     if "db" not in g:
         database = current_app.config["DATABASE"]
         g.db = pg.pooled(database) if pg.is_url(database) else store.connect(database)
+        g.db.on_recorded = current_app.extensions["on_recorded"]  # app.py:on_recorded
     return g.db
 
 

@@ -9,7 +9,6 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
-from events.table import AFTER_RECORD
 from group import plays, ratings, statistics
 from group import roster as roster_log
 from scoring import GAMES, get_game
@@ -135,8 +134,6 @@ def category_label(kind: str, category: str) -> str | None:
 
 @bp.record_once
 def _setup(state) -> None:
-    if plays.on_recorded not in AFTER_RECORD:  # one read model, however many apps a test makes
-        AFTER_RECORD.append(plays.on_recorded)
     state.app.jinja_env.filters["num"] = num
     state.app.jinja_env.globals.update(plays_link=plays_link, game_title=game_title,
                                        with_filters=with_filters, games_registry=GAMES,
