@@ -10,8 +10,13 @@ import hashlib
 import secrets
 
 from events import store
+from scoring.base import Problem
 
 HOST_SEAT = 0
+NO_SUCH_SEAT = Problem("core §5", "Válassz egy helyet.", "Choose a seat.")
+SEAT_LOCKED = Problem("core §5", "Ezt a helyet a házigazda lezárta.", "The host has locked this seat.")
+HOST_SEAT_CLOSED = Problem("core §5", "A házigazda helyét csak a házigazda adhatja át (Helyek kezelése).",
+                           "The host's seat passes only by the host's own hand-over (Manage seats).")
 
 
 def hash_token(token: str) -> str:
@@ -42,6 +47,16 @@ def closed_to_join(db, game_id: str) -> set[int]:
     hand-over) and every locked seat (a handed-over seat is locked: it stays with the
     new phone, and the lost one cannot rejoin through the unchanged join link)."""
     return locked_seats(db, game_id) | {HOST_SEAT}
+
+
+def join_refused(seat: int | None, players: int, closed: set[int]) -> tuple[Problem, int] | None:
+    """Why the join link does not seat a phone at ``seat`` (of ``players``), with the HTTP
+    status (403: the seat is closed to the link; 422: no such seat); None when it may."""
+    if seat in closed:
+        return (HOST_SEAT_CLOSED if seat == HOST_SEAT else SEAT_LOCKED), 403
+    if seat is None or not 0 <= seat < players:
+        return NO_SUCH_SEAT, 422
+    return None
 
 
 def set_lock(db, game_id: str, seat: int, locked: bool) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import dataclass
 from functools import lru_cache
 
 from events import boards, store
@@ -50,7 +51,40 @@ class ReusedId(Exception):
             "reload the page and send again.")
 
 
-__all__ = ["Refused", "ReusedId", "UnknownGame", "StaleSequence", "new_game", "record", "load"]
+STALE = Problem("core §2", "Közben valaki más rögzített egy lépést. Nézd meg a táblát, és küldd újra.",
+                "Someone else recorded a move meanwhile. Check the board and send again.")
+
+# What ``record`` raises when it records nothing; ``not_recorded`` turns each into the answer.
+NOT_RECORDED = (StaleSequence, ReusedId, Refused)
+
+
+@dataclass(frozen=True)
+class NotRecorded:
+    """The one answer to a move that was not recorded, for every route that records:
+    ``status`` (409: the phone's copy is behind, or its submission id is another move's;
+    422: the rules or the payload refuse it), the ``problems`` to show, a one-line
+    ``summary`` ({"hu", "en"}) and whether the phone needs the fresh table (``stale``)."""
+    status: int
+    problems: list[Problem]
+    summary: dict
+    stale: bool = False
+    seq: int | None = None  # the event the phone's copy lacks (stale) or that owns its id (reused)
+
+
+def not_recorded(err: Exception) -> NotRecorded:
+    if isinstance(err, StaleSequence):
+        return NotRecorded(409, [STALE], {"hu": "elavult: közben más rögzített", "en": "stale: someone recorded first"},
+                           stale=True, seq=err.current_seq)
+    if isinstance(err, ReusedId):
+        return NotRecorded(409, [err.problem], {"hu": "a client_event_id már egy másik lépésé",
+                                                "en": "client_event_id reused for a different move"},
+                           stale=True, seq=err.earlier.seq)
+    return NotRecorded(422, err.problems, {"hu": "a szabályok nem engedik ezt a lépést",
+                                           "en": "the rules refuse this move"})
+
+
+__all__ = ["NOT_RECORDED", "NotRecorded", "Refused", "ReusedId", "UnknownGame", "StaleSequence", "new_game",
+           "not_recorded", "record", "load"]
 
 load = uncached  # the table folded from the store, for commands and scripts; a server asks its cache
 

@@ -206,3 +206,24 @@ def _avg(values) -> float | None:
 
 def _rate(part: int, whole: int) -> float:
     return round(part / whole, 3) if whole else 0.0
+
+
+def narrow(plays: list[dict], won: tuple[int, ...] = (), ahead: tuple[int, ...] = (), behind: tuple[int, ...] = (),
+           games: set[str] = frozenset(), first_won: bool = False) -> list[dict]:
+    """What a number counted, as the plays behind it: those of ``games`` (any when empty)
+    that every person of ``won`` won, that the first player won (``first_won``), and where
+    every person of ``ahead`` finished ahead of every person of ``behind``."""
+    out = []
+    for play in plays:
+        seat = {s["person"]: s for s in play["seats"]}
+        if games and play["game_id"] not in games:
+            continue
+        if any(p not in seat or seat[p]["rank"] != 1 for p in won):
+            continue
+        if first_won and not any(s["seat"] == 0 and s["rank"] == 1 for s in play["seats"]):
+            continue
+        if ahead and behind and not all(a in seat and b in seat and seat[a]["rank"] < seat[b]["rank"]
+                                        for a in ahead for b in behind):
+            continue
+        out.append(play)
+    return out

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, jsonify, make_response, request
 from events import integrity, store
 from events.projection import standings
 from events.states import UnknownGame
-from events.table import Refused, ReusedId, StaleSequence, new_game, record
+from events.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, record
 from group import roster
 from group.roster import RosterRefused
 from scoring.base import text
@@ -105,16 +105,13 @@ def append_event(game_id: str):
     try:
         event, _ = record(db, game_id, type_, body.get("data", {}), expected, seat,
                           device_id(), client_id, states=get_states())
-    except StaleSequence:
-        fresh = _state_json(game_id, seat=seat)  # read after the refusal: as fresh as it gets
-        return _error(409, text("elavult: közben más rögzített", "stale: someone recorded first"),
-                      seq=fresh["seq"], state=fresh)
-    except ReusedId as reused:
-        return _error(409, text("a client_event_id már egy másik lépésé", "client_event_id reused for a different move"),
-                      seq=reused.earlier.seq, problems=[problem_json(reused.problem)])
-    except Refused as refusal:
-        return _error(422, text("a szabályok nem engedik ezt a lépést", "the rules refuse this move"),
-                      problems=_problems(refusal))
+    except NOT_RECORDED as err:
+        why = not_recorded(err)
+        if isinstance(err, StaleSequence):  # docs/api.md: the fresh state instead of problems
+            fresh = _state_json(game_id, seat=seat)  # read after the refusal: as fresh as it gets
+            return _error(why.status, why.summary, seq=fresh["seq"], state=fresh)
+        extra = {"seq": why.seq} if why.seq is not None else {}
+        return _error(why.status, why.summary, problems=[problem_json(p) for p in why.problems], **extra)
     return jsonify({"seq": event.seq, "hash": event.hash}), 201
 
 

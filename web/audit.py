@@ -9,13 +9,13 @@ import secrets
 from flask import (Blueprint, Response, abort, g, redirect, render_template, request, url_for)
 from markupsafe import Markup
 
-from events import store
+from events import disputes, store
 from events.core_types import CORE_EVENTS
 from events.export import AlreadyHere, BadExport, import_game, verify
 from events.states import GameStates, UnknownGame
-from events.projection import TableState, describe, fold, open_disputes, standings, upcast
+from events.projection import TableState, describe, fold, open_disputes, standings
 from events.store import Event
-from events.table import Refused, ReusedId, StaleSequence, check_move, record
+from events.table import NOT_RECORDED, not_recorded, record
 from group import roster
 from group.roster import RosterRefused
 from scoring import get_game
@@ -189,12 +189,9 @@ def _write(game_id: str, type_: str, data: dict, then, refused, has_text=True):
         event, _ = record(get_db(), game_id, type_, data, request.form.get("expected_seq", -1, type=int),
                           seat, device_id(), (request.form.get("client_event_id") or secrets.token_hex(16))[:64],
                           states=get_states())
-    except StaleSequence:
-        return refused([views.STALE], 409)
-    except ReusedId as reused:
-        return refused([reused.problem], 409)
-    except Refused as refusal:
-        return refused(refusal.problems, 422)
+    except NOT_RECORDED as err:
+        why = not_recorded(err)
+        return refused(why.problems, why.status)
     return redirect(then(event), code=303)
 
 
@@ -218,37 +215,11 @@ def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200
            "raw_before": views.visible_state(before, seat), "raw_after": views.visible_state(after, seat),
            "view_before": views.game_view(before), "view_after": views.game_view(after),
            "standings_before": standings(before), "standings_after": standings(after),
-           "check": _recheck(before, event), "flag": final.flagged.get(target),
-           "parts": _parts_of(final, target), "void": final.voided.get(target),
-           "now": standings(final), "whatif": None, "newly_flagged": {},
+           "flag": final.flagged.get(target), "void": final.voided.get(target), "now": standings(final),
+           **vars(disputes.examine(events, final, before, target)),
            "is_open": dispute_seq in open_disputes(final),
            "problems": list(problems), "client_event_id": secrets.token_hex(16)}
-    if target not in final.voided:
-        fork = what_if_voided(events, target)
-        ctx["whatif"] = standings(fork)
-        ctx["newly_flagged"] = {s: f for s, f in fork.flagged.items() if s not in final.flagged}
     return render_template("audit/dispute.html", **ctx), status
-
-
-def what_if_voided(events: list[Event], target: int) -> TableState:
-    """The table as it would be without ``target``: a fork folded in memory with a
-    void appended; nothing is stored."""
-    void = Event(events[-1].seq + 1, "event-voided", 1, {"target": target, "reason": "what-if"},
-                 None, "", "", "", "")
-    return fold(events + [void])
-
-
-def _recheck(before: TableState, event: Event) -> list[Problem] | None:
-    """The rules re-run on the state before the move: [] when every check passes."""
-    if event.type in before.rules.event_types:
-        return check_move(before, event.type, dict(upcast(before.rules, event).data))
-    return None
-
-
-def _parts_of(table: TableState, target: int) -> list[dict]:
-    """The score parts (with their categories) that name the disputed move."""
-    return [{"player": row["player"], **part} for row in standings(table)
-            for part in row["parts"] if target in part["events"]]
 
 
 # ---- replay, final sheet --------------------------------------------------------------

@@ -9,7 +9,7 @@ import secrets
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from events import seats, store
-from events.table import Refused, ReusedId, StaleSequence, new_game, record
+from events.table import NOT_RECORDED, Refused, new_game, not_recorded, record
 from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
@@ -172,12 +172,10 @@ def _record(game_id, table_state, seat, type_, data):
     try:
         event, _ = record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64],
                           states=get_states())
-    except StaleSequence:
-        return views.refuse(game_id, get_states().load(get_db(), game_id), seat, 409, [views.STALE])
-    except ReusedId as reused:
-        return views.refuse(game_id, get_states().load(get_db(), game_id), seat, 409, [reused.problem])
-    except Refused as refusal:
-        return views.refuse(game_id, table_state, seat, 422, refusal.problems)
+    except NOT_RECORDED as err:
+        why = not_recorded(err)
+        table_now = get_states().load(get_db(), game_id) if why.stale else table_state
+        return views.refuse(game_id, table_now, seat, why.status, why.problems)
     return views.after_write(game_id, seat, event.seq)
 
 
@@ -197,11 +195,11 @@ def join(game_id: str, code: str):
         return render_template("join.html", game_id=game_id, code=code, table=table_state,
                                seat=my_seat(game_id), locked=closed)
     seat = request.form.get("seat", type=int)
-    if seat is None or not 0 <= seat < len(table_state.players) or seat in closed:
-        problem = views.NO_SUCH_SEAT if seat not in closed else \
-            views.HOST_SEAT_CLOSED if seat == seats.HOST_SEAT else views.SEAT_LOCKED
+    refused = seats.join_refused(seat, len(table_state.players), closed)
+    if refused:
+        problem, status = refused
         return render_template("join.html", game_id=game_id, code=code, table=table_state, seat=None,
-                               locked=closed, problems=[problem]), 403 if seat in closed else 422
+                               locked=closed, problems=[problem]), status
     token = seats.issue_seat_token(get_db(), game_id, seat)
     response = redirect(url_for("pages.table", game_id=game_id))
     remember_seat(response, game_id, token)

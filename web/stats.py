@@ -266,26 +266,12 @@ def plays_page():
 
 
 def _narrow(found: list[dict], roster) -> list[dict]:
-    """What a number counted: plays a person won (``won``), the first player won
-    (``first=1``), one person finished ahead of another (``ahead`` and ``behind``)."""
-    won = _person_ids(request.args.getlist("won"), roster)
-    ahead = _person_ids(request.args.getlist("ahead"), roster)
-    behind = _person_ids(request.args.getlist("behind"), roster)
-    ids = set(request.args.getlist("game"))
-    out = []
-    for play in found:
-        seat = {s["person"]: s for s in play["seats"]}
-        if ids and play["game_id"] not in ids:
-            continue
-        if any(p not in seat or seat[p]["rank"] != 1 for p in won):
-            continue
-        if request.args.get("first") == "1" and not any(s["seat"] == 0 and s["rank"] == 1 for s in play["seats"]):
-            continue
-        if ahead and behind and not all(a in seat and b in seat and seat[a]["rank"] < seat[b]["rank"]
-                                        for a in ahead for b in behind):
-            continue
-        out.append(play)
-    return out
+    """The plays list's own filters, read from the request (statistics.narrow says what
+    each keeps)."""
+    return statistics.narrow(found, won=_person_ids(request.args.getlist("won"), roster),
+                             ahead=_person_ids(request.args.getlist("ahead"), roster),
+                             behind=_person_ids(request.args.getlist("behind"), roster),
+                             games=set(request.args.getlist("game")), first_won=request.args.get("first") == "1")
 
 
 # ---- JSON ----------------------------------------------------------------------------

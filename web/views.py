@@ -22,12 +22,6 @@ from web.seating import seat_cookie
 
 NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
 REASON_NEEDED = Problem("core §3", "Add meg az érvénytelenítés okát.", "Give a reason for the void.")
-STALE = Problem("core §2", "Közben valaki más rögzített egy lépést. Nézd meg a táblát, és küldd újra.",
-                "Someone else recorded a move meanwhile. Check the board and send again.")
-NO_SUCH_SEAT = Problem("core §5", "Válassz egy helyet.", "Choose a seat.")
-SEAT_LOCKED = Problem("core §5", "Ezt a helyet a házigazda lezárta.", "The host has locked this seat.")
-HOST_SEAT_CLOSED = Problem("core §5", "A házigazda helyét csak a házigazda adhatja át (Helyek kezelése).",
-                           "The host's seat passes only by the host's own hand-over (Manage seats).")
 CLOCK_ENDPOINTS = ("pages.pause", "pages.resume", "pages.timer")
 RECENT = 12  # the rest is one tap away in the timeline
 SCOREBOARD_PARTS = 12  # per player on the table page; the final page lists every part
