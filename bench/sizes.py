@@ -46,8 +46,8 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
             the_peer.preload(events)
             result["durability"]["peer"] = the_peer.settings()
 
-        states = app.extensions["tablescribe"].states  # the server process's cache
-        load, forget_cache = states.load, states.forget
+        cache = app.extensions["tablescribe"].states  # the server process's cache
+        load, forget_cache = cache.load, cache.forget
         forget_cache()
         table = load(db, game_id)  # a worker that has served this table before
         with app.test_request_context(f"/games/{game_id}", headers={"HX-Request": "true"}):
@@ -63,7 +63,7 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
                 from web.db import get_db
                 conn = get_db()
                 r0, rc0 = time.perf_counter(), time.thread_time()
-                event, created = record(conn, game_id, type_, data, table.seq, 0, "bench", cid, states=states)
+                event, created = record(conn, game_id, type_, data, table.seq, 0, "bench", cid, states=cache)
                 r1, rc1 = time.perf_counter(), time.thread_time()
                 response = views.after_write(game_id, 0, event.seq)
                 body = response.get_data()
