@@ -388,3 +388,68 @@ def apply_postgres(db) -> None:
             for sql in statements:
                 db.conn.raw.execute(sql)  # DDL as written: no placeholders to translate
             db.execute("INSERT INTO tablescribe_migrations (name) VALUES (?)", [name])
+
+
+# ---- what a migrated store holds, engine aside ---------------------------------------
+
+_TYPES = {"integer": "INTEGER", "bigint": "INTEGER", "smallint": "INTEGER", "text": "TEXT",
+          "real": "REAL", "double precision": "REAL", "float": "REAL"}
+
+
+def describe(db) -> dict[str, dict]:
+    """The schema as either engine holds it, in one comparable form: per table its columns
+    (name → (type, not null)), primary key, unique column sets, indexed column sets, and
+    whether the database refuses updates and deletes of its rows. Both engines, built by
+    the steps above, must describe the same (tests/events/test_postgres.py), and a store
+    migrated in place must describe as a fresh one (tests/events/test_old_database.py)."""
+    from events import store
+    return _describe_postgres(db) if store.is_postgres(db) else _describe_sqlite(db)
+
+
+def _describe_sqlite(db) -> dict[str, dict]:
+    found = {}
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                                       " AND name != '_sqlite_migrations' ORDER BY name").fetchall()]
+    for table in tables:
+        info = db.execute(f"PRAGMA table_info({table})").fetchall()
+        columns = {r[1]: (_TYPES.get(r[2].lower(), r[2].upper()), bool(r[3]) or r[5] > 0) for r in info}
+        primary = tuple(r[1] for r in sorted(info, key=lambda r: r[5]) if r[5])
+        unique, indexed = set(), set()
+        for index in db.execute(f"PRAGMA index_list({table})").fetchall():
+            names = tuple(r[2] for r in db.execute(f"PRAGMA index_info({index[1]})").fetchall())
+            if index[3] == "pk":
+                continue
+            (unique if index[2] else indexed).add(names)
+        triggers = " ".join(r[0].upper() for r in db.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [table]).fetchall())
+        found[table] = {"columns": columns, "primary": primary, "unique": sorted(unique), "indexed": sorted(indexed),
+                        "append_only": "BEFORE UPDATE" in triggers and "BEFORE DELETE" in triggers}
+    return found
+
+
+def _describe_postgres(db) -> dict[str, dict]:
+    found = {}
+    rows = list(db.query("SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns"
+                         " WHERE table_schema = 'public' AND table_name != 'tablescribe_migrations'"
+                         " ORDER BY table_name, ordinal_position"))
+    for r in rows:
+        found.setdefault(r["table_name"], {"columns": {}})["columns"][r["column_name"]] = (
+            _TYPES.get(r["data_type"], r["data_type"].upper()), r["is_nullable"] == "NO")
+    indexes = list(db.query(
+        "SELECT t.relname AS tbl, ix.indisprimary AS pk, ix.indisunique AS uq,"
+        " array_to_string(array(SELECT a.attname FROM unnest(ix.indkey) WITH ORDINALITY k(n, o)"
+        "   JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.n ORDER BY k.o), ',') AS cols"
+        " FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_namespace s ON s.oid = t.relnamespace"
+        " WHERE s.nspname = 'public'"))
+    triggers = list(db.query("SELECT event_object_table AS tbl, event_manipulation AS what, action_timing AS timing"
+                             " FROM information_schema.triggers WHERE trigger_schema = 'public'"))
+    for table, entry in found.items():
+        mine = [i for i in indexes if i["tbl"] == table]
+        entry["primary"] = next((tuple(i["cols"].split(",")) for i in mine if i["pk"]), ())
+        entry["unique"] = sorted({tuple(i["cols"].split(",")) for i in mine if i["uq"] and not i["pk"]})
+        entry["indexed"] = sorted({tuple(i["cols"].split(",")) for i in mine if not i["uq"]})
+        refused = {t["what"] for t in triggers if t["tbl"] == table and t["timing"] == "BEFORE"}
+        entry["append_only"] = {"UPDATE", "DELETE"} <= refused
+        entry["columns"] = {name: (kind, not_null or (name,) == entry["primary"])
+                            for name, (kind, not_null) in entry["columns"].items()}
+    return dict(sorted(found.items()))

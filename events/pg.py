@@ -12,6 +12,7 @@ out per engine where it happens: ``store.write_lock``/``store.lock_game``,
 from __future__ import annotations
 
 import os
+import re
 import threading
 from contextlib import contextmanager
 from functools import lru_cache
@@ -38,11 +39,26 @@ class Unreachable(RuntimeError):
     """PostgreSQL could not be reached; the message names DATABASE_URL, no traceback."""
 
 
+# The pieces of a statement _dialect must not touch: quoted text, quoted names, comments.
+_QUOTED = re.compile(r"\$\$.*?\$\$|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/", re.S)
+
+
 @lru_cache(maxsize=256)
 def _dialect(sql: str) -> str:
-    sql = sql.replace("?", "%s")
-    if "INSERT OR IGNORE" in sql:
-        sql = sql.replace("INSERT OR IGNORE", "INSERT") + " ON CONFLICT DO NOTHING"
+    """A statement written for SQLite, as psycopg takes it: each ``?`` placeholder becomes
+    ``%s`` — outside quoted text, quoted names and comments only, so a literal ``'?'``
+    stays a question mark — and every ``%`` is doubled (psycopg reads ``%`` anywhere in
+    the statement as the start of a placeholder, inside a literal ``'10%'`` too).
+    ``INSERT OR IGNORE`` becomes ``INSERT … ON CONFLICT DO NOTHING``."""
+    out, last = [], 0
+    for quoted in _QUOTED.finditer(sql):
+        out.append(sql[last:quoted.start()].replace("%", "%%").replace("?", "%s"))
+        out.append(quoted.group(0).replace("%", "%%"))
+        last = quoted.end()
+    out.append(sql[last:].replace("%", "%%").replace("?", "%s"))
+    sql = "".join(out)
+    if sql.lstrip().upper().startswith("INSERT OR IGNORE"):
+        sql = sql.replace("INSERT OR IGNORE", "INSERT", 1) + "\nON CONFLICT DO NOTHING"  # after any -- comment
     return sql
 
 

@@ -47,6 +47,14 @@ def old(request, tmp_path):
         pg.close_pools(database)
 
 
+def _fresh(app) -> str:
+    """An empty store on the same engine as ``app``'s."""
+    database = app.config["DATABASE"]
+    if database.startswith("postgresql"):
+        return create_database(database.rsplit("/", 1)[0])
+    return database + ".fresh.db"
+
+
 def test_every_game_verifies_and_answers_as_before(old):
     app, answers = old
     client = app.test_client()
@@ -60,6 +68,10 @@ def test_every_game_verifies_and_answers_as_before(old):
         assert (state["seq"], state["over"], state["standings"]) == (before["seq"], before["over"], before["standings"])
         exported = client.get(f"/games/{game_id}/export.json").get_json()
         assert _digest(exported["events"]) == before["export_events"], game_id
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": _fresh(app), "WTF_CSRF_ENABLED": False})
+    from events import migrations, store
+    assert migrations.describe(store.connect(app.config["DATABASE"])) == \
+        migrations.describe(store.connect(fresh.config["DATABASE"]))  # migrated in place to today's schema
     verified = app.test_cli_runner().invoke(args=["verify-db"])
     assert verified.exit_code == 0 and "23 games checked, 0 problems" in verified.output, verified.output
 

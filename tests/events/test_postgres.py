@@ -61,6 +61,26 @@ def test_both_engines_migrate_by_the_same_steps_to_the_same_columns(tmp_path, po
     assert _columns_postgres(postgres_url) == _columns_sqlite(str(tmp_path / "t.db"))
 
 
+def test_both_engines_hold_the_same_schema(tmp_path, postgres_url):
+    """Not only the columns: their types and NOT NULL, every primary key, unique and
+    indexed column set, and which tables refuse updates and deletes (migrations.describe)."""
+    store.prepare(str(tmp_path / "t.db"))
+    store.prepare(postgres_url)
+    on_sqlite, on_postgres = store.connect(str(tmp_path / "t.db")), store.connect(postgres_url)
+    assert migrations.describe(on_postgres) == migrations.describe(on_sqlite)
+    assert migrations.describe(on_sqlite)["events"]["append_only"]
+
+
+def test_a_question_mark_or_percent_sign_in_a_literal_reaches_postgresql_as_written(postgres_url):
+    """The store's SQL is SQLite's; on PostgreSQL only the placeholders outside quotes
+    change (events/pg.py:_dialect), so a literal keeps its '?' and '%'."""
+    store.prepare(postgres_url)
+    db = store.connect(postgres_url)
+    row = db.execute("SELECT '?', ?, 'it''s 10%?', '%' || ? -- a comment? 100%", ["a", "b"]).fetchone()
+    assert tuple(row) == ("?", "a", "it's 10%?", "%b")
+    assert [r["q"] for r in db.query("SELECT ? AS q WHERE 'x' LIKE '%'", ["c"])] == ["c"]
+
+
 def test_servers_starting_together_create_the_schema_once(postgres_url):
     errors = []
 
