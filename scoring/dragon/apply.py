@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from scoring.base import Move, clone, text
-from scoring.dragon.data import (ACTION_NAMES, CONTAGION, FESTIVAL_POINTS, MONTHS, PRIVILEGE_DRAGONS,
+from scoring.base import Move, clone
+from scoring.dragon.data import (CONTAGION, FESTIVAL_POINTS, MONTHS, PRIVILEGE_DRAGONS,
                                  R_CONTAGION, R_DROUGHT, R_MONGOLS, R_TRIBUTE, REFILL_TO, TRIBUTE,
-                                 action_yield, count_symbols, gain_text, group_fee, person_name,
+                                 action_yield, count_symbols, group_fee,
                                  persons_of, privilege_price, symbols, turn_order, value)
 
 
@@ -66,9 +66,10 @@ def _score(state: dict, seat: int, category: str, points: int, seq: int) -> None
                                 "month": state["month"], "label": None})
 
 
-def _note(state: dict, seat: int, said: dict) -> None:
-    """What a move did, in both languages, for the board's "this month" list."""
-    state["notes"].append({"seat": seat, "text": said})
+def _note(state: dict, seat: int, what: str, **facts) -> None:
+    """What a move did, as facts, for the board's "this month" list (view.py:note_text
+    says it in words when a page renders)."""
+    state["notes"].append({"seat": seat, "what": what, **facts})
 
 
 # ---------------------------------------------------------------- the moves
@@ -130,7 +131,8 @@ def _action(state: dict, move: Move) -> None:
     player["yuan"] -= fee
     state["dragons"][d["group"]] += 1
     gain = action_yield(player, action)
-    _note(state, seat, _action_note(state, d, gain, fee))
+    price = privilege_price(state, d["privilege"]) if action == "privilege" else None
+    _note(state, seat, "action", action=action, gain=gain, fee=fee, privilege=d.get("privilege"), price=price)
     if action == "privilege":
         player["yuan"] -= privilege_price(state, d["privilege"])
         player[d["privilege"]] += 1
@@ -142,25 +144,11 @@ def _action(state: dict, move: Move) -> None:
     _pass_on(state, move.seq)
 
 
-def _action_note(state: dict, d: dict, gain: int, fee: int) -> dict:
-    name = ACTION_NAMES[d["action"]]
-    if d["action"] == "privilege":
-        size = text("kicsi", "small") if d["privilege"] == "small" else text("nagy", "large")
-        price = privilege_price(state, d["privilege"])
-        said = text(f"{name['hu']} ({size['hu']}): −{price} yüan", f"{name['en']} ({size['en']}): −{price} yuan")
-    else:
-        got = gain_text(d["action"], gain)
-        said = text(f"{name['hu']}: {got['hu']}", f"{name['en']}: {got['en']}")
-    if fee:
-        said = text(f"{said['hu']} (foglalt csoport: −{fee} yüan)", f"{said['en']} (taken group: −{fee} yuan)")
-    return said
-
-
 def _refill(state: dict, move: Move) -> None:
     seat = move.data["seat"]
     player = state["players"][seat]
     gain = max(0, REFILL_TO - player["yuan"])
-    _note(state, seat, text(f"pénz 3 yüanra: +{gain} yüan", f"money up to 3 yuan: +{gain} yuan"))
+    _note(state, seat, "refill", gain=gain)
     player["yuan"] = max(player["yuan"], REFILL_TO)
     _pass_on(state, move.seq)
 
@@ -171,10 +159,7 @@ def _floors(state: dict, move: Move) -> None:
     for palace, extra in zip(player["palaces"], d["add"]):
         palace["floors"] += extra
     player["palaces"] += [{"floors": f, "persons": []} for f in d["new"]]
-    extended = [text(f"{i + 1}. palota +{a}", f"palace {i + 1} +{a}") for i, a in enumerate(d["add"]) if a]
-    started = [text(f"új {f} szintes palota", f"new {f}-floor palace") for f in d["new"]]
-    _note(state, d["seat"], text("szintek: " + ", ".join(x["hu"] for x in extended + started),
-                                 "floors: " + ", ".join(x["en"] for x in extended + started)))
+    _note(state, d["seat"], "floors", add=list(d["add"]), new=list(d["new"]))
     _pass_on(state, move.seq)
 
 
@@ -182,11 +167,10 @@ def _recruit(state: dict, move: Move) -> None:
     d = move.data
     state["players"][d["seat"]]["cards"].remove(d["card"])
     if d.get("person") is None:
-        _note(state, d["seat"], text("nincs több ilyen lapka: semmi", "no tile of the card left: nothing"))
+        _note(state, d["seat"], "no-tile")
     elif d.get("away"):
         state["supply"][d["person"]["type"]][d["person"]["age"]] -= 1
-        name = person_name(d["person"])
-        _note(state, d["seat"], text(f"{name['hu']}: elküldve, nincs lépés", f"{name['en']}: sent away, no steps"))
+        _note(state, d["seat"], "away", person={"type": d["person"]["type"], "age": d["person"]["age"]})
     else:
         _move_in(state, d)
     _pass_on(state, move.seq)
@@ -196,18 +180,17 @@ def _move_in(state: dict, d: dict) -> None:
     person = d["person"]
     state["supply"][person["type"]][person["age"]] -= 1
     tile = {"type": person["type"], "age": person["age"]}
-    name, steps = person_name(tile), value(person["type"], person["age"])
+    steps = value(person["type"], person["age"])
     persons = state["players"][d["seat"]]["palaces"][d["palace"]]["persons"]
-    where = text(f"{d['palace'] + 1}. palota", f"palace {d['palace'] + 1}")
+    replaced = None
     if "replace" in d:
-        gone = person_name(persons[d["replace"]])
-        where = text(f"{where['hu']}, {gone['hu']} helyett", f"{where['en']}, replacing the {gone['en']}")
+        replaced = persons[d["replace"]]
         persons[d["replace"]] = tile
     else:
         persons.append(tile)
     _advance_track(state, d["seat"], steps)
-    _note(state, d["seat"], text(f"{name['hu']} ({where['hu']}): +{steps} a személysávon",
-                                 f"{name['en']} ({where['en']}): +{steps} on the person track"))
+    _note(state, d["seat"], "moved-in", person=dict(tile), palace=d["palace"],
+          replaced=dict(replaced) if replaced else None, steps=steps)
 
 
 def _release(state: dict, move: Move) -> None:

@@ -7,17 +7,68 @@ from __future__ import annotations
 
 from typing import Callable
 
-from scoring.dragon.data import (ACTIONS, GROUP_SIZES, MAX_FLOORS, REFILL_TO, TYPES, WILD,
-                                 action_yield, available, free_rooms, gain_text, group_fee,
+from scoring.base import text
+from scoring.dragon.data import (ACTION_NAMES, ACTIONS, GROUP_SIZES, MAX_FLOORS, REFILL_TO, TYPES, WILD,
+                                 action_yield, available, free_rooms, gain_text, group_fee, person_name,
                                  privilege_price, turn_order)
 
 
 def view(state: dict, players: list[dict]) -> dict:
-    """``step``, ``seat`` (whose decision), ``track_order`` (courts in turn order) and
-    ``ask``: the choices of the decision the rules ask for now."""
+    """``step``, ``seat`` (whose decision), ``track_order`` (courts in turn order),
+    ``ask``: the choices of the decision the rules ask for now, and ``notes``: this month's
+    moves in words ({"seat", "text": {"hu", "en"}})."""
     step = state["next"]["step"]
     ask = ASKS.get(step, lambda s: {})(state)
-    return {"step": step, "seat": state["next"]["seat"], "track_order": turn_order(state), "ask": ask}
+    return {"step": step, "seat": state["next"]["seat"], "track_order": turn_order(state), "ask": ask,
+            "notes": [{"seat": note["seat"], "text": note_text(note)} for note in state["notes"]]}
+
+
+def note_text(note: dict) -> dict[str, str]:
+    """What a move of this month did (a fact the fold noted, apply.py:_note), in words."""
+    return NOTES[note["what"]](note)
+
+
+def _action_note(note: dict) -> dict:
+    name = ACTION_NAMES[note["action"]]
+    if note["action"] == "privilege":
+        size = text("kicsi", "small") if note["privilege"] == "small" else text("nagy", "large")
+        price = note["price"]
+        said = text(f"{name['hu']} ({size['hu']}): −{price} yüan", f"{name['en']} ({size['en']}): −{price} yuan")
+    else:
+        got = gain_text(note["action"], note["gain"])
+        said = text(f"{name['hu']}: {got['hu']}", f"{name['en']}: {got['en']}")
+    if note["fee"]:
+        fee = note["fee"]
+        said = text(f"{said['hu']} (foglalt csoport: −{fee} yüan)", f"{said['en']} (taken group: −{fee} yuan)")
+    return said
+
+
+def _floors_note(note: dict) -> dict:
+    extended = [text(f"{i + 1}. palota +{a}", f"palace {i + 1} +{a}") for i, a in enumerate(note["add"]) if a]
+    started = [text(f"új {f} szintes palota", f"new {f}-floor palace") for f in note["new"]]
+    return text("szintek: " + ", ".join(x["hu"] for x in extended + started),
+                "floors: " + ", ".join(x["en"] for x in extended + started))
+
+
+def _moved_in_note(note: dict) -> dict:
+    name, steps = person_name(note["person"]), note["steps"]
+    where = text(f"{note['palace'] + 1}. palota", f"palace {note['palace'] + 1}")
+    if note["replaced"]:
+        gone = person_name(note["replaced"])
+        where = text(f"{where['hu']}, {gone['hu']} helyett", f"{where['en']}, replacing the {gone['en']}")
+    return text(f"{name['hu']} ({where['hu']}): +{steps} a személysávon",
+                f"{name['en']} ({where['en']}): +{steps} on the person track")
+
+
+def _away_note(note: dict) -> dict:
+    name = person_name(note["person"])
+    return text(f"{name['hu']}: elküldve, nincs lépés", f"{name['en']}: sent away, no steps")
+
+
+NOTES: dict[str, Callable[[dict], dict]] = {
+    "action": _action_note, "floors": _floors_note, "moved-in": _moved_in_note, "away": _away_note,
+    "refill": lambda note: text(f"pénz 3 yüanra: +{note['gain']} yüan", f"money up to 3 yuan: +{note['gain']} yuan"),
+    "no-tile": lambda note: text("nincs több ilyen lapka: semmi", "no tile of the card left: nothing")}
 
 
 def _ask_opening(state: dict) -> dict:

@@ -5,7 +5,7 @@ import pytest
 from scoring.base import Move, clone
 from scoring.dragon import GAME as dragon
 from scoring.dragon import data as D
-from scoring.dragon.view import view
+from scoring.dragon.view import note_text, view
 from scoring.dragon_tally.score import final_parts
 
 NAMES = ["Anna", "Ben", "Clara", "David", "Emil"]
@@ -169,8 +169,10 @@ def test_example_taxes_clara_2_david_pays_3_and_takes_8():
     assert table.player(CLARA)["yuan"] == 1 + 2
     table.play("dragon-action-chosen", {"seat": DAVID, "group": 0, "action": "taxes"})
     assert table.player(DAVID)["yuan"] == 3 - 3 + 8
-    assert table.state["notes"][-1] == {"seat": DAVID, "text": {
-        "hu": "Adók: +8 yüan (foglalt csoport: −3 yüan)", "en": "Taxes: +8 yuan (taken group: −3 yuan)"}}
+    assert table.state["notes"][-1] == {"seat": DAVID, "what": "action", "action": "taxes", "gain": 8, "fee": 3,
+                                        "privilege": None, "price": None}  # a fact; the words come from the view
+    assert note_text(table.state["notes"][-1]) == {
+        "hu": "Adók: +8 yüan (foglalt csoport: −3 yüan)", "en": "Taxes: +8 yuan (taken group: −3 yuan)"}
 
 
 def test_example_david_pays_3_yuan_for_a_group_with_two_dragons():
