@@ -402,8 +402,7 @@ def describe(db) -> dict[str, dict]:
     whether the database refuses updates and deletes of its rows. Both engines, built by
     the steps above, must describe the same (tests/events/test_postgres.py), and a store
     migrated in place must describe as a fresh one (tests/events/test_old_database.py)."""
-    from events import store
-    return _describe_postgres(db) if store.is_postgres(db) else _describe_sqlite(db)
+    return _describe_postgres(db) if getattr(db, "engine", "sqlite") == "postgresql" else _describe_sqlite(db)
 
 
 def _describe_sqlite(db) -> dict[str, dict]:
