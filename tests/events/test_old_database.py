@@ -76,13 +76,25 @@ def test_every_game_verifies_and_answers_as_before(old):
     assert verified.exit_code == 0 and "23 games checked, 0 problems" in verified.output, verified.output
 
 
+def _differences(before, now, path: str = "") -> list[str]:
+    """Where ``now`` does not answer what ``before`` did: every key and value the old
+    version gave, equal; figures added since (turn times, ratings) are not differences."""
+    if isinstance(before, dict) and isinstance(now, dict):
+        return [d for k in before for d in (_differences(before[k], now[k], f"{path}/{k}") if k in now
+                                             else [f"{path}/{k} is gone"])]
+    return [] if before == now else [f"{path}: {before!r} became {now!r}"]
+
+
 def test_every_statistic_is_as_before_and_after_a_rebuild(old):
     app, answers = old
     client = app.test_client()
     for _ in range(2):
-        assert client.get("/api/stats").get_json() == answers["stats"]
-        assert client.get("/api/people").get_json() == answers["people"]
-        assert client.get("/plays.csv").get_data(as_text=True) == answers["plays_csv"]
+        assert _differences(answers["stats"], client.get("/api/stats").get_json()) == []
+        assert _differences(answers["people"], client.get("/api/people").get_json()) == []
+        csv_now = client.get("/plays.csv").get_data(as_text=True).splitlines()
+        csv_before = answers["plays_csv"].splitlines()
+        width = len(csv_before[0].split(","))  # columns added since stand at the end
+        assert [",".join(line.split(",")[:width]) for line in csv_now] == csv_before
         assert app.test_cli_runner().invoke(args=["rebuild-stats"]).exit_code == 0
 
 
