@@ -294,3 +294,86 @@ def app_on_each_engine(database):
     ``app = pytest.fixture(lambda app_on_each_engine: app_on_each_engine)``."""
     return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
                        "WTF_CSRF_ENABLED": False})
+
+
+# ---- shared factories: a table of a kind with seated phones (issue 24, item 8) --------
+
+class Table:
+    """A game in the store and its seat tokens (``new_game`` hands out one per seat):
+    ``play`` records a move as seat ``seat`` at the game's current sequence number,
+    ``phone`` is a Flask client holding a seat, as a phone that joined would."""
+
+    def __init__(self, app, db, created: dict):
+        self.app, self.db = app, db
+        self.id, self.tokens = created["id"], [s["token"] for s in created["seats"]]
+
+    def play(self, type_: str, data: dict, seat: int = 0):
+        from events import store
+        from events.table import record
+        seq = store.last_seq(self.db, self.id)
+        return record(self.db, self.id, type_, data, seq, seat, f"phone-{seat}", f"{self.id}-{seq + 1}")[0]
+
+    def phone(self, seat: int = 0, lang: str = "en"):
+        client = self.app.test_client()
+        client.set_cookie(f"seat_{self.id}", self.tokens[seat])
+        client.set_cookie("lang", lang)
+        return client
+
+
+@pytest.fixture
+def table_of(app, db):
+    """``table_of(kind="scorepad", names=("Anna", "Béla"), moves=(), options=None)``: a new
+    game of ``kind`` with every seat's token, ``moves`` ([(type, data)] or [(seat, type, data)])
+    recorded through the app's store; ``demo=True`` plays the game's own demo instead."""
+    from events.table import new_game
+    from scoring import GAMES
+
+    def make(kind: str = "scorepad", names=("Anna", "Béla"), moves=(), options=None, demo: bool = False) -> Table:
+        players = [{"name": n} for n in names]
+        if demo:
+            players, options, moves = GAMES[kind].demo()
+        table = Table(app, db, new_game(db, kind, players, options or {}, "phone-0"))
+        for move in moves:
+            seat, type_, data = move if len(move) == 3 else (0, *move)
+            table.play(type_, data, seat)
+        return table
+
+    return make
+
+
+def api_game(base: str, kind: str = "scorepad", players=None, options=None, moves=()) -> dict:
+    """A game made through the live server's API (the kind's demo players and options
+    unless given) with ``moves`` ([(type, data)]) recorded from seat 0: the API's answer."""
+    from scoring import GAMES
+    if players is None:
+        players, demo_options, _ = GAMES[kind].demo()
+        options = demo_options if options is None else options
+    created = api(base, "/api/games", {"kind": kind, "players": players, "options": options or {}})
+    for seq, (type_, data) in enumerate(moves, start=1):
+        api(base, f"/api/games/{created['id']}/events",
+            {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"api-{seq}"},
+            created["seats"][0]["token"])
+    return created
+
+
+def sit(phone, created: dict, seat: int = 0) -> None:
+    """Seat a browser phone with the API's token (the join link is rate-limited per address)."""
+    phone.context.add_cookies([{"name": f"seat_{created['id']}", "value": created["seats"][seat]["token"],
+                                "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+
+
+@pytest.fixture
+def seated_phone(live_server, new_phone):
+    """``seated_phone(kind="scorepad", lang="en", seat=0, moves=0, game=None)``: a phone at
+    390 × 844 holding ``seat`` of ``game`` (or of a new game of ``kind`` made through the API
+    with its demo's first ``moves`` moves), on the table page in ``lang``: (page, game)."""
+    from scoring import GAMES
+
+    def make(kind: str = "scorepad", lang: str = "en", seat: int = 0, moves: int = 0, game: dict | None = None):
+        created = game or api_game(live_server, kind, moves=GAMES[kind].demo()[2][:moves])
+        page = new_phone()
+        sit(page, created, seat)
+        page.goto(f"{live_server}/lang/{lang}?next=/games/{created['id']}")
+        return page, created
+
+    return make

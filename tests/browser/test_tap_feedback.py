@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import GAMES
-from tests.conftest import ARTIFACTS, screenshot, api as _api
+from tests.conftest import ARTIFACTS, api, api_game, screenshot, sit
 
 pytestmark = pytest.mark.browser
 NOT_RECORDED = {"en": "Not recorded:", "hu": "Nem került rögzítésre:"}
@@ -39,23 +39,11 @@ def _what_the_phone_shows(page, name: str) -> None:
 
 
 def _game(base: str, kind: str, moves=0) -> dict:
-    players, options, demo_moves = GAMES[kind].demo()
-    created = _api(base, "/api/games", {"kind": kind, "players": players, "options": options})
-    for seq, (type_, data) in enumerate(demo_moves[:moves], start=1):
-        _append(base, created, seq, type_, data)
-    return created
-
-
-def _append(base, created, seq, type_, data):
-    _api(base, f"/api/games/{created['id']}/events",
-         {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"api-{seq}"},
-         created["seats"][0]["token"])
+    return api_game(base, kind, moves=GAMES[kind].demo()[2][:moves])
 
 
 def _sit(phone, base, created, lang, seat=0):
-    """Seat the phone with the API's token (the join link is rate-limited per address)."""
-    phone.context.add_cookies([{"name": f"seat_{created['id']}", "value": created["seats"][seat]["token"],
-                                "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+    sit(phone, created, seat)
     phone.goto(f"{base}/lang/{lang}?next=/games/{created['id']}")
     expect(phone.locator("#move-form")).to_have_count(1)
 
@@ -98,7 +86,8 @@ def test_the_someone_recorded_meanwhile_undo_refusal_is_seen_at_the_undo_button(
     for live in ("**/live?*", "**/stream*"):  # this phone will not see the next move in time
         phone.route(live, lambda route: route.abort())
     _sit(phone, live_server, created, lang)
-    _append(live_server, created, 3, "points-recorded", {"seat": 1, "points": 4})
+    api(live_server, f"/api/games/{created['id']}/events", {"type": "points-recorded", "data": {"seat": 1, "points": 4},
+        "expected_seq": 3, "client_event_id": "api-3"}, created["seats"][0]["token"])
     undo = phone.get_by_test_id("undo")
     undo.evaluate("b => b.scrollIntoView({block: 'end'})")
     undo.click()

@@ -3,7 +3,7 @@ Chromium at 390 × 844, in Hungarian and English: the HU/EN links (41–42 px wi
 the timeline's "#13" links (30 × 16 px before), every link, button, summary and field."""
 import pytest
 
-from tests.conftest import api as _api
+from tests.conftest import api_game
 
 pytestmark = pytest.mark.browser
 MINIMUM = 44
@@ -20,20 +20,15 @@ SMALL = """min => [...document.querySelectorAll('a, button, summary, select, tex
 
 
 @pytest.mark.parametrize("lang", ["hu", "en"])
-def test_every_tap_target_of_the_shared_pages_is_at_least_44_px(live_server, new_phone, lang):
-    created = _api(live_server, "/api/games", {"kind": "scorepad", "players": [
+def test_every_tap_target_of_the_shared_pages_is_at_least_44_px(live_server, seated_phone, lang):
+    created = api_game(live_server, "scorepad", players=[
         {"name": "Anna", "colour": "red"}, {"name": "Béla", "colour": "blue"}, {"name": "Cili", "colour": "green"},
-        {"name": "Dóra", "colour": "black"}]})
-    game_id, token = created["id"], created["seats"][0]["token"]
-    moves = [("points-recorded", {"seat": 0, "points": 5}), ("points-recorded", {"seat": 1, "points": 7}),
-             ("event-voided", {"target": 3, "reason": "typo"}), ("round-closed", {}),
-             ("points-recorded", {"seat": 2, "points": 9}), ("dispute-opened", {"target": 6, "comment": "nine?"})]
-    for seq, (type_, data) in enumerate(moves, start=1):
-        _api(live_server, f"/api/games/{game_id}/events",
-             {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"m{seq}"}, token)
-    phone = new_phone()
-    phone.context.add_cookies([{"name": f"seat_{game_id}", "value": token, "domain": "127.0.0.1",
-                                "path": f"/games/{game_id}"}])
+        {"name": "Dóra", "colour": "black"}], moves=[
+        ("points-recorded", {"seat": 0, "points": 5}), ("points-recorded", {"seat": 1, "points": 7}),
+        ("event-voided", {"target": 3, "reason": "typo"}), ("round-closed", {}),
+        ("points-recorded", {"seat": 2, "points": 9}), ("dispute-opened", {"target": 6, "comment": "nine?"})])
+    game_id = created["id"]
+    phone, _ = seated_phone(lang=lang, game=created)
     phone.goto(f"{live_server}/lang/{lang}?next=/")
     pages = ["/", "/games/new", "/import"] + [f"/games/{game_id}{p}" for p in (
         "", "/timeline", "/final", "/replay?at=3", "/disputes/7", "/seats")]

@@ -8,7 +8,6 @@ import pytest
 
 from events import store
 from events.store import NewEvent, StaleSequence
-from events.table import new_game
 
 
 def _new(n: int, client: str | None = None) -> NewEvent:
@@ -21,8 +20,8 @@ def app(app_on_each_engine):
 
 
 @pytest.fixture
-def game_id(db):
-    return new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
+def game_id(table_of):
+    return table_of(names=("A", "B")).id
 
 
 def test_database_is_in_wal_mode(tmp_path):

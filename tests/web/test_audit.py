@@ -10,7 +10,7 @@ import pytest
 from events import store
 from events.export import export_game
 from events.projection import standings
-from events.table import load, new_game, record
+from events.table import load, record
 from scoring import GAMES, RETIRED, scorepad
 from scoring.base import ScorePart
 from tests.events.test_export import MOVES, play
@@ -18,17 +18,13 @@ from web.chart import race_chart
 
 
 @pytest.fixture
-def game(db):
-    created = new_game(db, "scorepad", [{"name": "Anna", "colour": "red"}, {"name": "Béla", "colour": "blue"},
-                                        {"name": "Cili", "colour": "green"}], {}, "phone-a")
-    gid = created["id"]
-    for seq, (seat, type_, data) in enumerate([
-            (0, "points-recorded", {"seat": 0, "points": 10}),
-            (1, "points-recorded", {"seat": 1, "points": 8}),
-            (1, "points-recorded", {"seat": 2, "points": 30, "note": "big"}),
-            (2, "round-closed", {})], start=1):
-        record(db, gid, type_, data, seq, seat, f"phone-{seat}", f"c{seq}")
-    return {"id": gid, "tokens": [s["token"] for s in created["seats"]]}
+def game(table_of):
+    table = table_of(names=("Anna", "Béla", "Cili"), moves=[
+        (0, "points-recorded", {"seat": 0, "points": 10}),
+        (1, "points-recorded", {"seat": 1, "points": 8}),
+        (1, "points-recorded", {"seat": 2, "points": 30, "note": "big"}),
+        (2, "round-closed", {})])
+    return {"id": table.id, "tokens": table.tokens}
 
 
 def seated(client, game, seat=0):

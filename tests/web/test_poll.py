@@ -7,9 +7,8 @@ from web.security import CSP
 
 
 @pytest.fixture
-def game(app, db):
-    created = new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Béla"}], {}, "dev")
-    return created["id"]
+def game(table_of):
+    return table_of().id
 
 
 def test_an_unchanged_poll_gets_204_with_the_security_headers(client, game):

@@ -4,7 +4,7 @@ import pytest
 
 from events import live, store
 from events.store import NewEvent
-from events.table import new_game, record
+from events.table import record
 
 
 @pytest.fixture
@@ -15,8 +15,8 @@ def app(tmp_path):
 
 
 @pytest.fixture
-def game(app, db):
-    return new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Béla"}], {}, "dev")["id"]
+def game(table_of):
+    return table_of().id
 
 
 def _chunks(response):

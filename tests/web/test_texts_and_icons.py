@@ -7,33 +7,27 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from events.table import new_game, record
 from scoring.han import boards as han_boards
 from scoring.han.demo import example_profile
 from tests.conftest import api, screenshot
 
 
-def _scorepad(db, names, moves):
-    created = new_game(db, "scorepad", [{"name": n} for n in names], {}, "d")
-    for seq, (type_, data) in enumerate(moves, start=1):
-        record(db, created["id"], type_, data, seq, 0, "d", f"c{seq}")
-    return created
 
 
 @pytest.mark.parametrize("lang, said", [("en", "Anna, Béla: 1 point."), ("hu", "Anna, Béla: 1 pont.")])
-def test_one_point_is_one_point(client, db, lang, said):
-    created = _scorepad(db, ["Anna", "Béla"], [("points-recorded", {"seat": 0, "points": 1}),
+def test_one_point_is_one_point(client, table_of, lang, said):
+    created = table_of(moves=[("points-recorded", {"seat": 0, "points": 1}),
                                                ("points-recorded", {"seat": 1, "points": 1})])
-    final = client.get(f"/games/{created['id']}/final?lang={lang}").get_data(as_text=True)
+    final = client.get(f"/games/{created.id}/final?lang={lang}").get_data(as_text=True)
     assert said in final
 
 
 @pytest.mark.parametrize("lang, resolved", [("en", "Resolved: the move stands"), ("hu", "Lezárva: a lépés marad")])
-def test_a_dispute_kept_without_a_reason_has_no_empty_dash(client, db, lang, resolved):
-    created = _scorepad(db, ["Anna", "Béla"], [("points-recorded", {"seat": 0, "points": 5}),
+def test_a_dispute_kept_without_a_reason_has_no_empty_dash(client, table_of, lang, resolved):
+    created = table_of(moves=[("points-recorded", {"seat": 0, "points": 5}),
                                                ("dispute-opened", {"target": 2, "comment": "five?"}),
                                                ("dispute-resolved", {"dispute": 3, "outcome": "kept", "reason": ""})])
-    page = client.get(f"/games/{created['id']}/disputes/3?lang={lang}").get_data(as_text=True)
+    page = client.get(f"/games/{created.id}/disputes/3?lang={lang}").get_data(as_text=True)
     status = page[page.index('data-testid="dispute-status"'):][:400]
     assert resolved in status and "(#4)" in status and "– (" not in " ".join(status.split())
 
@@ -46,20 +40,20 @@ def test_han_set_up_names_each_unknown_fact_without_repeating_the_app_asks():
     assert "1 site counts (when a province fills)" in texts
 
 
-def test_favicon_and_manifests(client, db):
-    created = _scorepad(db, ["Anna", "Béla"], [])
+def test_favicon_and_manifests(client, table_of):
+    created = table_of()
     assert client.get("/favicon.ico").headers["Location"].endswith("/static/icon.svg")
     icon = client.get("/static/icon.svg")
     assert icon.status_code == 200 and icon.data.startswith(b"<svg")
     home = json.loads(client.get("/manifest.webmanifest").data)
     assert home["start_url"] == "/" and home["display"] == "standalone" and home["icons"][0]["src"] == "/static/icon.svg"
-    table = client.get(f"/games/{created['id']}/manifest.webmanifest?lang=hu")
+    table = client.get(f"/games/{created.id}/manifest.webmanifest?lang=hu")
     assert table.mimetype == "application/manifest+json"
-    assert json.loads(table.data)["start_url"] == f"/games/{created['id']}"
+    assert json.loads(table.data)["start_url"] == f"/games/{created.id}"
     assert json.loads(table.data)["name"] == "Általános pontozólap – Tablescribe"
     assert client.get("/games/nope/manifest.webmanifest").status_code == 404
-    page = client.get(f"/games/{created['id']}").get_data(as_text=True)
-    assert f'rel="manifest" href="/games/{created["id"]}/manifest.webmanifest"' in page and 'rel="icon"' in page
+    page = client.get(f"/games/{created.id}").get_data(as_text=True)
+    assert f'rel="manifest" href="/games/{created.id}/manifest.webmanifest"' in page and 'rel="icon"' in page
 
 
 # ---- real Chromium at 390 × 844 --------------------------------------------------------
