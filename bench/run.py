@@ -25,14 +25,16 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "live_seconds": 60, "live_idle": 20, "poll_seconds": 30, "slow": 50, "slow_requests": 400,
         "stats_games": 1000, "stats_people": 30, "stats_samples": 40,
         "engine_size": 1000, "engine_appends": 100, "engine_replays": 10,
-        "servers_tables": 200, "servers_phones": 5, "servers_seconds": 60, "servers_move_every": 15.0}
+        "servers_tables": 200, "servers_phones": 5, "servers_seconds": 60, "servers_move_every": 15.0,
+        "turn_sizes": [10000], "turn_samples": 40}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
          "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
          "live_phones": 3, "live_seconds": 3, "live_idle": 2, "poll_seconds": 3, "live_move_every": 0.5,
          "slow": 4, "slow_requests": 20, "stats_games": 12, "stats_people": 6, "stats_samples": 3,
          "engine_size": 30, "engine_appends": 3, "engine_replays": 2,
-         "servers_tables": 2, "servers_phones": 3, "servers_seconds": 3, "servers_move_every": 0.5}
+         "servers_tables": 2, "servers_phones": 3, "servers_seconds": 3, "servers_move_every": 0.5,
+         "turn_sizes": [30], "turn_samples": 3}
 
 
 def main(argv=None) -> int:
@@ -41,7 +43,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
     parser.add_argument("--skip", default="",
-                        help="comma-separated parts to skip: sizes,real,load,max,wal,history,live,slow,stats,engines,servers")
+                        help="comma-separated parts to skip: sizes,turns,real,load,max,wal,history,live,slow,stats,"
+                             "engines,servers")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--default-gc", action="store_true",
@@ -92,6 +95,14 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
                 save(results)
                 if r["reached"] < size + appends:
                     break  # the rules end this game earlier: a bigger size is the same game
+    if "turns" not in skip:
+        from bench import turn_times
+        results["turns"] = []
+        for kind in [k for k in ("scorepad", "han") if k in games]:
+            for size in plan["turn_sizes"]:
+                log(f"turn times: {kind} at {size} events")
+                results["turns"].append(turn_times.measure(kind, size, plan["turn_samples"]))
+                save(results)
     if "real" not in skip:
         from bench import real_games
         log("real games: every example game, tap by tap")
@@ -250,6 +261,9 @@ def render(results: dict) -> str:
                 f"p95 {_f(m['latency']['p95'])} ms, errors {m['errors']}, server CPU "
                 f"{_f(m['server_cpu_ms_per_request'], 2)} ms per append, client CPU "
                 f"{_f(m['client_cpu_s'])} s.", ""]
+    if results.get("turns"):
+        from bench import turn_times
+        out += [turn_times.render(results["turns"]), ""]
     if results.get("wal"):
         out += wal_pages.render(results["wal"])
     out += render_live(results)

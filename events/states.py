@@ -147,6 +147,7 @@ class GameStates:
     marks: list = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     marks_stale: bool = False
+    tally: turns.Tally | None = None   # the clock so far, counted on as events arrive
     row_bytes: int = 0
     state_bytes: int = 0           # one state's size, as last measured
     counted: int = 0               # bytes as last counted in the cache's total
@@ -198,6 +199,7 @@ class GameStates:
         self.times.append(turns.epoch(event.recorded_at))
         if not changes_the_past(event):
             return
+        self.tally = None  # the marks before this event may change: counted afresh when asked
         refolded = [seq for seq in walker.recent if seq < event.seq]
         self.marks_stale |= not refolded  # folded whole: the marks between are unknown here
         for seq in refolded:
@@ -208,8 +210,11 @@ class GameStates:
         if self.marks_stale:
             self.marks[:] = turns.marks_of(read(1, self.count))
             self.marks_stale = False
-        at = self.count if at is None else min(at, self.count)
-        return turns.clock(self.times[:at], self.marks[:at])
+        if at is not None and at < self.count:
+            return turns.clock(self.times[:at], self.marks[:at])
+        self.tally = self.tally or turns.Tally()
+        self.tally.extend(self.times, self.marks)
+        return self.tally.finish(self.times, self.marks)
 
     def _snapshot(self, walker: Walker) -> None:
         """A replay starting point: the recent states as they stood at this event (their

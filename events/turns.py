@@ -15,7 +15,7 @@ as the walk goes and again for the states a void refolds.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import NamedTuple
 
@@ -113,35 +113,54 @@ def clock(times: list[float], marks: list[Mark]) -> Clock:
     ``i + 1`` at ``times[i]``): the time between two events goes to the turn after the
     first, unless a break was on; the game's time runs from event 1 until it is over,
     breaks left out."""
-    result = Clock()
-    if not times:
-        return result
-    result.started, by_key = times[0], {}
-    for i in range(1, len(times)):
-        before = marks[i - 1]
-        if marks[i].paused and not before.paused:
-            result.paused_at = times[i]
-        spent = max(0.0, times[i] - times[i - 1])  # a clock set back never makes time negative
-        if before.over:
-            continue
-        if before.paused:
-            result.paused_seconds += spent
-            continue
-        result.counted += spent
-        turn = _turn_for(result, by_key, before, i)
-        if turn is not None:
-            turn.last = i + 1
-            turn.seconds += spent
-            turn.limit = (before.timer or {}).get("turn")
-    result.last = times[-1]
-    after = marks[-1]
-    result.current = _turn_for(result, by_key, after, len(times))
-    if result.current is not None:
-        result.current.limit = (after.timer or {}).get("turn")
-    result.paused, result.timer, result.over = after.paused, after.timer, after.over
-    if not result.paused:
-        result.paused_at = None
-    return result
+    tally = Tally()
+    tally.extend(times, marks)
+    return tally.finish(times, marks)
+
+
+class Tally:
+    """``clock`` kept as events arrive: each new event adds its interval, so a page of a
+    long game does not count every turn again (the app keeps one per game: events/states.py)."""
+
+    def __init__(self):
+        self.result = Clock()
+        self.by_key: dict[tuple, Turn] = {}
+        self.upto = 1   # the intervals before event ``upto`` + 1 are counted
+
+    def extend(self, times: list[float], marks: list[Mark]) -> None:
+        result = self.result
+        if times:
+            result.started = times[0]
+        for i in range(self.upto, len(times)):
+            before = marks[i - 1]
+            if marks[i].paused and not before.paused:
+                result.paused_at = times[i]
+            spent = max(0.0, times[i] - times[i - 1])  # a clock set back never makes time negative
+            if before.over:
+                continue
+            if before.paused:
+                result.paused_seconds += spent
+                continue
+            result.counted += spent
+            turn = _turn_for(result, self.by_key, before, i)
+            if turn is not None:
+                turn.last = i + 1
+                turn.seconds += spent
+                turn.limit = (before.timer or {}).get("turn")
+        self.upto = max(self.upto, len(times))
+
+    def finish(self, times: list[float], marks: list[Mark]) -> Clock:
+        """The clock after the last of ``times`` (its list of turns a copy: later events
+        add to the tally, not to a clock already handed out)."""
+        if not times:
+            return Clock()
+        result, after = self.result, marks[-1]
+        current = _turn_for(result, self.by_key, after, len(times))
+        if current is not None:
+            current.limit = (after.timer or {}).get("turn")
+        return replace(result, turns=list(result.turns), last=times[-1], current=current,
+                       paused=after.paused, paused_at=result.paused_at if after.paused else None,
+                       timer=after.timer, over=after.over)
 
 
 def _turn_for(result: Clock, by_key: dict, now: Mark, seq: int) -> Turn | None:

@@ -47,7 +47,12 @@ class Log:
         cached, read = GameStates(), reader(self.events)
         for event in self.events:
             cached.extend(read, [event])
-        assert _times(cached.clock(read)) == _times(whole)
+            cached.clock(read)   # the kept tally counted on event by event
+        kept = cached.clock(read)
+        assert _times(kept) == _times(whole)
+        assert (kept.counted, kept.paused_seconds, kept.paused, kept.over) == \
+            (whole.counted, whole.paused_seconds, whole.paused, whole.over)
+        assert (kept.current and kept.current.key) == (whole.current and whole.current.key)
         assert cached.marks == turns.marks_of(self.events)
         return whole
 
