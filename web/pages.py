@@ -74,10 +74,14 @@ def create():
     players = views.players_from_form(request.form)
     try:
         options = views.options_from_form(game, request.form)
+        timer = timing.timer_from_form(request.form)
         created = new_game(get_db(), kind, players, options, device_id(), phones_for=(seats.HOST_SEAT,))
     except (Refused, FormError) as refusal:
         return render_template("new.html", game=game, games=GAMES, form=request.form,
                                problems=refusal.problems), 422
+    if any(timer.values()):  # the turn timer chosen with the game: its first move, a fact like any
+        record(get_db(), created["id"], "timer-set", timer, 1, seats.HOST_SEAT, device_id(),
+               f"{created['id']}-timer", states=get_states())
     roster.link_game(get_db(), created["id"], [p["name"] for p in players], device_id())
     response = redirect(url_for("pages.table", game_id=created["id"]))
     remember_seat(response, created["id"], created["seats"][0]["token"])

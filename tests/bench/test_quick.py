@@ -152,3 +152,12 @@ def test_one_of_two_servers_killed_loses_no_acknowledged_move(quick):
     r = quick["servers_killed"]
     assert r["acknowledged_missing"] == 0 and r["acknowledged"] > 0
     assert r["games_with_gaps_or_duplicates"] == 0 and r["chains_broken"] == 0
+
+
+def test_the_turn_times_are_measured_with_the_table_page_beside_it_without_them(quick):
+    assert [r["kind"] for r in quick["turns"]] == ["scorepad", "han"]
+    for r in quick["turns"]:
+        assert r["events"] > 1 and r["turns"] >= 1
+        for key in ("derivation", "from_marks", "page", "page_without"):
+            assert 0 < r[key]["p50"] <= r[key]["p95"]
+        assert r["page_ratio"] > 0

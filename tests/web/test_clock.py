@@ -124,3 +124,18 @@ def test_a_game_with_breaks_and_a_timer_exports_verifies_and_imports_with_its_ti
     copied = store.read_events(elsewhere, import_game(elsewhere, document)["id"])
     assert [e.type for e in copied][-3:] == ["timer-set", "game-paused", "game-resumed"]
     assert [e.recorded_at for e in copied] == [e.recorded_at for e in store.read_events(db, game_id)]
+
+
+def test_a_turn_timer_chosen_with_the_game_is_its_second_event_and_a_bad_one_starts_nothing(guarded):
+    app, client, token, db = guarded
+    refused = client.post("/games/new", data={"csrf_token": token, "kind": "scorepad", "name": ["Anna", "Béla"],
+                                              "colour": ["", ""], "turn": "2:3x"})
+    assert refused.status_code == 422 and "Time per turn" in refused.get_data(as_text=True)
+    assert 'value="2:3x"' in refused.get_data(as_text=True)     # what was typed stays
+    assert store.list_games(db, False, 10, 0) == []
+    created = client.post("/games/new", data={"csrf_token": token, "kind": "scorepad", "name": ["Anna", "Béla"],
+                                              "colour": ["", ""], "turn": "1:30", "total": ""})
+    game_id = created.headers["Location"].rsplit("/", 1)[1]
+    events = store.read_events(db, game_id)
+    assert [(e.type, e.data, e.seat) for e in events[1:]] == [("timer-set", {"turn": 90, "total": 0}, 0)]
+    assert 'data-testid="countdown"' in client.get(created.headers["Location"]).get_data(as_text=True)
