@@ -1,7 +1,7 @@
 """What the turn times cost (issue 28), for a long game: the derivation from the whole log
-(the statistics pay it once when a game ends), the clock from the marks the app's walk
-keeps (every table page pays it), and the table page itself, warm, with the clock and
-with the clock's hook answering nothing, side by side in one run."""
+(the statistics pay it once when a game ends), the clock counted afresh from the marks the
+app's walk keeps (after a void), and the table page itself, warm, with the clock and with
+the clock's hook answering nothing, side by side in one run."""
 from __future__ import annotations
 
 import os
