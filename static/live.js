@@ -93,8 +93,156 @@
     }, 100);
   });
 
-  // 3. Offline: say so, keep each tapped move (its client_event_id fixed when tapped)
-  //    and send it once the connection is back.
+  // 3. A form the player has started keeps the table it was filled against: a live update
+  //    re-targeting it (the score pad's round, the step a board game asks for, its
+  //    expected_seq) would record the typed values as another move than the one the player
+  //    saw. It is left as it is, a note says the table moved on, and Save answers with
+  //    what changed (templates/_stale.html). A form nobody touched follows the table.
+  function moveForm() { return document.getElementById("move-form"); }
+  function pinned(form) {
+    if (!form) return false;
+    if (form.dataset.typed) return true;  // rendered again with what the player typed
+    return Array.prototype.some.call(form.elements, userChanged);
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var form = moveForm(), target = evt.detail.target;
+    if (!form || !target || target === form || !form.contains(target) || !pinned(form)) return;
+    evt.detail.shouldSwap = false;
+    var note = form.querySelector("[data-testid=form-behind]");
+    if (note) note.hidden = false;
+  });
+
+  // 4. A tap while this phone's last write is on its way: htmx would queue it on the form the
+  //    answer is about to replace and drop it there, the tap lost. It waits, its button shown
+  //    busy, and is made again on the answer's fresh page, so it carries the new
+  //    expected_seq. When the answer refused the move before it, or no longer offers that
+  //    button, nothing is sent and the phone says so beside the answer.
+  var inFlight = null, held = [];
+  var texts = document.getElementById("netbar") || document.createElement("div");
+
+  function clean(s) { return (s || "").replace(/\s+/g, " ").trim(); }
+  function formKey(form) { return form.id || form.getAttribute("hx-post") || form.getAttribute("action") || ""; }
+  function tapOf(evt) {
+    var elt = evt.detail.elt, trigger = evt.detail.triggeringEvent;
+    if (!elt || !trigger || (trigger.type !== "submit" && trigger.type !== "click")) return null;
+    if (!elt.closest || !elt.closest("#table-body") || elt.id === "live") return null;
+    if (elt instanceof HTMLFormElement) {
+      var button = trigger.submitter || null;
+      return { form: formKey(elt), name: button ? button.name : "", value: button ? button.value : "",
+               text: button ? clean(button.textContent) : "", button: button, elt: elt,
+               typed: typedIn(elt) };
+    }
+    return { link: elt.getAttribute("hx-get") || elt.getAttribute("href") || "", text: clean(elt.textContent), elt: elt };
+  }
+  function sameTap(a, b) {
+    return a && b && a.form === b.form && a.link === b.link && a.name === b.name && a.value === b.value;
+  }
+  function typedIn(form) {
+    return Array.prototype.filter.call(form.elements, userChanged).map(function (el) {
+      return { name: el.name, value: el.value, checked: el.checked };
+    });
+  }
+  function twinOf(tap) {
+    var body = document.getElementById("table-body");
+    if (!body) return null;
+    if (tap.link !== undefined) {
+      return Array.prototype.find.call(body.querySelectorAll("[hx-get]"), function (e) {
+        return e.getAttribute("hx-get") === tap.link;
+      }) || null;
+    }
+    var form = Array.prototype.find.call(document.querySelectorAll("#table-body form"), function (f) {
+      return formKey(f) === tap.form;
+    });
+    if (!form) return null;
+    if (!tap.button) return { form: form };
+    var button = Array.prototype.find.call(document.querySelectorAll("button, input[type=submit]"), function (b) {
+      return b.form === form && b.name === tap.name && b.value === tap.value && clean(b.textContent) === tap.text;
+    });
+    return button ? { form: form, button: button } : null;
+  }
+  function busy(el, on) {
+    if (!el || !el.setAttribute) return;
+    if (on) el.setAttribute("aria-busy", "true"); else el.removeAttribute("aria-busy");
+  }
+  function notSent(tap, why) {
+    var note = document.createElement("p");
+    note.className = "problems tap-not-sent";
+    note.setAttribute("role", "alert");
+    note.dataset.testid = "tap-not-sent";
+    note.textContent = (texts.dataset[why] || "").replace("%s", tap.text || "");
+    var body = document.getElementById("table-body");
+    var said = document.querySelector("#table-body [data-testid=problems], #table-body [data-testid=ack]");
+    if (said) said.insertAdjacentElement("afterend", note);
+    else if (body) body.insertAdjacentElement("afterbegin", note);
+    note.scrollIntoView({ block: "nearest" });
+  }
+  function replay(tap) {
+    var twin = twinOf(tap);
+    if (!twin) return notSent(tap, "notOffered");
+    if (twin instanceof Element) return twin.click();
+    (tap.typed || []).forEach(function (was) {  // what the player typed in a form of its own
+      Array.prototype.forEach.call(twin.form.elements, function (el) {
+        if (el.name !== was.name || el.type === "hidden") return;
+        if (el.type === "checkbox" || el.type === "radio") { if (el.value === was.value) el.checked = was.checked; }
+        else el.value = was.value;
+      });
+    });
+    if (twin.button) twin.button.click(); else htmx.trigger(twin.form, "submit");
+  }
+  function afterAnswer(go) {
+    var done = false;
+    function once() {
+      if (done) return;
+      done = true;
+      document.removeEventListener("htmx:afterSettle", settled);
+      go();
+    }
+    function settled(evt) { if (evt.target && evt.target.id === "table-body") once(); }
+    document.addEventListener("htmx:afterSettle", settled);
+    setTimeout(once, 400);  // an answer that swapped nothing (a server error) settles nothing
+  }
+
+  document.addEventListener("htmx:confirm", function (evt) {
+    var tap = tapOf(evt);
+    if (!tap) return;
+    if (!writing && !inFlight) {
+      if (evt.detail.verb === "post") { inFlight = tap; busy(tap.button || tap.elt, true); }
+      return;
+    }
+    evt.preventDefault();
+    if (sameTap(tap, inFlight) || held.some(function (h) { return sameTap(h, tap); })) return;  // a double tap
+    held.push(tap);
+    busy(tap.button || tap.elt, true);
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (!isWrite(evt) || !inFlight) return;
+    var xhr = evt.detail.xhr, recorded = xhr && xhr.status >= 200 && xhr.status < 300;
+    busy(inFlight.button || inFlight.elt, false);
+    inFlight = null;
+    if (!held.length) return;
+    var waiting = held;
+    held = [];
+    afterAnswer(function () {
+      if (!recorded) return waiting.forEach(function (tap) { notSent(tap, "notSent"); });
+      var next = waiting.shift();
+      held = waiting;  // the rest wait for the answer to this one
+      replay(next);
+      if (!inFlight) {  // nothing went: the others are not sent either
+        held.forEach(function (tap) { notSent(tap, "notSent"); });
+        held = [];
+      }
+    });
+  });
+  document.addEventListener("htmx:sendError", function () {
+    if (inFlight) busy(inFlight.button || inFlight.elt, false);
+    inFlight = null;
+  });
+
+  // 5. Offline: say so, keep each tapped move (its client_event_id fixed when tapped) and
+  //    send it once the connection is back. The tap is answered where the thumb is: a
+  //    "not saved yet" note beside its button, never the ✓ of an earlier move, and a bar
+  //    that stays on screen. Queued moves are a chain: once one is refused, the ones after
+  //    it are held, each shown with a choice (send it now / discard).
   var status = document.getElementById("connection");
   var key = "tablescribe:pending:" + location.pathname;
 
@@ -102,6 +250,15 @@
     if (!status) return;
     status.textContent = status.dataset[which] || "";
     status.hidden = !status.textContent;
+    barShown();
+  }
+
+  function barShown() {
+    var bar = document.getElementById("netbar");
+    if (!bar) return;
+    var shown = Array.prototype.some.call(bar.children, function (c) { return !c.hidden; });
+    bar.hidden = !shown;
+    document.documentElement.classList.toggle("with-netbar", shown);
   }
 
   function pending() {
@@ -110,22 +267,114 @@
 
   function keep(list) {
     localStorage.setItem(key, JSON.stringify(list));
+    var waiting = list.filter(function (m) { return !m.held; }).length;
     var box = document.getElementById("pending");
     if (box) {
-      box.hidden = list.length === 0;
-      box.textContent = list.length ? (box.dataset.waiting || "") + " (" + list.length + ")" : "";
+      box.hidden = waiting === 0;
+      box.textContent = waiting ? (box.dataset.waiting || "") + " (" + waiting + ")" : "";
     }
+    showHeld(list.filter(function (m) { return m.held; }));
+    var note = document.getElementById("waiting-note");
+    if (note) {
+      if (waiting) note.textContent = note.dataset.lead + " (" + waiting + ")" + (note.dataset.what ? ": " + note.dataset.what : "");
+      else note.remove();
+    }
+    barShown();
+  }
+
+  function showHeld(list) {
+    var box = document.getElementById("held");
+    if (!box) return;
+    box.hidden = list.length === 0;
+    var items = box.querySelector("ol");
+    items.textContent = "";
+    list.forEach(function (move) {
+      var li = document.createElement("li");
+      li.dataset.testid = "held-move";
+      var what = document.createElement("span");
+      what.textContent = move.label || "";
+      li.appendChild(what);
+      [["send", "held-send"], ["drop", "held-drop"]].forEach(function (b) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = b[0] === "send" ? "primary" : "secondary";
+        button.textContent = box.dataset[b[0]];
+        button.dataset.testid = b[1];
+        button.addEventListener("click", function () { decide(move.id, b[0]); });
+        li.appendChild(button);
+      });
+      items.appendChild(li);
+    });
+  }
+
+  // The player's choice for a held move: "send" records it on the table as it is now (the
+  // board this phone shows), "drop" forgets it.
+  function decide(id, choice) {
+    var list = pending(), move = list.find(function (m) { return m.id === id; });
+    if (!move) return;
+    list = list.filter(function (m) { return m.id !== id; });
+    if (choice === "send") {
+      var live = document.getElementById("live");
+      move.held = false;
+      move.entries = move.entries.map(function (e) {
+        return e[0] === "expected_seq" && live ? ["expected_seq", live.dataset.seq] : e;
+      });
+      list.unshift(move);
+    }
+    keep(list);
+    sendPending();
   }
 
   function field(form, name) { return form.querySelector('[name="' + name + '"]'); }
 
-  function queue(form, formData, path) {
+  function labelOf(el) {
+    if (el.labels && el.labels.length) return clean(el.labels[0].textContent);
+    return clean(el.getAttribute("aria-label") || el.name);
+  }
+
+  // What the tap was, in the form's own words: its button, then what was filled in.
+  function tapLabel(form, submitter) {
+    if (!form) return "";
+    var said = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.disabled || el instanceof HTMLButtonElement || el.type === "submit") return;
+      if (el.type === "checkbox" || el.type === "radio") { if (el.checked) said.push(labelOf(el)); return; }
+      var value = el instanceof HTMLSelectElement ? (el.selectedOptions[0] ? el.selectedOptions[0].text : "") : el.value;
+      if (clean(value)) said.push(labelOf(el) + ": " + clean(value));
+    });
+    var lead = submitter ? clean(submitter.textContent) : "";
+    return lead + (lead && said.length ? " — " : "") + said.join(" · ");
+  }
+
+  // Beside the button, in the answer's place: this tap waits, it is not saved. An older
+  // answer (an earlier ✓ or refusal) goes, so it cannot pass for this tap's.
+  function showWaiting(form, label) {
+    document.querySelectorAll("#table-body [data-testid=ack], #table-body [data-testid=problems], #table-body [data-testid=tap-not-sent], #table-body [data-testid=stale]")
+      .forEach(function (el) { el.remove(); });
+    var old = document.getElementById("waiting-note");
+    if (old) old.remove();
+    if (!form) return;
+    var note = document.createElement("p");
+    note.id = "waiting-note";
+    note.className = "waiting";
+    note.setAttribute("role", "status");
+    note.dataset.testid = "waiting";
+    note.dataset.lead = texts.dataset.notSaved || "";
+    note.dataset.what = label;
+    form.appendChild(note);
+  }
+
+  function queue(form, formData, path, submitter) {
     var entries = [];
     formData.forEach(function (value, name) { if (typeof value === "string") entries.push([name, value]); });
     var id = (entries.find(function (e) { return e[0] === "client_event_id"; }) || [])[1];
+    var label = tapLabel(form, submitter);
     var list = pending().filter(function (m) { return m.id !== id; });
-    list.push({ id: id, path: path, entries: entries });
+    list.push({ id: id, path: path, entries: entries, label: label });
+    showWaiting(form, label);
     keep(list);
+    var note = document.getElementById("waiting-note");
+    if (note) note.scrollIntoView({ block: "nearest" });
     // the next move typed offline is another move, after this one
     if (form && form.id === "move-form") {
       form.reset();
@@ -135,36 +384,43 @@
     }
   }
 
+  function submitterOf(evt) {
+    var trigger = evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent;
+    return trigger && trigger.submitter || null;
+  }
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var config = evt.detail.requestConfig;
     if (navigator.onLine || !config || config.verb !== "post") return;
     evt.preventDefault();
-    queue(evt.detail.elt.closest("form"), config.formData, config.path);
+    if (inFlight) busy(inFlight.button || inFlight.elt, false);
+    inFlight = null;
     say("offline");
+    queue(evt.detail.elt.closest("form"), config.formData, config.path, submitterOf(evt));
   });
   document.addEventListener("htmx:sendError", function (evt) {
     var config = evt.detail.requestConfig;
-    if (config && config.verb === "post") queue(evt.detail.elt.closest("form"), config.formData, config.path);
+    if (config && config.verb === "post") queue(evt.detail.elt.closest("form"), config.formData, config.path, submitterOf(evt));
   });
 
   var sending = false;
   function sendPending() {
-    var list = pending();
-    if (sending || !list.length || !navigator.onLine) return;
+    var move = pending().find(function (m) { return !m.held; });
+    if (sending || !move || !navigator.onLine) return;
     sending = true;
-    var move = list[0];
     fetch(move.path, {
       method: "POST", credentials: "same-origin",
       headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(move.entries)
     }).then(function (response) {
       return response.text().then(function (html) {
-        // sent: whatever the answer (recorded, or refused with the fresh board), it is shown
-        keep(pending().filter(function (m) { return m.id !== move.id; }));
-        if (response.status < 500 && html) {
-          htmx.swap("#table-body", html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
-        }
         sending = false;
+        if (response.status >= 500) return;  // the server could not take it: kept for the next try
+        // answered (recorded, or refused with the fresh board): it is shown where it was tapped
+        var list = pending().filter(function (m) { return m.id !== move.id; });
+        if (!response.ok) list.forEach(function (m) { m.held = true; });  // a broken chain
+        keep(list);
+        if (html) htmx.swap("#table-body", html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
+        keep(pending());  // the swap put a fresh form in: say again what still waits
         if (response.ok) sendPending();
       });
     }).catch(function () { sending = false; });  // still offline: kept for the next try

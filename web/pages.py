@@ -9,7 +9,7 @@ import secrets
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from events import seats, store
-from events.table import NOT_RECORDED, Refused, new_game, not_recorded, record
+from events.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, record
 from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
@@ -179,6 +179,8 @@ def _record(game_id, table_state, seat, type_, data):
     except NOT_RECORDED as err:
         why = not_recorded(err)
         table_now = get_states().load(get_db(), game_id) if why.stale else table_state
+        if isinstance(err, StaleSequence):  # what changed meanwhile, and the player's choice
+            return views.refuse_stale(game_id, table_now, seat, expected)
         return views.refuse(game_id, table_now, seat, why.status, why.problems)
     return views.after_write(game_id, seat, event.seq)
 

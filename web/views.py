@@ -14,6 +14,7 @@ from flask import current_app, has_request_context, make_response, redirect, ren
 from events import integrity, seats, store
 from events.core_types import CLOCK_EVENTS, CORE_EVENTS
 from events.projection import TableState, describe, open_disputes, standings
+from events.table import STALE
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem, text
 from web import address, timing
@@ -22,6 +23,11 @@ from web.seating import seat_cookie
 
 NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
 REASON_NEEDED = Problem("core §3", "Add meg az érvénytelenítés okát.", "Give a reason for the void.")
+STALE_FORM = Problem("core §2", "Közben valaki más rögzített egy lépést, ezért a tiédet nem mentettük el. "
+                                "Alább, hogy mi változott, és hogy mi legyen a tiéddel.",
+                     "Someone else recorded a move meanwhile, so yours was not saved. "
+                     "Below: what changed, and what to do with yours.")
+MEANWHILE_SHOWN = 5
 CLOCK_ENDPOINTS = ("pages.pause", "pages.resume", "pages.timer")
 RECENT = 12  # the rest is one tap away in the timeline
 SCOREBOARD_PARTS = 12  # per player on the table page; the final page lists every part
@@ -228,6 +234,79 @@ def render_live(game_id: str, table: TableState, seat):
 def refuse(game_id: str, table: TableState, seat, status: int, problems):
     """Show what was wrong beside the form, keeping what the phone typed."""
     return render_table(game_id, table, seat, status, problems, request.form)
+
+
+def refuse_stale(game_id: str, table: TableState, seat, expected: int):
+    """A move filled in against an older table (its ``expected_seq``): not recorded, and the
+    answer says what was recorded meanwhile and by whose phone, what the typed move would
+    record on the table as it is now, and offers the choice (save it now / discard /
+    compare). The form comes back with what was typed, aimed at the current table."""
+    if refused_at() != "move":
+        return refuse(game_id, table, seat, 409, [STALE])
+    ctx = table_context(game_id, table, seat) | {"problems": [STALE_FORM], "form": request.form, "at": "move"}
+    ctx["stale"] = stale_choice(game_id, table, seat, expected, render_template("_move_form.html", **ctx))
+    name = "_table_body.html" if is_htmx() else "table.html"
+    response = make_response(render_template(name, **ctx), 409)
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+def stale_choice(game_id: str, table: TableState, seat, expected: int, fresh_form: str) -> dict:
+    """What the stale answer shows: the moves since the form's table, the typed move as it
+    was meant (parsed as typed) and as Save would now record it (the typed fields with what
+    the fresh form aims at: the round, the step), with the rules' word on it."""
+    since = max(0, min(expected, table.seq)) if expected >= 0 else table.seq
+    events = store.read_events(get_db(), game_id, after=max(since, table.seq - MEANWHILE_SHOWN), upto=table.seq)
+    meanwhile = [{"seq": e.seq, "text": describe(table, e),
+                  "who": table.players[e.seat]["name"] if e.seat is not None and e.seat < len(table.players) else None}
+                 for e in events]
+    fields = form_fields(fresh_form)
+    now = request.form.copy()
+    for name, value in fields["hidden"].items():
+        now.setlist(name, [value])
+    submitter = [(k, v) for k, v in request.form.items(multi=True)
+                 if k not in fields["names"] and k not in ("csrf_token", "expected_seq", "client_event_id")][:2]
+    return {"meanwhile": meanwhile, "more": table.seq - since - len(meanwhile), "since": since,
+            "typed": _typed_move(table, seat, request.form), "now": _typed_move(table, seat, now),
+            "submitter": submitter}
+
+
+def _typed_move(table: TableState, seat, form) -> dict:
+    """The move these fields make on the current table: its words, and the problems the form
+    parser or the rules find with it (none: Save would record it)."""
+    from events.table import check_move
+    from events.store import Event
+    try:
+        type_, data = table.rules.parse_form(table.game, form)
+    except FormError as err:
+        return {"text": None, "problems": err.problems}
+    problems = check_move(table, type_, data)
+    if type_ not in table.rules.event_types:
+        return {"text": None, "problems": problems}
+    event = Event(table.seq + 1, type_, table.rules.event_types[type_].version, data, seat, "", "", "", "")
+    try:
+        words = describe(table, event)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):  # a refused move may not be sayable
+        words = None
+    return {"text": words, "problems": problems}
+
+
+def form_fields(html: str) -> dict:
+    """The fields of a rendered form: every field's name, and the hidden ones' values (what
+    the phone sends without the player seeing it)."""
+    from html.parser import HTMLParser
+    found = {"names": set(), "hidden": {}}
+
+    class Fields(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag in ("input", "select", "textarea") and a.get("name"):
+                found["names"].add(a["name"])
+                if tag == "input" and a.get("type") == "hidden":
+                    found["hidden"][a["name"]] = a.get("value") or ""
+
+    Fields().feed(html)
+    return found
 
 
 def after_write(game_id: str, seat, seq: int):

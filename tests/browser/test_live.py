@@ -108,7 +108,7 @@ def test_a_move_tapped_offline_waits_and_is_sent_once_when_back(live_server, new
     host.context.set_offline(True)
     expect(host.locator("#connection")).to_contain_text("Offline")
     _record(host, "Anna", 8)
-    expect(host.get_by_test_id("pending")).to_contain_text("Waiting to send (1)")
+    expect(host.get_by_test_id("pending")).to_contain_text("Not saved yet, waiting to send (1)")
     expect(guest.get_by_test_id("score-0")).to_have_text("0")
     screenshot(host, "live-offline-waiting")
 
@@ -220,7 +220,7 @@ def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp
         server.terminate()
         server.wait(10)
         _record(host, "Anna", 7)
-        expect(host.get_by_test_id("pending")).to_contain_text("Waiting to send (1)")
+        expect(host.get_by_test_id("pending")).to_contain_text("Not saved yet, waiting to send (1)")
         server = start_server(db_path, port)
         expect(host.get_by_test_id("score-0")).to_have_text("7", timeout=15_000)
         expect(host.get_by_test_id("pending")).to_be_hidden()
