@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from scoring.base import text
 from scoring.five_tribes.check import cards_left, djinns_left, in_bag
 from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, CELLS, COLOURS, DJINNS, FAKIRS, GOODS,
                                       PAYMENT_LABELS, PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES,
@@ -182,7 +183,7 @@ def draft(state: dict, raw_path: str | None, last: str | None = None) -> dict:
     meeples = state["meeples"]
     path, refused = _tapped(meeples, raw_path or "")
     out = {"path": [TILE_NAMES[t] for t in path], "query": ".".join(TILE_NAMES[t] for t in path),
-           "refused": refused}
+           "refused": refused, "refused_why": refused and tap_refusal(meeples, path, refused)}
     if not path:
         return out | {"hand": None, "taps": [TILE_NAMES[t] for t in range(CELLS)
                                               if hand_of(meeples, t) and can_end(meeples, [t])]}
@@ -210,6 +211,41 @@ def _tapped(meeples, raw: str) -> tuple[list[int], str | None]:
             return path, (word.strip().upper()[:3] or None)
         path.append(tile)
     return path, None
+
+
+def tap_refusal(meeples, path: list[int], word: str) -> dict[str, str]:
+    """Why the tile ``word`` may not be tapped after ``path`` (§4), in the player's words: the
+    board shows it when such a tile is tapped, instead of doing nothing."""
+    tile = TILE_INDEX.get(word)
+    if tile is None:
+        return text(f"{word}: nincs ilyen lapka a táblán.", f"{word}: there is no such tile on the board.")
+    if not path:
+        if not hand_of(meeples, tile):
+            return text(f"{word}: nincs rajta felvehető figura.", f"{word}: there are no meeples on it to pick up.")
+        return text(f"{word}: innen egyetlen lépés sem érhet szabályosan véget (az utolsó figura csak "
+                    "olyan lapkára kerülhet, ahol már áll ilyen színű).",
+                    f"{word}: no move from here can end legally (the last meeple must land where one "
+                    "of its colour stands).")
+    here = TILE_NAMES[path[-1]]
+    if sum(hand_of(meeples, path[0]).values()) == len(path) - 1:
+        return text(f"{word}: az útvonal már kész – rögzítsd a lépést, vagy lépj vissza.",
+                    f"{word}: the path is complete – record the move or step back.")
+    if tile == path[-1]:
+        return text(f"{word}: már itt vagy – koppints a következő lapkára.",
+                    f"{word}: you are already there – tap the next tile.")
+    if len(path) > 1 and tile == path[-2]:
+        return text(f"{word}: épp onnan jöttél – egyenesen visszalépni tilos.",
+                    f"{word}: you just came from there – no stepping straight back.")
+    if tile in neighbours(path[-1], diagonal=True) and tile not in neighbours(path[-1], diagonal=False):
+        return text(f"{word} átlósan van a(z) {here} mellett – csak fel, le, jobbra vagy balra lehet lépni.",
+                    f"{word} is diagonal from {here} – steps go only up, down, left or right.")
+    if tile not in neighbours(path[-1], diagonal=False):
+        return text(f"{word} nem szomszédos a(z) {here} lapkával – egy lépés egy lapka.",
+                    f"{word} is not next to {here} – one tile a step.")
+    return text(f"{word}: innen a lépés nem érhet szabályosan véget (az utolsó figura csak olyan "
+                "lapkára kerülhet, ahol már áll ilyen színű).",
+                f"{word}: from there the move cannot end legally (the last meeple must land where "
+                "one of its colour stands).")
 
 
 def _next_steps(path) -> list[int]:

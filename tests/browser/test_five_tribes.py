@@ -103,10 +103,9 @@ def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
     taps = Taps(page)
     taps.tile("A2")                                        # pick up the 3 elders
     expect(page.get_by_test_id("ft-tap-help")).to_contain_text("steps left 3")
-    expect(page.get_by_test_id("ft-tile-B2")).not_to_have_attribute("href", "")   # diagonal: not offered
-    assert page.get_by_test_id("ft-tile-B1").evaluate("e => e.tagName") == "DIV"
+    expect(page.get_by_test_id("ft-tile-B1")).not_to_have_class(re.compile(r"\btap\b"))  # diagonal: not offered
     taps.tile("A1")
-    assert page.get_by_test_id("ft-tile-A2").evaluate("e => e.tagName") == "DIV"  # straight back: not offered
+    expect(page.get_by_test_id("ft-tile-A2")).not_to_have_class(re.compile(r"\btap\b"))  # straight back: not offered
     taps.tile("B1")
     screenshot(page, "five-tribes-tap-last-step")
     taps.tile("C1")                                        # the last step records the move: nothing to choose
@@ -228,3 +227,41 @@ def test_three_phones_play_a_whole_game_by_tapping_the_board(live_server, new_ph
     for page in phones.values():
         expect(page.get_by_text("The game is over.", exact=True)).to_be_visible(timeout=8000)
     screenshot(phones["Zoli"], "five-tribes-whole-game")
+
+
+WHY = {"en": {"B1": "B1 is diagonal from A2", "A2": "A2: you just came from there – no stepping straight back",
+              "E5": "E5 is not next to A1"},
+       "hu": {"B1": "B1 átlósan van a(z) A2 mellett", "A2": "A2: épp onnan jöttél – egyenesen visszalépni tilos",
+              "E5": "E5 nem szomszédos a(z) A1 lapkával"}}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone, lang):
+    """A tap on a tile the move may not go to did nothing (issue 26 item 5): it says why, in the
+    board's place for refusals, and the path so far stays."""
+    from scoring.five_tribes.demo import DEMO_BOARD
+    from tests.test_browser_tap_feedback import _append, _sit
+    from tests.test_five_tribes_meeples import layout
+    from tests.conftest import api
+    players = [{"name": n} for n in ("Peti", "Zoli", "Gerda")]
+    created = api(live_server, "/api/games", {"kind": "five-tribes", "players": players})
+    meeples = layout(A2="EEE", C1="EVB")
+    _append(live_server, created, 1, "board-laid", {"tiles": DEMO_BOARD, "meeples": meeples})
+    for seq, seat in ((2, 0), (3, 1), (4, 2)):
+        _append(live_server, created, seq, "bid-placed", {"seat": seat, "cost": 0})
+    page = new_phone()
+    _sit(page, live_server, created, lang, seat=2)                    # Gerda's turn
+    refused = page.get_by_test_id("ft-tap-refused")
+    page.get_by_test_id("ft-tile-A2").click()                         # pick up the 3 elders
+    expect(page.locator(".ft-cell.drafted")).to_have_count(1)
+    page.get_by_test_id("ft-tile-B1").click()
+    expect(refused).to_contain_text(WHY[lang]["B1"])
+    expect(refused).to_have_attribute("role", "alert")
+    expect(page.get_by_test_id("ft-tap-help")).to_contain_text("3")  # the path so far stays: A2, 3 to go
+    screenshot(page, f"five-tribes-tap-refused-{lang}")
+    page.get_by_test_id("ft-tile-A1").click()
+    page.get_by_test_id("ft-tile-A2").click()
+    expect(refused).to_contain_text(WHY[lang]["A2"])
+    page.get_by_test_id("ft-tile-E5").click()
+    expect(refused).to_contain_text(WHY[lang]["E5"])
+    expect(page.locator(".ft-cell.drafted")).to_have_count(2)       # A2, A1

@@ -313,4 +313,10 @@ def test_an_illegal_step_in_the_address_is_named_and_cut_off():
     draft = view(ready().state, [{"name": n, "colour": ""} for n in ("Peti", "Zoli", "Gerda")])["draft"]
     d = draft("B1.C2.D2")                                   # B1 → C2 is diagonal
     assert d["path"] == ["B1"] and d["refused"] == "C2"
+    assert d["refused_why"]["en"] == "C2 is diagonal from B1 – steps go only up, down, left or right."
+    assert draft("B1.C1.B1")["refused_why"]["en"].startswith("B1: you just came from there")
+    assert draft("B1.C1.E1")["refused_why"]["hu"].startswith("E1 nem szomszédos")
+    from scoring.five_tribes.view import tap_refusal
+    empty = [{} for _ in range(30)]
+    assert tap_refusal(empty, [], "C3")["en"] == "C3: there are no meeples on it to pick up."
     assert draft("B1.C1")["refused"] is None
