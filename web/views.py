@@ -266,9 +266,10 @@ def stale_choice(game_id: str, table: TableState, seat, expected: int, fresh_for
         now.setlist(name, [value])
     submitter = [(k, v) for k, v in request.form.items(multi=True)
                  if k not in fields["names"] and k not in ("csrf_token", "expected_seq", "client_event_id")][:2]
+    sent = [(k, v) for k, v in now.items(multi=True) if k not in ("csrf_token", "expected_seq", "client_event_id")]
     return {"meanwhile": meanwhile, "more": table.seq - since - len(meanwhile), "since": since,
             "typed": _typed_move(table, seat, request.form), "now": _typed_move(table, seat, now),
-            "submitter": submitter}
+            "submitter": submitter, "fields": [f for f in sent if f not in submitter][:200]}
 
 
 def _typed_move(table: TableState, seat, form) -> dict:

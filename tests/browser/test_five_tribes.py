@@ -240,8 +240,8 @@ def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone,
     """A tap on a tile the move may not go to did nothing (issue 26 item 5): it says why, in the
     board's place for refusals, and the path so far stays."""
     from scoring.five_tribes.demo import DEMO_BOARD
-    from tests.test_browser_tap_feedback import _append, _sit
-    from tests.test_five_tribes_meeples import layout
+    from tests.browser.test_tap_feedback import _append, _sit
+    from tests.scoring.five_tribes.test_meeples import layout
     from tests.conftest import api
     players = [{"name": n} for n in ("Peti", "Zoli", "Gerda")]
     created = api(live_server, "/api/games", {"kind": "five-tribes", "players": players})

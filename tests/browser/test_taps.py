@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import screenshot
-from tests.test_browser_tap_feedback import _append, _game, _sit, _what_the_phone_shows
+from tests.browser.test_tap_feedback import _append, _game, _sit, _what_the_phone_shows
 
 pytestmark = pytest.mark.browser
 
@@ -237,6 +237,8 @@ def test_a_half_filled_maharaja_step_is_not_retargeted_to_the_next_player(live_s
     expect(b.get_by_test_id("meanwhile")).to_contain_text(FROM[lang].format(anna))
     expect(b.get_by_test_id("stale-save")).to_contain_text(bela)    # saving now would be Béla's
     _what_the_phone_shows(b, f"stale-maharaja-{lang}")
-    b.get_by_test_id("stale-discard").click()
-    expect(b.get_by_test_id("mh-step")).to_contain_text(f"{bela}: {CHOOSES[lang]}")
-    expect(b.locator("#log li")).to_have_count(3)                   # nothing recorded for B
+    expect(b.locator("#log li")).to_have_count(3)                   # nothing recorded for B ...
+    b.get_by_test_id("stale-save").click()                          # ... until B chooses so
+    expect(b.get_by_test_id("ack")).to_contain_text("#4")
+    expect(a.locator("#log li")).to_have_count(4)
+    expect(a.get_by_test_id("mh-step")).not_to_contain_text(CHOOSES[lang])  # both have chosen
