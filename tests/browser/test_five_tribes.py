@@ -240,7 +240,8 @@ def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone,
     """A tap on a tile the move may not go to did nothing (issue 26 item 5): it says why, in the
     board's place for refusals, and the path so far stays."""
     from scoring.five_tribes.demo import DEMO_BOARD
-    from tests.browser.test_tap_feedback import _append, _sit
+    from tests.browser.test_taps import _append
+    from tests.browser.test_tap_feedback import _sit
     from tests.scoring.five_tribes.test_meeples import layout
     from tests.conftest import api
     players = [{"name": n} for n in ("Peti", "Zoli", "Gerda")]

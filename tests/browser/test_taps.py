@@ -6,8 +6,8 @@ a chain; a half-filled form keeps the table it was filled against."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
-from tests.browser.test_tap_feedback import _append, _game, _sit, _what_the_phone_shows
+from tests.conftest import api, screenshot
+from tests.browser.test_tap_feedback import _game, _sit, _what_the_phone_shows
 
 pytestmark = pytest.mark.browser
 
@@ -16,6 +16,13 @@ OVER = {"en": "The game is over.", "hu": "A játék véget ért."}
 NOT_SENT = {"en": "was not sent", "hu": "nem ment el"}
 WAITING = {"en": "Not saved yet", "hu": "Még nincs elmentve"}
 STALE = {"en": "Someone else recorded a move meanwhile", "hu": "Közben valaki más rögzített"}
+
+
+def _append(base, created, seq, type_, data):
+    """Another phone's move, through the API with seat 0's token."""
+    api(base, f"/api/games/{created['id']}/events",
+        {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"api-{seq}"},
+        created["seats"][0]["token"])
 
 
 def _type(phone, player, points):
