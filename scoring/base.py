@@ -187,8 +187,16 @@ class GameKind:
     # None: the game has no turns, only a duration.
     turn: Callable[[dict], tuple[tuple, int | None] | None] | None = None
 
+    # The name of the game a table plays, when its options give one (the score pad kept for
+    # "Carcassonne"): (options) -> text or None. None: the game is its title.
+    named: Callable[[Mapping[str, Any]], Text | None] | None = None
+
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
+
+    def title_for(self, options: Mapping[str, Any]) -> Text:
+        """What a table of this game is called: the name its options give, else the title."""
+        return (self.named(options) if self.named else None) or self.title
 
 
 class FormError(ValueError):

@@ -79,6 +79,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -142,21 +143,87 @@ def browser():
         b.close()
 
 
+# axe-core (npm, pinned in package.json, installed by `make setup`, never committed) checks
+# every page a browser test loads: WCAG 2.1 A/AA and axe's best practices.
+AXE = os.path.join(ROOT, "node_modules", "axe-core", "axe.min.js")
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+# Injected before the page's own scripts (by the browser, so the page's CSP does not apply):
+# once a page has loaded and settled, axe checks it once per kind of page and phone (game
+# ids left out) and reports on the console, which the fixture reads.
+AXE_ON_LOAD = r"""
+window.addEventListener("load", () => setTimeout(() => {
+  const kind = location.pathname.replace(/\/games\/[^/]+/, "/games/_").replace(/\/people\/\d+/, "/people/_");
+  const seen = JSON.parse(sessionStorage.getItem("axe-seen") || "[]");
+  if (seen.includes(kind) || !window.axe) return;
+  sessionStorage.setItem("axe-seen", JSON.stringify(seen.concat([kind])));
+  axe.run(document, {runOnly: {type: "tag", values: %s}}).then(result => console.log("axe-result " + JSON.stringify(
+    {url: location.pathname + location.search, violations: result.violations.map(v => ({id: v.id, help: v.help,
+      nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))})));
+}, 300));
+""" % json.dumps(AXE_TAGS)
+
+
+def axe_check(page) -> list[dict]:
+    """axe's violations on the page as it is now (after any swaps)."""
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", AXE_TAGS)
+    return [{"url": page.url, "id": v["id"], "help": v["help"],
+             "nodes": [" ".join(n["target"]) for n in v["nodes"][:3]]} for v in result["violations"]]
+
+
+def _page_kind(url: str) -> str:
+    """A page's address without the game or person it shows: checked once per phone."""
+    path = urllib.parse.urlsplit(url).path
+    return re.sub(r"/people/\d+", "/people/_", re.sub(r"/games/[^/]+", "/games/_", path))
+
+
 @pytest.fixture
 def new_phone(browser):
-    """Make a phone: a fresh browser context (own cookies) at 390 × 844."""
-    contexts = []
+    """Make a phone: a fresh browser context (own cookies) at 390 × 844. Every page it loads
+    is checked by axe-core, and the test fails on any violation."""
+    if not os.path.exists(AXE):
+        pytest.fail("axe-core is missing: `make setup` installs it from npm (package.json)")
+    contexts, pages, found = [], [], []
+
+    def read_console(message):
+        if message.text.startswith("axe-result "):
+            report = json.loads(message.text[len("axe-result "):])
+            found.extend({"url": report["url"], **v} for v in report["violations"])
 
     def make(locale: str = "en-GB"):
         context = browser.new_context(viewport=PHONE, locale=locale, is_mobile=True, has_touch=True)
+        context.add_init_script(path=AXE)
+        context.add_init_script(AXE_ON_LOAD)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
+        page.on("console", read_console)
+        go = page.goto
+
+        def goto(url, **options):  # each kind of page a test opens is checked as it opens
+            response = go(url, **options)
+            kind = _page_kind(page.url)
+            fresh = page.evaluate("""kind => { const seen = JSON.parse(sessionStorage.getItem("axe-seen") || "[]");
+              if (seen.includes(kind)) return false;
+              sessionStorage.setItem("axe-seen", JSON.stringify(seen.concat([kind]))); return true; }""", kind)
+            if fresh:
+                found.extend(axe_check(page))
+            return response
+        page.goto = goto
+        pages.append(page)
         return page
 
     yield make
+    for page in pages:
+        if not page.is_closed():
+            try:
+                found.extend(axe_check(page))
+            except Exception:  # a page mid-navigation or closed by the test: its loads were checked
+                pass
     for context in contexts:
         context.close()
+    unique = {(_page_kind(urllib.parse.urljoin("http://x", v["url"])), v["id"]): v for v in found}
+    assert not unique, "axe-core found accessibility problems:\n" + "\n".join(
+        f"{v['url']}: {v['id']} – {v['help']} ({', '.join(v['nodes'])})" for v in unique.values())
 
 
 def screenshot(page, name: str) -> str:

@@ -43,7 +43,9 @@ def manifest(game_id: str | None):
     start_url), on its home screen and open it full-screen."""
     title, start = "Tablescribe", url_for("pages.home")
     if game_id is not None:
-        title, start = f"{tr(table_or_404(game_id).rules.title)} – Tablescribe", url_for("pages.table", game_id=game_id)
+        table = table_or_404(game_id)
+        title = f"{tr(table.rules.title_for(table.options))} – Tablescribe"
+        start = url_for("pages.table", game_id=game_id)
     icon = {"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}
     body = {"name": title, "short_name": title.split(" – ")[0][:12], "start_url": start, "scope": "/",
             "display": "standalone", "background_color": "#ffffff", "theme_color": "#111111",

@@ -321,12 +321,22 @@ def after_write(game_id: str, seat, seq: int):
 HOME_PAGE_SIZE = 50
 
 
+def _title(db, row, game) -> dict:
+    """A listed game's name: the one its options give (a score pad kept for "Carcassonne",
+    read from its first event), else its kind's title."""
+    if game is None:
+        return {"hu": row["kind"], "en": row["kind"]}
+    if game.named is None:
+        return game.title
+    created = store.read_events(db, row["id"], upto=1)
+    return game.title_for(created[0].data.get("options", {}) if created else {})
+
+
 def game_summaries(db, finished: bool, page: int) -> tuple[list[dict], bool]:
     """One page of running or finished games for the home page, and whether more follow."""
     rows = store.list_games(db, finished, HOME_PAGE_SIZE + 1, page * HOME_PAGE_SIZE)
     games = []
     for row in rows[:HOME_PAGE_SIZE]:
         game = get_game(row["kind"])
-        games.append({**row, "players": json.loads(row["players"]),
-                      "title": game.title if game else {"hu": row["kind"], "en": row["kind"]}})
+        games.append({**row, "players": json.loads(row["players"]), "title": _title(db, row, game)})
     return games, len(rows) > HOME_PAGE_SIZE

@@ -45,8 +45,8 @@ SECTIONS = (
     RuleSection("9", text("Akciók", "Actions"), (
         text(f"Olyan csoport, ahol már áll sárkány, előbb {SHARED_GROUP_FEE} jüanba kerül; a pénz nem mehet nulla alá.",
              f"A group that already holds a dragon costs {SHARED_GROUP_FEE} yuan first; money never goes below zero."),
-        text(f"Akció helyett a pénz {REFILL_TO} jüanra egészíthető ki; ha már van ennyi, ez semmit sem ad, ezért az app nem kínálja.",
-             f"Instead of an action the purse may be topped up to {REFILL_TO} yuan; with that much already it gives nothing, so the app does not offer it.")),
+        text(f"Akció helyett a pénz {REFILL_TO} jüanra egészíthető ki; akinek már van ennyi, az így passzol: nem választ akciót, és pénzt sem kap.",
+             f"Instead of an action the purse may be topped up to {REFILL_TO} yuan; a player who already has that much passes this way: no action, and no money.")),
         hu_rulebook("1. fázis, Az akciók részletezése")),
     RuleSection("10", text("Kiváltság", "Privilege"), (
         text(f"Kicsi {SMALL_PRIVILEGE} jüanért (1 sárkány), nagy 6-ért (2007-es kiadás) vagy 7-ért (2 sárkány).",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from scoring.base import text
 from scoring.maharaja.apply import governor_target, next_city
-from scoring.maharaja.data import (ARTIST, BUILDER, CHIP_ACTIONS, CITIES, VILLAGES, bank_characters,
-                                   character_of, holds, palace_cost, palaces_left)
+from scoring.maharaja.data import (ACTIONS, ARTIST, BUILDER, CHIP_ACTIONS, CITIES, HOUSE_COST, TRADER, VILLAGES,
+                                   bank_characters, character_of, holds, palace_cost, palaces_left)
 
 
 def _villages(state: dict, players: list[dict]) -> list[dict]:
@@ -45,9 +45,22 @@ def _turn(state: dict) -> dict | None:
             "own_villages": [i + 1 for i in range(VILLAGES) if seat in state["villages"][i]]}
 
 
+def _reveal(state: dict) -> dict | None:
+    """What each action costs the player about to reveal, and the gold he will have then
+    (the Trader's +1 comes with the reveal), so the form can warn before a plan he cannot pay
+    (docs/rules/maharaja.md §7, §9): Palace + Palace is 24 gold (Artist 18)."""
+    step = state["next"]
+    if not step or step.get("step") != "reveal" or step.get("seat") is None:
+        return None
+    seat = step["seat"]
+    price = {"palace": palace_cost(state, seat), "house": HOUSE_COST, "house-city": HOUSE_COST}
+    return {"seat": seat, "gold": state["gold"][seat] + (1 if holds(state, seat, TRADER) else 0),
+            "costs": {action: sum(price.get(part, 0) for part in parts) for action, (parts, _) in ACTIONS.items()}}
+
+
 def view(state: dict, players: list[dict]) -> dict:
     over = state["phase"] == "over"
-    return {"step": state["next"], "over": over,
+    return {"step": state["next"], "over": over, "reveal": _reveal(state),
             "next_city": None if over else next_city(state["track"]),
             "villages": _villages(state, players), "seats": _seats(state), "turn": _turn(state),
             "bank": bank_characters(state), "chip_actions": CHIP_ACTIONS,

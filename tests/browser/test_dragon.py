@@ -74,8 +74,9 @@ def _step(page, text):
 
 
 def _refill(page, who):
+    """No action: the money top-up, or with 3 yuan or more (it would bring nothing) the pass."""
     _step(page, f"Action: {who}")
-    _tap(page.get_by_test_id("refill"))
+    _tap(page.locator('[data-testid="refill"], [data-testid="pass"]'))
 
 
 def _recruit(page, who, pick, place):

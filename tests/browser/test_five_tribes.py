@@ -97,7 +97,7 @@ def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
     expect(page.get_by_test_id("ft-map")).to_be_visible()
     expect(page.get_by_test_id("ft-tile-A2").locator(".ftm.m-elder")).to_have_text("3")
     for name in ["Peti", "Zoli", "Gerda"]:
-        expect(page.get_by_role("heading", name=f"1. round – bid: {name}")).to_be_visible()
+        expect(page.get_by_role("heading", name=f"Round 1 – bid: {name}")).to_be_visible()
         page.get_by_role("button", name="Bid", exact=True).click()
     expect(page.get_by_role("heading", name="Turn: Gerda")).to_be_visible()
     taps = Taps(page)
@@ -194,7 +194,7 @@ def _play_rounds(phones, rounds):
             return
         for name in bid_order:                             # everyone bids 0
             page = phones[name]
-            expect(page.get_by_role("heading", name=re.compile(f"round – bid: {name}"))).to_be_visible(timeout=8000)
+            expect(page.get_by_role("heading", name=re.compile(rf"Round \d+ – bid: {name}"))).to_be_visible(timeout=8000)
             page.get_by_role("button", name="Bid", exact=True).click()
         expect(host.get_by_test_id("ft-track-2")).to_be_visible(timeout=8000)
         order = [host.get_by_test_id(f"ft-track-{i}").inner_text().split(":")[0] for i in range(3)]
@@ -204,7 +204,7 @@ def _play_rounds(phones, rounds):
             _tap_a_turn(phones[name], name)
         expect(host.get_by_role("button", name="End the round")).to_be_visible(timeout=8000)
         host.get_by_role("button", name="End the round").click()
-        next_round = host.get_by_role("heading", name=re.compile("round – bid"))
+        next_round = host.get_by_role("heading", name=re.compile(r"Round \d+ – bid"))
         expect(next_round.or_(host.get_by_text("The game is over.", exact=True))).to_be_visible(timeout=8000)
 
 
@@ -212,7 +212,7 @@ def test_three_phones_play_two_rounds_by_tapping_the_board(live_server, new_phon
     phones = _three_phones(live_server, new_phone)
     host = phones["Peti"]
     _play_rounds(phones, 2)
-    expect(host.get_by_role("heading", name=re.compile("3. round – bid"))).to_be_visible(timeout=8000)
+    expect(host.get_by_role("heading", name=re.compile("Round 3 – bid"))).to_be_visible(timeout=8000)
     for page in phones.values():
         expect(page.locator(".ft-cell .ftm").first).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390

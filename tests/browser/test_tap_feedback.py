@@ -126,7 +126,7 @@ def test_undo_names_its_move_and_each_action_is_acknowledged(live_server, new_ph
 
 
 CONFIRM = {"en": "Yes, end the game", "hu": "Igen, vége a játéknak"}
-REOPENS = {"en": "The Undo button below reopens it", "hu": "Visszavonás gomb visszanyitja"}
+REOPENS = {"en": "Undo, in the list of moves, reopens it", "hu": "A lépések listájában a Visszavonás gomb visszanyitja"}
 
 
 @pytest.mark.parametrize("lang", ["en", "hu"])

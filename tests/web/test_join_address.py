@@ -14,7 +14,7 @@ from tests.conftest import api, free_port, start_server
 from web import address
 
 LAN = "192.168.1.23"
-WARNING = {"en": "Phones cannot open this address: 127.0.0.1 is each phone itself",
+WARNING = {"en": "Phones cannot open this address: 127.0.0.1 is each phone itself, so there is no join link",
            "hu": "A telefonok nem tudják megnyitni ezt a címet: a 127.0.0.1 minden telefonnak saját maga"}
 
 
@@ -31,11 +31,11 @@ def lan(monkeypatch):
     monkeypatch.setattr(address, "lan_address", lambda: LAN)
 
 
-def _seated_page(app, environ: dict, lang: str) -> str:
+def _seated_page(app, environ: dict, lang: str, seat: int = 0) -> str:
     client = app.test_client()
     created = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]},
                           environ_overrides=environ).get_json()
-    client.set_cookie(f"seat_{created['id']}", created["seats"][0]["token"], path=f"/games/{created['id']}",
+    client.set_cookie(f"seat_{created['id']}", created["seats"][seat]["token"], path=f"/games/{created['id']}",
                       domain=environ["HTTP_HOST"].split(":")[0])
     return client.get(f"/games/{created['id']}?lang={lang}", environ_overrides=environ).get_data(as_text=True)
 
@@ -52,8 +52,13 @@ def test_a_host_browsing_on_the_server_machine_gets_the_lan_address(app, lan, la
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_a_server_on_the_loopback_only_says_phones_cannot_reach_it(app, lan, lang):
-    page = _seated_page(app, {"HTTP_HOST": "127.0.0.1:5000", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "5000"}, lang)
+    """Issue 26, item 11: the host's phone only, in one small line, and no link nobody can open."""
+    loopback = {"HTTP_HOST": "127.0.0.1:5000", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "5000"}
+    page = _seated_page(app, loopback, lang)
     assert 'data-testid="loopback-warning"' in page and WARNING[lang] in page
+    assert 'data-testid="join-link"' not in page and 'class="qr"' not in page
+    other = _seated_page(app, loopback, lang, seat=1)
+    assert 'loopback-warning' not in other and 'data-testid="join-link"' not in other
 
 
 def test_a_lan_address_or_public_url_is_kept_as_it_is(app, lan, monkeypatch):
@@ -133,7 +138,16 @@ def test_a_loopback_only_server_warns_on_the_table_page(tmp_path, new_phone, lan
         warning = host.get_by_test_id("loopback-warning")
         expect(warning).to_contain_text(WARNING[lang])
         box = warning.bounding_box()
-        assert box["y"] + box["height"] <= 844 * 2  # near the QR code, not buried under the log
+        assert box["y"] + box["height"] <= 844  # on the first screen, not buried under the log
+        assert box["height"] <= 100  # small: a few lines of small print, not a large red box
+        assert warning.evaluate("e => !e.matches('.problems')")  # a note, not the red box of a refusal
+        expect(host.get_by_test_id("join-link")).to_have_count(0)
+        other = new_phone()
+        other.context.add_cookies([{"name": f"seat_{created['id']}", "value": created["seats"][1]["token"],
+                                    "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+        other.goto(f"{base}/lang/{lang}?next=/games/{created['id']}")
+        expect(other.locator("#move-form")).to_have_count(1)
+        expect(other.get_by_test_id("loopback-warning")).to_have_count(0)
         host.screenshot(path=os.path.join("test-artifacts", f"loopback-warning-{lang}.png"), full_page=True)
     finally:
         proc.terminate()

@@ -164,7 +164,7 @@ def test_the_reveal_offers_no_action_until_one_is_chosen(client, app):
     page = client.get(url).data.decode()
     assert "Béla (1. Mogul): reveals their two actions" in re.sub(r"<[^>]+>|\s+", lambda m: " " if m.group(0).isspace() else "", page)
     for i in (1, 2):
-        select = re.search(rf'<select name="action{i}"[^>]*>\s*<option value="">([^<]*)</option>', page)
+        select = re.search(rf'<select name="action{i}"[^>]*>\s*<option value="" data-cost="0">([^<]*)</option>', page)
         assert select and select.group(1) == "– choose –"
     before = _seq(client, url)
     response = _post(client, url, action="actions-revealed", action1="gold")

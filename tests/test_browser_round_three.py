@@ -1,0 +1,104 @@
+"""Issue 26, items 7, 8 and 10, in real Chromium at 390 × 844, in Hungarian and English:
+the score pad keeps the name of the game it is kept for; texts read as sentences in both
+languages; Maharaja warns at the reveal what the two actions cost; the Dragon offers no
+control that changes nothing. Each failed on the code before."""
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import GAMES
+from tests.conftest import api, screenshot
+from tests.test_browser_tap_feedback import _append, _sit, _what_the_phone_shows
+
+pytestmark = pytest.mark.browser
+
+
+def _state(base: str, created: dict) -> dict:
+    with urllib.request.urlopen(f"{base}/api/games/{created['id']}/state") as answer:
+        return json.load(answer)["state"]
+
+
+def _game_until(base: str, kind: str, stop: str, options=None) -> dict:
+    """The game's demo recorded through the API up to (not including) its first ``stop`` move."""
+    players, demo_options, moves = GAMES[kind].demo()
+    created = api(base, "/api/games", {"kind": kind, "players": players, "options": {**demo_options, **(options or {})}})
+    for seq, (type_, data) in enumerate(moves, start=1):
+        if type_ == stop:
+            break
+        _append(base, created, seq, type_, data)
+    return created
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_score_pad_keeps_the_name_of_its_game(live_server, new_phone, lang):
+    created = api(live_server, "/api/games", {"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}],
+                                              "options": {"title": "Carcassonne"}})
+    phone = new_phone()
+    _sit(phone, live_server, created, lang)
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Carcassonne")
+    assert phone.title().startswith("Carcassonne")
+    _append(live_server, created, 1, "round-entered", {"round": 1, "entries": [{"seat": 0, "points": 7}]})
+    listed = f'a[href="/games/{created["id"]}"]'
+    phone.goto(f"{live_server}/")
+    expect(phone.get_by_test_id("running").locator(listed)).to_contain_text("Carcassonne")
+    _append(live_server, created, 2, "game-ended", {})
+    phone.goto(f"{live_server}/games/{created['id']}/final")
+    expect(phone.get_by_role("heading", level=1)).to_contain_text("Carcassonne")
+    phone.goto(f"{live_server}/")
+    expect(phone.get_by_test_id("finished").locator(listed)).to_contain_text("Carcassonne")
+    generic = {"en": "Generic score pad", "hu": "Általános pontozólap"}[lang]
+    expect(phone.get_by_test_id("finished").locator(listed)).not_to_contain_text(generic)
+
+
+@pytest.mark.parametrize("lang, sultanate, bid", [("en", "Sultanate · round 1", "Round 1 – bid: "),
+                                                   ("hu", "Szultánság · 1. forduló", "1. forduló – licit: ")])
+def test_five_tribes_headings_read_as_sentences(live_server, new_phone, lang, sultanate, bid):
+    created = _game_until(live_server, "five-tribes", "bid-placed")
+    phone = new_phone()
+    _sit(phone, live_server, created, lang)
+    expect(phone.get_by_role("heading", name=sultanate)).to_be_visible()
+    expect(phone.get_by_role("heading", name=bid, exact=False)).to_be_visible()
+
+
+@pytest.mark.parametrize("lang, cost, over", [
+    ("en", "– 12 gold", "The two actions cost 24 gold together, but there will be only 15 gold"),
+    ("hu", "– 12 arany", "A két cselekedet együtt 24 aranyba kerül, de csak 15 aranya lesz")])
+def test_maharaja_warns_at_the_reveal_what_the_actions_cost(live_server, new_phone, lang, cost, over):
+    created = _game_until(live_server, "maharaja", "actions-revealed")
+    seat = _state(live_server, created)["next"]["seat"]
+    phone = new_phone()
+    _sit(phone, live_server, created, lang, seat=seat)
+    first, second = phone.get_by_test_id("mh-action1"), phone.get_by_test_id("mh-action2")
+    expect(first.locator('option[value="palace"]')).to_contain_text(cost)
+    first.select_option("palace")
+    second.select_option("palace")
+    note = phone.get_by_test_id("mh-reveal-cost")
+    expect(note).to_contain_text(over)
+    reveal = phone.get_by_role("button", name={"en": "Reveal", "hu": "Felfedés"}[lang], exact=True)
+    assert 0 <= reveal.bounding_box()["y"] - (note.bounding_box()["y"] + note.bounding_box()["height"]) < 40  # beside the button
+    _what_the_phone_shows(phone, f"maharaja-reveal-cost-{lang}")
+    second.select_option("gold")
+    expect(note).not_to_contain_text(over)
+    # another phone sees the price but not the player's gold (it is secret)
+    other = new_phone()
+    _sit(other, live_server, created, lang, seat=(seat + 1) % len(created["seats"]))
+    other.get_by_test_id("mh-action1").select_option("palace")
+    other.get_by_test_id("mh-action2").select_option("palace")
+    expect(other.get_by_test_id("mh-reveal-cost")).to_contain_text("24")
+    expect(other.get_by_test_id("mh-reveal-cost")).not_to_contain_text("15")
+
+
+@pytest.mark.parametrize("lang, says", [("en", "Pass: no action"), ("hu", "Passz: nem választok akciót")])
+def test_the_dragon_offers_no_money_that_would_bring_nothing(live_server, new_phone, lang, says):
+    created = _game_until(live_server, "dragon", "dragon-action-chosen")
+    state = _state(live_server, created)
+    seat = state["next"]["seat"]
+    assert state["players"][seat]["yuan"] >= 3
+    phone = new_phone()
+    _sit(phone, live_server, created, lang, seat=seat)
+    expect(phone.get_by_test_id("refill")).to_have_count(0)
+    expect(phone.locator("#move-form")).not_to_contain_text("(+0)")
+    expect(phone.get_by_test_id("pass")).to_contain_text(says)
+    screenshot(phone, f"dragon-pass-{lang}")
