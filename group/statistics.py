@@ -46,7 +46,8 @@ def _per_game(rows: list[tuple[dict, dict]]) -> dict:
     for _, seat in rows:
         for category, points in seat["breakdown"].items():
             totals[category].append(points)
-    return {"plays": len(rows), "wins": sum(1 for _, s in rows if s["rank"] == 1),
+    wins = sum(1 for _, s in rows if s["rank"] == 1)
+    return {"plays": len(rows), "wins": wins, "win_rate": _rate(wins, len(rows)),
             "average": _avg(scores), "best": best[1]["score"], "best_game": best[0]["game_id"],
             "worst": worst[1]["score"], "worst_game": worst[0]["game_id"],
             "title": rows[0][0]["title"], "kind": rows[0][0]["kind"],
@@ -170,6 +171,9 @@ def head_to_head(plays: list[dict], people: list[int]) -> dict:
 
 
 def _pair(plays: list[dict], a: int, b: int) -> dict:
+    """Per game, who of two finished ahead and by how many points on average; across all
+    games only who finished ahead: points of different games do not add up (Han's 40 is
+    not Carcassonne's 40), so the all-games row has no margin."""
     rows = defaultdict(lambda: {"a": [], "b": [], "tie": [], "margin": [], "title": ""})
     for play in plays:
         seat = {s["person"]: s for s in play["seats"]}
@@ -179,15 +183,17 @@ def _pair(plays: list[dict], a: int, b: int) -> dict:
             row["title"] = play["title"] if key else ""
             side = "a" if sa["rank"] < sb["rank"] else "b" if sb["rank"] < sa["rank"] else "tie"
             row[side].append(play["game_id"])
-            row["margin"].append(sa["score"] - sb["score"])
+            if key:
+                row["margin"].append(sa["score"] - sb["score"])
     return {"a": a, "b": b, "games": {key: {"a": r["a"], "b": r["b"], "tie": r["tie"],
                                             "margin": _avg(r["margin"]), "title": r["title"]}
                                       for key, r in sorted(rows.items())}}
 
 
 def totals(plays: list[dict]) -> dict[int, dict]:
-    """Per person: plays and wins (the roster list, ``GET /api/people``)."""
-    out: dict[int, dict] = defaultdict(lambda: {"plays": 0, "wins": 0, "last_played": None})
+    """Per person: plays, wins, the first and the last play (the roster list,
+    ``GET /api/people``; plays come oldest first)."""
+    out: dict[int, dict] = defaultdict(lambda: {"plays": 0, "wins": 0, "first_played": None, "last_played": None})
     for play in plays:
         for seat in play["seats"]:
             if seat["person"] is None:
@@ -195,6 +201,7 @@ def totals(plays: list[dict]) -> dict[int, dict]:
             row = out[seat["person"]]
             row["plays"] += 1
             row["wins"] += seat["rank"] == 1
+            row["first_played"] = row["first_played"] or play["started_at"] or play["ended_at"]
             row["last_played"] = play["ended_at"]
     return dict(out)
 

@@ -187,6 +187,10 @@ class GameKind:
     # None: the game has no turns, only a duration.
     turn: Callable[[dict], tuple[tuple, int | None] | None] | None = None
 
+    # The final sheet as one grid, for a game whose parts are all of one kind (the score pad's
+    # rounds): (state) -> [{"round", "cells": [{"points", "events", "total"} or None per seat]}].
+    # None: the sheet lists each player's parts, and a table by category.
+    sheet: Callable[[dict], list[dict]] | None = None
     # The name of the game a table plays, when its options give one (the score pad kept for
     # "Carcassonne"): (options) -> text or None. None: the game is its title.
     named: Callable[[Mapping[str, Any]], Text | None] | None = None

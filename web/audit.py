@@ -251,7 +251,8 @@ def final(game_id: str):
                            view=views.game_view(table),
                            standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
                            over=table.rules.is_over(table.game), last=game.event(game.last),
-                           categories=_categories(rows), times=timing.sheet(game_id, table))
+                           categories=_categories(rows), times=timing.sheet(game_id, table),
+                           grid=table.rules.sheet(table.game) if table.rules.sheet else None)
 
 
 def _categories(rows: list[dict]) -> list[dict]:

@@ -19,6 +19,7 @@ from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
 from web.db import get_db
+from web.i18n import local_iso
 from web.security import device_id
 
 bp = Blueprint("bgstats", __name__)
@@ -81,7 +82,7 @@ def play_rows(db) -> tuple[list[str], list[dict]]:
         game = get_game(play["kind"])
         for seat in sorted(play["seats"], key=lambda s: s["seat"]):
             person = roster.people[seat["person"]] if seat["person"] else None
-            row = {"date": play["ended_at"], "game_id": play["game_id"], "game": game_name(play),
+            row = {"date": local_iso(play["ended_at"]), "game_id": play["game_id"], "game": game_name(play),
                    "bgg_id": play["bgg_id"] or "", "person_id": person["id"] if person else "",
                    "person": person["name"] if person else "", "played_as": seat["name"],
                    "seat": seat["seat"] + 1, "score": seat["score"], "rank": seat["rank"],

@@ -67,6 +67,19 @@ def _local(recorded_at: str, fmt: str, fallback: slice) -> str:
         return str(recorded_at)[fallback].replace("T", " ")
 
 
+def local_iso(recorded_at: str) -> str:
+    """A server time as the table's wall clock with its offset ("2026-11-26T21:04:05+01:00"):
+    the moment itself, readable where the table played (the CSV of the plays)."""
+    try:
+        moment = datetime.fromisoformat(recorded_at)
+        if moment.tzinfo is None:  # never stored so; read as UTC rather than guessed local
+            moment = moment.replace(tzinfo=ZoneInfo("UTC"))
+        zone = ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest"))
+        return moment.astimezone(zone).isoformat(timespec="seconds")
+    except (ValueError, OverflowError, TypeError, ZoneInfoNotFoundError):
+        return str(recorded_at)
+
+
 def clock(recorded_at: str) -> str:
     return _local(recorded_at, "%H:%M:%S", slice(11, 19))
 

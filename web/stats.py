@@ -289,8 +289,12 @@ def api_people():
     db = get_db()
     roster = roster_log.load(db)
     totals = statistics.totals(plays.read(db, roster))
-    return jsonify({"people": [{"id": p["id"], "name": p["name"], "since": p["since"],
-                                **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
+    # "since": a person's first play (an imported history starts long before its import);
+    # someone who has not played yet is there since being added
+    empty = {"plays": 0, "wins": 0, "first_played": None, "last_played": None}
+    return jsonify({"people": [{"id": p["id"], "name": p["name"],
+                                "since": totals.get(p["id"], empty)["first_played"] or p["since"],
+                                **totals.get(p["id"], empty)}
                                for p in roster.active()]})
 
 

@@ -17,7 +17,9 @@ def bars(rows: list[dict], label: str) -> Markup:
         return Markup("")
     high = max((abs(r["value"] or 0) for r in rows), default=0) or 1
     height = ROW * len(rows) + GAP
-    parts = [f'<svg class="stat-bars" viewBox="0 0 {W} {height}" width="100%" role="img" '
+    # A chart whose bars are links is a group of links (an image holds no controls).
+    role = "group" if any(r.get("href") for r in rows) else "img"
+    parts = [f'<svg class="stat-bars" viewBox="0 0 {W} {height}" width="100%" role="{role}" '
              f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg"><title>{escape(label)}</title>']
     for i, row in enumerate(rows):
         parts.append(_bar(row, GAP + i * ROW, max(1.0, (W - VALUE_ROOM) * abs(row["value"] or 0) / high),

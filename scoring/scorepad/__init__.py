@@ -11,7 +11,7 @@ from scoring.scorepad.forms import describe, parse_form
 from scoring.scorepad.score import is_over, score, totals
 from scoring.scorepad.turns import turn
 from scoring.scorepad.setup import check_setup, setup
-from scoring.scorepad.view import view
+from scoring.scorepad.view import sheet, view
 
 def named(options) -> dict | None:
     """A pad kept for a named game is called by that name (docs/rules/scorepad.md §7)."""
@@ -25,5 +25,5 @@ GAME = GameKind(
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, demo=demo, view=view, has_board=True,
     templates=frozenset({"_board.html", "_live_oob.html"}),
-    totals=totals, options=OPTIONS, check_setup=check_setup, turn=turn, named=named,
+    totals=totals, options=OPTIONS, check_setup=check_setup, turn=turn, named=named, sheet=sheet,
 )

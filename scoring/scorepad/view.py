@@ -11,10 +11,10 @@ from __future__ import annotations
 SHOWN = 12
 
 
-def view(state: dict, players: list[dict]) -> dict:
-    rounds = state["rounds"]
-    first = max(0, len(rounds) - SHOWN)
-    shown = rounds[first:]
+def _grid(state: dict, first: int) -> list[dict]:
+    """The rounds from ``first`` (0-based) on, each cell with its points and the player's
+    running total, started from the kept totals (no walk over the rounds before)."""
+    shown = state["rounds"][first:]
     running = [total - sum(row[seat][0] for row in shown if row[seat]) for seat, total in enumerate(state["totals"])]
     rows = []
     for number, row in enumerate(shown, start=first + 1):
@@ -24,10 +24,22 @@ def view(state: dict, players: list[dict]) -> dict:
                 running[seat] += cell[0]
             cells.append({"points": cell[0], "events": cell[1], "total": running[seat]} if cell else None)
         rows.append({"round": number, "cells": cells})
+    return rows
+
+
+def view(state: dict, players: list[dict]) -> dict:
+    rounds = state["rounds"]
+    first = max(0, len(rounds) - SHOWN)
     fill = _round_to_fill(state)
     filled = rounds[fill - 1] if fill <= len(rounds) else [None] * state["seats"]
-    return {"rows": rows, "hidden": first, "totals": list(state["totals"]), "fill": fill,
+    return {"rows": _grid(state, first), "hidden": first, "totals": list(state["totals"]), "fill": fill,
             "filled": [cell[0] if cell else None for cell in filled], "playing": state["round"]}
+
+
+def sheet(state: dict) -> list[dict]:
+    """The final sheet as the paper pad: every round once, rounds × players (the parts are
+    all rounds, one kind, so a breakdown per player would repeat the same numbers)."""
+    return _grid(state, 0)
 
 
 def _round_to_fill(state: dict) -> int:

@@ -151,7 +151,7 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
     clara.get_by_label("young farmer, palace 1").check()  # persons by what they are, not by a slot
     _tap(clara.get_by_role("button", name="Record the release"))  # one is not enough: refused, cited
     expect(clara.get_by_test_id("problems")).to_contain_text("Exactly 3 person(s) must be released")
-    expect(clara.get_by_test_id("problems")).to_contain_text("dragon.md §18")
+    expect(clara.get_by_test_id("problems")).to_contain_text("Rule §18")
     screenshot(clara, "dragon-contagion-refused")
     for person in ("young warrior, palace 1", "tax collector, palace 2"):
         clara.get_by_label(person).check()

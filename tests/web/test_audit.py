@@ -170,7 +170,8 @@ def test_final_sheet_explains_breakdown_and_shared_ranks(client, db):
     html = client.get(f"/games/{gid}/final?lang=en").get_data(as_text=True)
     assert scores_in(html, "final") == {0: 7, 1: 7}
     assert "They share rank 1" in html and "no tie-break rule" in html
-    assert "Round 1" in html and "Round 2" in html and "#2" in html
+    assert "Round 1" in html and "Round 2" in html and 'title="#2"' in html  # a cell names its event
+    assert html.count(">Round 1<") == 1  # the score pad's rounds once, in one grid (issue 26, item 12)
     assert store.read_events(db, gid)[-1].hash in html
 
 

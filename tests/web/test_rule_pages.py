@@ -27,7 +27,7 @@ def _citations() -> set[tuple[str, str]]:
     passed to a form reader)."""
     found = set()
     for path in list((ROOT / "scoring").rglob("*.py")) + list((ROOT / "events").rglob("*.py")) \
-            + list((ROOT / "web").rglob("*.py")):
+            + list((ROOT / "web").rglob("*.py")) + list((ROOT / "group").rglob("*.py")):
         if path.name == "rulebook.py":
             continue
         source = path.read_text(encoding="utf-8")

@@ -76,7 +76,7 @@ def test_the_final_sheet_shows_four_players_by_category_without_a_sideways_scrol
         seq += 1
     phone = new_phone()
     phone.goto(f"{live_server}/lang/{lang}?next=/games/{created['id']}/final")
-    table = phone.locator(".by-category")
+    table = phone.get_by_test_id("final-grid")  # the score pad's one grid (issue 26, item 12)
     expect(table).to_be_visible()
     box = phone.locator(".scroll").evaluate("s => [s.scrollWidth, s.clientWidth]")
     assert box[0] <= box[1]

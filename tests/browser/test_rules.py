@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import screenshot
-from tests.test_browser_tap_feedback import _game, _sit, _what_the_phone_shows
+from tests.browser.test_tap_feedback import _game, _sit, _what_the_phone_shows
 
 pytestmark = pytest.mark.browser
 RULE = {"en": "Rule §1", "hu": "Szabály §1"}

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from scoring import GAMES
 from tests.conftest import api, screenshot
-from tests.test_browser_tap_feedback import _append, _sit, _what_the_phone_shows
+from tests.browser.test_tap_feedback import _append, _sit, _what_the_phone_shows
 
 pytestmark = pytest.mark.browser
 
