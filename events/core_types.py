@@ -266,4 +266,9 @@ RULEBOOK = (
     RuleSection("7", text("Egy játék importja", "Importing a game"), (
         text("Csak egy exportált játék (JSON-fájl) importálható, és csak ha minden lépése ép és szabályos.",
              "Only an exported game (a JSON file) can be imported, and only when every move in it is intact and legal."),)),
+    RuleSection("8", text("Idő az asztalnál", "Time at the table"), (
+        text("A szünet megállítja a játék óráját; szüneteltetni csak futó játékot lehet, folytatni csak szünetelőt.",
+             "A break stops the game's clock; only a running game can be paused, and only a paused one resumed."),
+        text("Az időzítő perc, perc:mp vagy óra:perc:mp alakban adható meg, legfeljebb 24 óra.",
+             "A timer is given as minutes, min:sec or h:min:sec, at most 24 hours."))),
 )
