@@ -10,9 +10,14 @@ from playwright.sync_api import expect
 
 from scoring import GAMES
 from tests.conftest import api, screenshot
-from tests.browser.test_tap_feedback import _append, _sit, _what_the_phone_shows
+from tests.browser.test_tap_feedback import _sit, _what_the_phone_shows
 
 pytestmark = pytest.mark.browser
+
+
+def _append(base: str, created: dict, seq: int, type_: str, data: dict) -> None:
+    api(base, f"/api/games/{created['id']}/events",
+        {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"api-{seq}"}, created["seats"][0]["token"])
 
 
 def _state(base: str, created: dict) -> dict:
