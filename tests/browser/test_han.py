@@ -65,7 +65,8 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
     host.locator("label.seat-choice", has_text="whoever’s turn").click()
     _turn(host, "Csi", ["yellow"], "envoy")   # an envoy into an empty province
     expect(host.get_by_test_id("problems")).to_contain_text("Csi has no pagoda or envoy yet: it takes one pagoda")
-    expect(host.get_by_test_id("problems")).to_contain_text("docs/rules/han.md §2.5")
+    expect(host.get_by_test_id("problems")).to_contain_text("§2.5")  # a link to the rule page, no file name
+    expect(host.get_by_test_id("problems").get_by_role("link", name="§2.5")).to_have_attribute("href", "/rules/han#s2-5")
     screenshot(host, "han-refused")
     host.locator("fieldset.han-piece").nth(0).get_by_text("pagoda", exact=True).click()
     host.get_by_test_id("place").click()
