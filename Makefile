@@ -69,6 +69,7 @@ instance/.ready: $(VENV)/.installed
 
 run: setup
 	$(PY) -m scripts.announce $(HOST) $(PORT)
+	$(PY) -m flask --app app organiser-link --once --host $(HOST) --port $(PORT)
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) \
 		--access-logfile - "app:create_app()"
 

@@ -32,7 +32,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, bgstats, boards, cli, db, i18n, pages, people, poll, rules, seats, security, stats, stream
+    from web import api, audit, bgstats, boards, cli, db, i18n, organiser, pages, people, poll, rules, seats, security, stats, stream
     app.extensions["on_recorded"] = on_recorded()  # every connection of the app carries them (web/db.py)
     db.init_app(app)
     cli.init_app(app)
@@ -51,6 +51,7 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(people.bp)  # the roster (group/roster.py)
     app.register_blueprint(stats.bp)   # statistics and their JSON (group/plays.py)
     app.register_blueprint(bgstats.bp)  # plays out to BG Stats and CSV, BG Stats exports in
+    organiser.init_app(app)  # who may change the roster (web/organiser.py)
     app.register_blueprint(rules.bp)   # the rule pages a refusal links to
     bgstats.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves

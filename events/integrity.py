@@ -83,12 +83,16 @@ def verify_whole(db, game_id: str) -> tuple[int, str] | None:
     return broken or _against_summary(row, len(events), lambda n: events[n - 1].hash)
 
 
-def warning(broken: tuple[int, str]) -> dict:
-    """What a page, an API answer or an export says of a record that does not verify."""
+GAME_WARNING = ("Ez a játéknapló a(z) {seq}. eseménytől nem igazolható (a lenyomatlánc nem egyezik); "
+                "az innentől mutatott pontok nem hitelesek.",
+                "This record does not verify from event {seq} ({why}); "
+                "the scores shown from there on cannot be trusted.")
+
+
+def warning(broken: tuple[int, str], words: tuple[str, str] = GAME_WARNING) -> dict:
+    """What a page, an API answer or an export says of a record that does not verify
+    (``words``: HU and EN with {seq} and {why}; the roster's log has its own)."""
     seq, why = broken
-    return {"from": seq, "reason": why,
-            "hu": f"Ez a játéknapló a(z) {seq}. eseménytől nem igazolható (a lenyomatlánc nem egyezik); "
-                  "az innentől mutatott pontok nem hitelesek.",
-            "en": f"This record does not verify from event {seq} ({why}); "
-                  "the scores shown from there on cannot be trusted."}
+    return {"from": seq, "reason": why, "hu": words[0].format(seq=seq, why=why),
+            "en": words[1].format(seq=seq, why=why)}
 

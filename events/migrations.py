@@ -210,6 +210,24 @@ _TURN_COLUMNS = (("played_seconds", "REAL"), ("turns", "INTEGER"), ("turn_second
                  ("longest_turn", "REAL"), ("longest_turn_at", "INTEGER"))
 
 
+@migrations()
+def roster_versions_and_summary(db):
+    # The roster's changes get a payload version (2: each names who made it, docs/people.md
+    # §10; the rows before stay 1) and the log a summary row kept with every append, so a
+    # log cut off its end is told as surely as a changed change (group/roster.py).
+    if "version" not in {c.name for c in db["roster_events"].columns}:
+        db.execute("ALTER TABLE roster_events ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
+    db.execute("CREATE TABLE IF NOT EXISTS roster_summary (id INTEGER PRIMARY KEY CHECK (id = 1),"
+               " last_seq INTEGER NOT NULL, last_hash TEXT NOT NULL)")
+    db.execute(_ROSTER_SUMMARY_FROM_LOG)
+
+
+_ROSTER_SUMMARY_FROM_LOG = (
+    "INSERT INTO roster_summary (id, last_seq, last_hash) SELECT 1, COALESCE(MAX(seq), 0),"
+    " COALESCE((SELECT hash FROM roster_events ORDER BY seq DESC LIMIT 1), '') FROM roster_events"
+    " WHERE NOT EXISTS (SELECT 1 FROM roster_summary)")
+
+
 # ---- the same schema on PostgreSQL (events/pg.py) ---------------------------------------
 # One step per SQLite migration above, under the same name and in the same order
 # (tests/events/test_postgres.py checks it, and that both engines end with the same columns).
@@ -368,6 +386,12 @@ POSTGRES: dict[str, list[str]] = {
     "add_turn_times_to_stat_seats": [
         f"ALTER TABLE stat_seats ADD COLUMN IF NOT EXISTS {name} {'DOUBLE PRECISION' if kind == 'REAL' else 'BIGINT'}"
         for name, kind in _TURN_COLUMNS],
+    "roster_versions_and_summary": [
+        "ALTER TABLE roster_events ADD COLUMN IF NOT EXISTS version INTEGER NOT NULL DEFAULT 1",
+        "CREATE TABLE IF NOT EXISTS roster_summary (id INTEGER PRIMARY KEY CHECK (id = 1),"
+        " last_seq BIGINT NOT NULL, last_hash TEXT COLLATE \"C\" NOT NULL)",
+        _ROSTER_SUMMARY_FROM_LOG,
+    ],
 }
 
 # Taken (pg_advisory_xact_lock) by whichever process migrates: several servers

@@ -79,15 +79,27 @@ def play_document(play: dict, game_name: str, names: dict[int, str], zone) -> di
 
 
 def create_play_link(play: dict, game_name: str, names: dict[int, str], zone) -> str:
-    """The BG Stats app's create-play link: one tap on a phone with the app opens the play."""
+    """The BG Stats app's create-play link: one tap on a phone with the app opens the play.
+    BG Stats' published format for pushing plays from other apps (docs/people.md §8):
+    scores are numbers; ``sourceGameId`` and each ``sourcePlayerId`` are the ids BG Stats
+    remembers per source, so a game and a person are matched once and found again."""
     data = {"sourceName": SOURCE, "sourcePlayId": play["game_id"],
             "playDate": _local(play["started_at"], zone), "durationMin": play["seconds"] // 60,
-            "game": {"name": game_name, "bggId": play["bgg_id"] or 0, "highestWins": True},
-            "players": [{"name": s["shown"], "score": str(s["score"]), "winner": s["rank"] == 1,
-                         "startPlayer": s["seat"] == 0, "rank": s["rank"]}
+            "location": SOURCE, "board": "", "comments": f"{SOURCE} {play['game_id']}",
+            "game": {"name": game_name, "bggId": play["bgg_id"] or 0, "highestWins": True,
+                     "noPoints": False, "sourceGameId": play["key"]},
+            "players": [{"name": s["shown"], "score": s["score"], "winner": s["rank"] == 1,
+                         "startPlayer": s["seat"] == 0, "rank": s["rank"], "role": "",
+                         "sourcePlayerId": source_player_id(s)}
                         for s in _players(play, names)]}
     return "bgstats://app.bgstatsapp.com/createPlay.html?data=" + quote(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
+
+
+def source_player_id(seat: dict) -> str:
+    """The roster's person id, stable across renames and games ("person-7"); a seat nobody
+    linked is its name as the game recorded it ("name-Anna")."""
+    return f"person-{seat['person']}" if seat["person"] else f"name-{seat['name']}"
 
 
 # ---- reading a BG Stats export ---------------------------------------------------------

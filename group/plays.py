@@ -13,11 +13,12 @@ import json
 import logging
 import sqlite3
 import threading
+from collections.abc import Collection
 from datetime import datetime
 
 import orjson
 
-from events import states, store, turns
+from events import integrity, states, store, turns
 from events.projection import TableState, changes_the_past, fold, standings
 from group import ratings
 from group import roster as roster_log
@@ -134,10 +135,21 @@ def on_roster_changed(db, events: list) -> None:
 def rebuild(db) -> int:
     """The read model again from the logs (``flask --app app rebuild-stats``): every
     finished game folded once, every imported play of the roster. Returns the games."""
+    return rebuild_checked(db)[0]
+
+
+def rebuild_checked(db) -> tuple[int, dict[str, tuple[int, str]]]:
+    """``rebuild``, and the finished games left out because their record does not verify
+    (events/integrity.py): their rows are not written (docs/people.md §6)."""
     finished = [r[0] for r in db.execute("SELECT id FROM games WHERE finished = 1 ORDER BY id")]
     roster = roster_log.fold(roster_log.read_log(db), checked=False)
     rows: list[dict] = []
+    left_out = {}
     for game_id in finished:
+        broken = integrity.verify_whole(db, game_id)
+        if broken:
+            left_out[game_id] = broken
+            continue
         table = fold(store.read_events(db, game_id))
         if table.rules.is_over(table.game):
             rows += _finished_rows(db, game_id, table)
@@ -146,7 +158,33 @@ def rebuild(db) -> int:
     with store.write_lock(db):
         db.execute("DELETE FROM stat_seats")
         _replace(db, "", rows)
-    return len(finished) + len(roster.imported)
+    with _plays_lock:
+        _checked.clear()
+    return len(finished) - len(left_out) + len(roster.imported), left_out
+
+
+# ---- games whose record does not verify are left out of every statistic ---------------
+# Each finished game of the read model is verified once per process (the Verified prefix
+# of events/integrity.py, shared with the game's pages), again when its rows change.
+_checked: dict[tuple[str, str], tuple[str, tuple[int, str] | None]] = {}  # (db, game) -> (ended_at, broken)
+
+
+def left_out(db, verified) -> dict[str, tuple[int, str]]:
+    """The finished games whose stored record does not verify: {game_id: (from seq, why)}.
+    Every statistic, CSV, JSON and BG Stats file leaves them out (``read(leave_out=…)``)."""
+    key = roster_log.db_key(db)
+    found = {}
+    for game_id, ended_at in db.execute("SELECT DISTINCT game_id, ended_at FROM stat_seats WHERE imported = 0"
+                                        " ORDER BY game_id").fetchall():
+        with _plays_lock:
+            memo = _checked.get((key, game_id))
+        if memo is None or memo[0] != ended_at:
+            memo = (ended_at, verified.unverified_from(db, game_id))
+            with _plays_lock:
+                _checked[(key, game_id)] = memo
+        if memo[1]:
+            found[game_id] = memo[1]
+    return found
 
 
 def dump(db) -> list[tuple]:
@@ -165,7 +203,8 @@ def game_key(kind: str, title: str) -> str:
 
 
 def read(db, roster, key: str | None = None, people: tuple[int, ...] = (),
-          since: str | None = None, until: str | None = None, game_id: str | None = None) -> list[dict]:
+          since: str | None = None, until: str | None = None, game_id: str | None = None,
+          leave_out: Collection[str] = ()) -> list[dict]:
     """Finished plays, oldest first, as {game_id, key, kind, title, ended_at, seconds,
     imported, seats: [{seat, name, person, score, rank, breakdown}]}; only those where
     every one of ``people`` sat, in the date range (``until`` inclusive, YYYY-MM-DD).
@@ -175,7 +214,7 @@ def read(db, roster, key: str | None = None, people: tuple[int, ...] = (),
     return [p for p in _all_plays(db, roster)
             if (not key or p["key"] == key) and (game_id is None or p["game_id"] == game_id)
             and (not since or p["ended_at"] >= since) and (not until or p["ended_at"] < until)
-            and (not wanted or wanted <= p["people"])]
+            and (not wanted or wanted <= p["people"]) and p["game_id"] not in leave_out]
 
 
 # Every play with its people, per database file. A worker keeps the plays it read; when
@@ -277,3 +316,4 @@ def _seconds(start: str, end: str) -> int:
 def forget_cache() -> None:
     with _plays_lock:
         _plays_cache.clear()
+        _checked.clear()

@@ -16,13 +16,13 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 
-from events import store
-from events.hashing import GENESIS, chain_hash
+from events import integrity, store
+from events.hashing import GENESIS, chain_hash, first_broken_link
 from scoring.base import Problem
 from scoring.schema import has_direction_control
 
 MAX_NAME = 40
-VERSION = 1
+VERSION = 2  # 2: every change names who made it (``data.by``); a version-1 change names nobody
 TYPES = ("person-added", "person-renamed", "people-merged", "seat-linked", "seat-unlinked",
          "play-imported", "change-reverted")
 
@@ -53,11 +53,31 @@ class RosterEvent:
     recorded_at: str
     client_event_id: str
     hash: str
+    version: int = VERSION
 
     def envelope(self) -> dict:
-        return {"seq": self.seq, "type": self.type, "version": VERSION, "data": self.data,
+        return {"seq": self.seq, "type": self.type, "version": self.version, "data": self.data,
                 "seat": None, "device": self.device, "recorded_at": self.recorded_at,
                 "client_event_id": self.client_event_id, "hash": self.hash}
+
+    @property
+    def by(self) -> dict | None:
+        """Who made the change (docs/people.md §10): ``{"role": "organiser"}``, ``{"role":
+        "seat", "game", "seat"}`` (a seated phone linking its own seat) or ``{"role":
+        "game", "game"}`` (a game's creation or import linking its seats by the names it
+        recorded). Version 1 changes, from before roles, upcast to None: nobody recorded."""
+        return self.data.get("by") if self.version >= 2 else None
+
+
+ORGANISER = {"role": "organiser"}
+
+
+def by_seat(game_id: str, seat: int) -> dict:
+    return {"role": "seat", "game": game_id, "seat": seat}
+
+
+def by_game(game_id: str) -> dict:
+    return {"role": "game", "game": game_id}
 
 
 @dataclass
@@ -255,7 +275,7 @@ def fold(events: list[RosterEvent], extra_reverted: set[int] = frozenset(),
 
 # ---- storage --------------------------------------------------------------------------
 
-_COLUMNS = "seq, type, data, device, recorded_at, client_event_id, hash"
+_COLUMNS = "seq, type, data, device, recorded_at, client_event_id, hash, version"
 ROSTER_LOCK = "roster"  # one roster: its appends take turns (store.lock_game; PostgreSQL)
 
 
@@ -265,8 +285,8 @@ def read_log(db, after: int = 0, upto: int | None = None) -> list[RosterEvent]:
         sql += " AND seq <= ?"
         params.append(upto)
     rows = db.execute(sql + " ORDER BY seq", params)
-    return [RosterEvent(seq, type_, json.loads(data), device, at, cid, hash_)
-            for seq, type_, data, device, at, cid, hash_ in rows.fetchall()]
+    return [RosterEvent(seq, type_, json.loads(data), device, at, cid, hash_, version)
+            for seq, type_, data, device, at, cid, hash_, version in rows.fetchall()]
 
 
 def last_seq(db) -> int:
@@ -331,19 +351,24 @@ def _remember(key: str, roster: Roster) -> Roster:
 def forget_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _verified.clear()
+        _broken.clear()
 
 
 def append(db, changes: list[tuple[str, dict]], device: str,
-           client_event_id: str | None = None) -> list[RosterEvent]:
+           client_event_id: str | None = None, *, by: dict) -> list[RosterEvent]:
     """Check and append changes in order, all or nothing, under the write lock (the
-    roster read inside it cannot change before the commit). Raises RosterRefused."""
+    roster read inside it cannot change before the commit). ``by``: who makes them
+    (ORGANISER, by_seat, by_game), recorded in each. Raises RosterRefused."""
     with store.write_lock(db):
-        return append_locked(db, changes, device, client_event_id)
+        return append_locked(db, changes, device, client_event_id, by=by)
 
 
-def append_locked(db, changes, device: str, client_event_id: str | None = None) -> list[RosterEvent]:
+def append_locked(db, changes, device: str, client_event_id: str | None = None, *,
+                  by: dict) -> list[RosterEvent]:
     """``append`` inside the caller's ``store.write_lock`` (a game created with its links)."""
     store.lock_game(db, ROSTER_LOCK)
+    changes = [(type_, {**data, "by": by} if isinstance(data, dict) else data) for type_, data in changes]
     if client_event_id:
         row = db.execute("SELECT seq FROM roster_events WHERE client_event_id = ?",
                          [client_event_id]).fetchone()
@@ -399,11 +424,64 @@ def _insert(db, type_: str, data: dict, device: str, client_event_id: str) -> Ro
     envelope = {"seq": seq, "type": type_, "version": VERSION, "data": data, "seat": None,
                 "device": device, "recorded_at": store.now(), "client_event_id": client_event_id}
     envelope["hash"] = chain_hash(prev_hash, envelope)
-    db.execute(f"INSERT INTO roster_events ({_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
+    db.execute(f"INSERT INTO roster_events ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
                [seq, type_, json.dumps(data, ensure_ascii=False), device,
-                envelope["recorded_at"], client_event_id, envelope["hash"]])
+                envelope["recorded_at"], client_event_id, envelope["hash"], VERSION])
+    # the summary row, in the same transaction: a log cut off its end is told by it
+    db.execute("UPDATE roster_summary SET last_seq = ?, last_hash = ? WHERE id = 1", [seq, envelope["hash"]])
     return RosterEvent(seq, type_, data, device, envelope["recorded_at"], client_event_id,
-                       envelope["hash"])
+                       envelope["hash"], VERSION)
+
+
+# ---- whether the log verifies (docs/people.md §10) -------------------------------------
+
+_verified: dict[str, tuple[int, str]] = {}  # database -> (last verified seq, its hash)
+_broken: dict[str, tuple[int, str]] = {}
+
+
+def unverified_from(db, whole: bool = False) -> tuple[int, str] | None:
+    """(N, why) when the roster's log does not verify from change N: its hash chain, or its
+    summary row against the chain (changes cut off the end). Each process verifies each
+    change once (``whole``: all of it again, as verify-db does)."""
+    key = db_key(db)
+    with _cache_lock:
+        if not whole and key in _broken:
+            return _broken[key]
+        seq, prev = (0, GENESIS) if whole else _verified.get(key, (0, GENESIS))
+    row = db.execute("SELECT last_seq, last_hash FROM roster_summary WHERE id = 1").fetchone()
+    events = read_log(db, after=seq)
+    broken = first_broken_link((e.envelope() for e in events), prev, seq + 1)
+    if broken is None and events:
+        seq, prev = events[-1].seq, events[-1].hash
+    if broken is None and row is not None:
+        if seq < row[0]:
+            broken = (seq + 1, f"the summary says the roster has {row[0]} changes; its log ends at {seq}")
+        elif row[0] and _hash_at(db, row[0], seq, prev) != row[1]:
+            broken = (row[0], "the summary's last hash differs from the log's")
+    with _cache_lock:
+        if broken:
+            _broken[key] = broken
+        else:
+            _verified[key] = (seq, prev)
+    return broken
+
+
+def _hash_at(db, n: int, seq: int, prev: str) -> str | None:
+    if n == seq:
+        return prev
+    row = db.execute("SELECT hash FROM roster_events WHERE seq = ?", [n]).fetchone()
+    return row[0] if row else None
+
+
+ROSTER_WARNING = ("A névsor naplója a(z) {seq}. változástól nem igazolható (a lenyomatlánc nem egyezik); "
+                  "az innentől mutatott nevek és összekapcsolások nem hitelesek.",
+                  "The roster's log does not verify from change {seq} ({why}); "
+                  "the names and links shown from there on cannot be trusted.")
+
+
+def warning(broken: tuple[int, str]) -> dict:
+    """What /people, /stats and the roster log say of a log that does not verify."""
+    return integrity.warning(broken, ROSTER_WARNING)
 
 
 # ---- what game creation and import ask for ------------------------------------------
@@ -429,10 +507,13 @@ def resolve_players(roster: Roster, players: list[dict]) -> tuple[list[dict], li
     return names, people
 
 
-def link_game(db, game_id: str, people: list[int | str | None], device: str) -> list[RosterEvent]:
+def link_game(db, game_id: str, people: list[int | str | None], device: str,
+              by: dict | None = None) -> list[RosterEvent]:
     """Link each seat of a game to ``people[seat]``: a person's id, or a name (the roster
     person of that name, or a new one); None leaves the seat unlinked, as does a name
-    that is no usable name or a person already seated in this game. One transaction."""
+    that is no usable name or a person already seated in this game. One transaction.
+    ``by``: who links them (default: the game itself, by the names it recorded)."""
+    by = by or by_game(game_id)
     with store.write_lock(db):
         store.lock_game(db, ROSTER_LOCK)
         written: list[RosterEvent] = []
@@ -444,14 +525,14 @@ def link_game(db, game_id: str, people: list[int | str | None], device: str) -> 
                     continue
                 found = load(db).by_name(name)
                 if found is None:
-                    written += append_locked(db, [("person-added", {"name": name})], device)
+                    written += append_locked(db, [("person-added", {"name": name})], device, by=by)
                 who = found["id"] if found else written[-1].seq
             if who is None or who in seated:
                 continue
             seated.add(who)
             try:
                 written += append_locked(db, [("seat-linked", {"game": game_id, "seat": seat,
-                                                               "person": who})], device)
+                                                               "person": who})], device, by=by)
             except RosterRefused:  # merged meanwhile: the seat stays unlinked, linkable later
                 continue
         return written

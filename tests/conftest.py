@@ -57,6 +57,14 @@ def csrf_of(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 
 
+def become_organiser(app, client) -> None:
+    """Open the organiser's link on this client (docs/people.md §9), as `make run` prints it."""
+    from web import organiser
+    with app.test_request_context():
+        path = organiser.link().split("://", 1)[1].split("/", 1)[1]
+    assert client.get("/" + path).status_code == 303
+
+
 @pytest.fixture
 def guarded(tmp_path):
     """CSRF on, as in production: (app, an English-speaking client, its form token, the store)."""
@@ -64,6 +72,7 @@ def guarded(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "g.db")})
     client = app.test_client()
     client.set_cookie("lang", "en")
+    become_organiser(app, client)  # the roster's changes are the organiser's (tests/group/test_organiser.py)
     token = csrf_of(client.get("/games/new").get_data(as_text=True))
     db = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
     yield app, client, token, db

@@ -22,6 +22,7 @@ from scoring import get_game
 from scoring.base import Problem
 from web import chart, timing, views
 from web.db import get_db, get_states
+from web.organiser import is_organiser
 from web.i18n import t
 from web.seating import my_seat, remember_seat, require_seat
 from web.security import device_id
@@ -322,12 +323,17 @@ def export(game_id: str):
 def _people_of(doc) -> list[str | None]:
     """Who sat where in an imported file (roster.import_links). A people block that does not
     fit the file's players is often the events' fault (a seat cut, no events): when the
-    events do not verify either, that is the refusal (BadExport), not the people block."""
+    events do not verify either, that is the refusal (BadExport), not the people block.
+    The block is not hashed: only the organiser's import follows it; anyone else's links
+    the seats by the names the game itself recorded (docs/people.md §10)."""
     try:
-        return roster.import_links(doc)
+        linked = roster.import_links(doc)
     except RosterRefused:
         verify(doc)
         raise
+    if is_organiser() or not isinstance(doc, dict):
+        return linked
+    return roster.import_links({**doc, "people": None})
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -349,7 +355,8 @@ def import_page():
             409 if isinstance(err, AlreadyHere) else 422
     except RosterRefused as refusal:
         return render_template("audit/import.html", refusal=None, problems=refusal.problems), 422
-    roster.link_game(get_db(), created["id"], people, device_id())
+    roster.link_game(get_db(), created["id"], people, device_id(),
+                     roster.ORGANISER if is_organiser() else None)
     response = redirect(url_for("pages.table", game_id=created["id"]), code=303)
     remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
     return response

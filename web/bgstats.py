@@ -20,6 +20,8 @@ from scoring import get_game
 from scoring.base import Problem
 from web.db import get_db
 from web.i18n import local_iso
+from web.organiser import require_organiser
+from web.stats import left_out
 from web.security import device_id
 
 bp = Blueprint("bgstats", __name__)
@@ -45,7 +47,7 @@ def game_name(play: dict) -> str:
 def _finished_play(game_id: str):
     db = get_db()
     roster = roster_log.load(db)
-    found = plays.read(db, roster, game_id=game_id)
+    found = plays.read(db, roster, game_id=game_id, leave_out=left_out())
     if not found:
         abort(404)  # not finished (or no such game): nothing to send to BG Stats yet
     return found[0], {pid: p["name"] for pid, p in roster.people.items()}
@@ -63,7 +65,7 @@ def final_links(game_id: str) -> dict | None:
     """For the final sheet: the .bgsplay file and the app link, once the play is finished."""
     db = get_db()
     roster = roster_log.load(db)
-    found = plays.read(db, roster, game_id=game_id)
+    found = plays.read(db, roster, game_id=game_id, leave_out=left_out())
     if not found:
         return None
     names = {pid: p["name"] for pid, p in roster.people.items()}
@@ -78,7 +80,7 @@ def play_rows(db) -> tuple[list[str], list[dict]]:
     the games name (a score pad's rounds are none)."""
     roster = roster_log.load(db)
     rows, categories = [], {}
-    for play in plays.read(db, roster):
+    for play in plays.read(db, roster, leave_out=left_out()):
         game = get_game(play["kind"])
         for seat in sorted(play["seats"], key=lambda s: s["seat"]):
             person = roster.people[seat["person"]] if seat["person"] else None
@@ -122,6 +124,8 @@ def plays_csv():
 def import_page():
     if request.method == "GET":
         return render_template("stats/import_bgstats.html", problems=[], result=None)
+    require_organiser(lambda problems, status: (render_template(
+        "stats/import_bgstats.html", problems=problems, result=None), status))
     upload = request.files.get("file")
     try:
         doc = json.loads(upload.read().decode("utf-8")) if upload else None
@@ -150,7 +154,7 @@ def import_plays(db, found: list[dict], device: str) -> dict:
             seats = [_seat(db, s, written, device) for s in play["scores"]]
             data = {"source": "bgstats", **{k: play[k] for k in ("source_id", "date", "started_at", "kind", "game")},
                     "seats": seats}
-            written += roster_log.append_locked(db, [("play-imported", data)], device)
+            written += roster_log.append_locked(db, [("play-imported", data)], device, by=roster_log.ORGANISER)
             known.add(play["source_id"])
     plays.on_roster_changed(db, written)
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,
@@ -163,7 +167,7 @@ def _seat(db, score: dict, written: list, device: str) -> dict:
         raise RosterRefused([roster_log.BAD_NAME])
     found = roster_log.load(db).by_name(name)
     if found is None:
-        added, = roster_log.append_locked(db, [("person-added", {"name": name})], device)
+        added, = roster_log.append_locked(db, [("person-added", {"name": name})], device, by=roster_log.ORGANISER)
         written.append(added)
         person = added.seq
     else:

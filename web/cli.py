@@ -21,7 +21,7 @@ from flask.cli import with_appcontext
 from events import backup, integrity, pg, seats, store
 from events.export import BadExport, replay, verify
 from group import plays, roster
-from web import address
+from web import address, organiser
 from web import transfer
 from web.bgstats import play_rows
 from web.db import get_db
@@ -41,8 +41,8 @@ def init_db_command() -> None:
 @click.command("verify-db")
 @with_appcontext
 def verify_db_command() -> None:
-    """Check every game's hash chain and its summary (last event and hash); exit non-zero
-    naming the first event that does not verify."""
+    """Check every game's hash chain and its summary (last event and hash), and the
+    roster's; exit non-zero naming the first event that does not verify."""
     db = get_db()
     bad = 0
     for game_id in store.game_ids(db):
@@ -50,11 +50,16 @@ def verify_db_command() -> None:
         if broken:
             bad += 1
             click.echo(f"game {game_id}: event {broken[0]}: {broken[1]}", err=True)
+    roster_broken = roster.unverified_from(db, whole=True)
+    if roster_broken:
+        bad += 1
+        click.echo(f"roster: change {roster_broken[0]}: {roster_broken[1]}", err=True)
     ok = "ok" if store.is_postgres(db) else db.execute("PRAGMA integrity_check").fetchone()[0]
     if ok != "ok":
         click.echo(f"integrity_check: {ok}", err=True)
         bad += 1
-    click.echo(f"{len(store.game_ids(db))} games checked, {bad} problems")
+    click.echo(f"{len(store.game_ids(db))} games and the roster's {roster.last_seq(db)} changes checked, "
+               f"{bad} problems")
     sys.exit(1 if bad else 0)
 
 
@@ -177,13 +182,41 @@ def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
                    "e.g. PUBLIC_URL=http://192.168.1.20:5000 (README).", err=True)
 
 
+@click.command("organiser-link")
+@click.option("--once", is_flag=True, help="Print it only the first time (as `make run` does).")
+@click.option("--host", envvar="HOST", default="0.0.0.0", show_default=True,
+              help="The address the server listens on (as `make run`'s HOST).")
+@click.option("--port", envvar="PORT", default="5000", show_default=True,
+              help="The port the server listens on (as `make run`'s PORT).")
+@with_appcontext
+def organiser_link_command(once: bool, host: str, port: str) -> None:
+    """Print the organiser's link (docs/people.md §10): the phone that opens it may change
+    the roster and import BG Stats files. Keep it to yourself."""
+    marker = current_app.config.get("ORGANISER_MARKER") or \
+        os.path.join(current_app.instance_path, ".organiser-link-shown")
+    if once and os.path.exists(marker):
+        return
+    base = address.server_url(host, port)
+    with current_app.test_request_context(base_url=base):
+        click.echo(f"\nThe organiser's link (open it on the organiser's phone only; "
+                   f"`flask --app app organiser-link` prints it again):\n{organiser.link()}\n")
+    with open(marker, "w"):
+        pass
+
+
 @click.command("rebuild-stats")
 @with_appcontext
 def rebuild_stats_command() -> None:
     """Write the statistics' read model again from the games' and the roster's logs."""
     started = time.perf_counter()
-    count = plays.rebuild(get_db())
+    count, left_out = plays.rebuild_checked(get_db())
     click.echo(f"statistics rebuilt from {count} finished plays in {time.perf_counter() - started:.1f} s")
+    for game_id, (seq, why) in left_out.items():
+        click.echo(f"game {game_id} left out: its record does not verify from event {seq} ({why})", err=True)
+    if left_out:
+        click.echo(f"{len(left_out)} games left out of the statistics; `flask --app app verify-db` names "
+                   "every problem", err=True)
+        sys.exit(1)
 
 
 @click.command("export-plays")
@@ -239,7 +272,7 @@ def verify_command(path: str) -> None:
 
 
 COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command, copy_db_command,
-            export_command, hand_seat_command, rebuild_stats_command, export_plays_command,
+            export_command, hand_seat_command, organiser_link_command, rebuild_stats_command, export_plays_command,
             replay_command, verify_command)
 
 

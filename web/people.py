@@ -11,7 +11,11 @@ from events import store
 from group import plays, statistics
 from group import roster as roster_log
 from group.roster import RosterConflict, RosterRefused
+from scoring.base import Problem
 from web.db import get_db
+from web.organiser import require_organiser
+from web.stats import left_out
+from web.seating import my_seat
 from web.security import device_id
 
 bp = Blueprint("people", __name__)
@@ -28,11 +32,15 @@ def _int(value) -> int | None:
         and len(value) < 12 else None
 
 
-def _change(changes, then, refused):
-    """Append roster changes from a form; a refusal shows the page again with why (422)."""
+def _change(changes, then, refused, by: dict = roster_log.ORGANISER):
+    """Append roster changes from a form, for the organiser unless ``by`` says who else may
+    (a seated phone linking its own seat); a refusal shows the page again with why (422;
+    403 for a phone that may not; 409 for a form's reused id)."""
+    if by == roster_log.ORGANISER:
+        require_organiser(refused)
     try:
         written = roster_log.append(get_db(), changes, device_id(),
-                                    (request.form.get("client_event_id") or "")[:64] or None)
+                                    (request.form.get("client_event_id") or "")[:64] or None, by=by)
     except RosterRefused as refusal:
         response, status = refused(refusal.problems)
         return response, 409 if isinstance(refusal, RosterConflict) else status
@@ -43,15 +51,15 @@ def _change(changes, then, refused):
 @bp.get("/people")
 def people(problems=(), status: int = 200):
     roster = _roster()
-    totals = statistics.totals(plays.read(get_db(), roster))
+    totals = statistics.totals(plays.read(get_db(), roster, leave_out=left_out()))
     rows = [{**p, **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
             for p in roster.active()]
     return render_template("stats/people.html", people=rows, problems=list(problems),
                            client_event_id=secrets.token_hex(16), form=request.form), status
 
 
-def _people_refused(problems):
-    return people(problems, 422)
+def _people_refused(problems, status: int = 422):
+    return people(problems, status)
 
 
 @bp.post("/people")
@@ -93,7 +101,7 @@ def log(problems=(), status: int = 200):
 @bp.post("/people/log/<int:target>/revert")
 def revert(target: int):
     return _change([("change-reverted", {"target": target})], url_for("people.log"),
-                   lambda problems: log(problems, 422))
+                   lambda problems, status=422: log(problems, status))
 
 
 # ---- a game's seats ------------------------------------------------------------------
@@ -114,35 +122,62 @@ def seats(game_id: str, problems=(), status: int = 200):
 
 @bp.post("/people/games/<game_id>/<int:seat>")
 def link(game_id: str, seat: int):
-    """Link a seat to a person: chosen by id, or by name (a new name adds a person)."""
+    """The organiser links a seat to a person: chosen by id, or by name (a new name adds a
+    person), or unlinks it."""
     store.game_row(get_db(), game_id) or abort(404)
-    refused = lambda problems: seats(game_id, problems, 422)  # noqa: E731
+    refused = lambda problems, status=422: seats(game_id, problems, status)  # noqa: E731
+    require_organiser(refused)
     if request.form.get("unlink"):
         return _change([("seat-unlinked", {"game": game_id, "seat": seat})],
                        url_for("people.seats", game_id=game_id), refused)
-    person = _int(request.form.get("person"))
-    changes = []
+    return _link(game_id, seat, roster_log.ORGANISER, refused)
+
+
+@bp.post("/games/<game_id>/me")
+def link_mine(game_id: str):
+    """A seated phone says who sat at its own seat (its seat cookie reaches /games/<id>/…);
+    a phone holding no seat of the game is refused (403)."""
+    store.game_row(get_db(), game_id) or abort(404)
+    refused = lambda problems, status=422: seats(game_id, problems, status)  # noqa: E731
+    seat = my_seat(game_id)
+    if seat is None:
+        return refused([NOT_YOUR_SEAT], 403)
+    return _link(game_id, seat, roster_log.by_seat(game_id, seat), refused)
+
+
+NOT_YOUR_SEAT = Problem("people §10", "Csak a saját helyedet kapcsolhatod személyhez (ülj le a játékban a "
+                        "QR-kóddal), vagy a szervező kapcsolhatja.",
+                        "Only your own seat can be linked from this phone (join the game with its QR "
+                        "code), or the organiser links it.")
+
+
+def _link(game_id: str, seat: int, by: dict, refused):
+    """Link the seat to the form's person: by id, or by name (a new name adds the person
+    first); a phone's own seat linked to someone else is unlinked first (the organiser
+    unlinks explicitly). One transaction."""
+    person, name = _int(request.form.get("person")), None
     if person is None:
         name = roster_log.clean_name(request.form.get("name"))
         if name is None:
             return refused([roster_log.BAD_NAME])
-        found = _roster().by_name(name)
-        if found is None:
-            return _link_new(game_id, seat, name, refused)
-        person = found["id"]
-    changes.append(("seat-linked", {"game": game_id, "seat": seat, "person": person}))
-    return _change(changes, url_for("people.seats", game_id=game_id), refused)
-
-
-def _link_new(game_id: str, seat: int, name: str, refused):
-    """A name not on the roster: the person is added and linked in one transaction."""
     db = get_db()
+    cid = (request.form.get("client_event_id") or "")[:64] or None
     try:
         with store.write_lock(db):
-            added, = roster_log.append_locked(db, [("person-added", {"name": name})], device_id())
-            roster_log.append_locked(db, [("seat-linked", {"game": game_id, "seat": seat,
-                                                           "person": added.seq})], device_id())
+            roster = _roster()
+            written = []
+            if name is not None:
+                found = roster.by_name(name)
+                if found is None:
+                    written += roster_log.append_locked(db, [("person-added", {"name": name})], device_id(),
+                                                        cid and f"{cid}-added", by=by)
+                person = found["id"] if found else written[-1].seq
+            changes = [("seat-linked", {"game": game_id, "seat": seat, "person": person})]
+            if by["role"] == "seat" and roster.links.get(game_id, {}).get(seat) not in (None, person):
+                changes.insert(0, ("seat-unlinked", {"game": game_id, "seat": seat}))
+            written += roster_log.append_locked(db, changes, device_id(), cid, by=by)
     except RosterRefused as refusal:
         roster_log.forget_cache()  # the cached roster may hold the rolled-back person
-        return refused(refusal.problems)
+        response, status = refused(refusal.problems)
+        return response, 409 if isinstance(refusal, RosterConflict) else status
     return redirect(url_for("people.seats", game_id=game_id), code=303)

@@ -13,7 +13,7 @@ from group import plays, ratings, statistics
 from group import roster as roster_log
 from scoring import GAMES, get_game
 from web import stats_chart
-from web.db import get_db
+from web.db import caches, get_db
 from web.i18n import t, tr
 
 bp = Blueprint("stats", __name__)
@@ -139,7 +139,7 @@ def _setup(state) -> None:
                                        with_filters=with_filters, games_registry=GAMES,
                                        game_link=game_link, duration=duration, page_link=page_link,
                                        roster_people=lambda: roster_log.load(get_db()).active(),
-                                       category_label=category_label)
+                                       category_label=category_label, trust_notices=trust_notices)
 
 
 def _page(render):
@@ -157,11 +157,23 @@ def _render(template: str, roster, filters: dict, **context):
     return render_template(template, filters=filters, roster=roster, all_people=roster.active(), **context)
 
 
+def left_out() -> dict[str, tuple[int, str]]:
+    """The finished games left out of every statistic: their record does not verify."""
+    return plays.left_out(get_db(), caches().verified)
+
+
+def trust_notices() -> dict:
+    """For the statistics' pages: the games left out (with links) and the roster's warning."""
+    broken = roster_log.unverified_from(get_db())
+    return {"left_out": sorted(left_out()), "roster": roster_log.warning(broken) if broken else None}
+
+
 def _context():
     db = get_db()
     roster = roster_log.load(db)
     filters = _filters(roster)
-    found = plays.read(db, roster, filters["key"], filters["people"], filters["since"], filters["until"])
+    found = plays.read(db, roster, filters["key"], filters["people"], filters["since"], filters["until"],
+                       leave_out=left_out())
     return roster, filters, found
 
 
@@ -288,7 +300,7 @@ def _ratings_json(rated: dict, roster, key: str | None) -> dict:
 def api_people():
     db = get_db()
     roster = roster_log.load(db)
-    totals = statistics.totals(plays.read(db, roster))
+    totals = statistics.totals(plays.read(db, roster, leave_out=left_out()))
     # "since": a person's first play (an imported history starts long before its import);
     # someone who has not played yet is there since being added
     empty = {"plays": 0, "wins": 0, "first_played": None, "last_played": None}
@@ -304,7 +316,8 @@ def api_stats():
         roster, filters, found = _context()
         keys = sorted({p["key"] for p in found})
         seats = statistics.seats_by_person(found)
-        return jsonify({"filters": {"kind": filters["key"], "people": list(filters["people"]),
+        return jsonify({"left_out": {g: {"from": seq, "reason": why} for g, (seq, why) in sorted(left_out().items())},
+                        "filters": {"kind": filters["key"], "people": list(filters["people"]),
                                     "since": filters["since"], "until": filters["until"]},
                         "plays": len(found),
                         "games": {k: statistics.game_figures(found, k) for k in keys},

@@ -28,7 +28,7 @@ _SEAT_TABLES = {
     "revoked_seat_tokens": ("token_hash", "game_id", "seat", "revoked_at"),
 }
 _PROFILE_COLUMNS = ("kind", "profile_id", "version", "data", "created_at")
-_ROSTER_COLUMNS = ("seq", "type", "data", "device", "recorded_at", "client_event_id", "hash")
+_ROSTER_COLUMNS = ("seq", "type", "data", "device", "recorded_at", "client_event_id", "hash", "version")
 
 
 class Diverged(Exception):
@@ -87,6 +87,9 @@ def _copy_roster(source, target) -> int:
                               " ORDER BY seq", [have_seq]).fetchall()
         for row in rows:
             _insert(target, "roster_events", _ROSTER_COLUMNS, row)
+        if rows:  # the summary row follows the log, as an append keeps it
+            target.execute("UPDATE roster_summary SET last_seq = ?, last_hash = ? WHERE id = 1",
+                           [rows[-1][0], rows[-1][6]])
         broken = first_broken_link(e.envelope() for e in roster.read_log(target))
         if broken:
             raise Diverged(f"the copied roster does not verify from event {broken[0]}; nothing copied")

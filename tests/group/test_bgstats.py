@@ -105,9 +105,15 @@ def test_the_score_pad_names_its_game_for_bgstats_and_the_statistics(guarded):
     assert link.startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=")
     data = json.loads(parse_qs(urlsplit(link).query)["data"][0])
     assert data["sourceName"] == "Tablescribe" and data["sourcePlayId"] == game_id
-    assert data["game"] == {"name": "Azul", "bggId": 230802, "highestWins": True}
-    assert [(p["name"], p["score"], p["winner"], p["rank"], p["startPlayer"]) for p in data["players"]] == \
-        [("Anna", "12", False, 2, True), ("Béla", "30", True, 1, False)]
+    # BG Stats' published format for pushing plays (issue 25 §9): numbers for scores, the
+    # source's own ids for the game and each player, the location and a comment
+    assert data["game"] == {"name": "Azul", "bggId": 230802, "highestWins": True, "noPoints": False,
+                            "sourceGameId": "scorepad:azul"}
+    people = {p["name"]: p["id"] for p in client.get("/api/people").get_json()["people"]}
+    assert [(p["name"], p["score"], p["winner"], p["rank"], p["startPlayer"], p["sourcePlayerId"])
+            for p in data["players"]] == [("Anna", 12, False, 2, True, f"person-{people['Anna']}"),
+                                          ("Béla", 30, True, 1, False, f"person-{people['Béla']}")]
+    assert data["location"] == "Tablescribe" and data["comments"] == f"Tablescribe {game_id}"
     assert len(data["playDate"]) == 19
 
 

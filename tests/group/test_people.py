@@ -9,6 +9,7 @@ import pytest
 
 from events import store
 from group import roster
+from tests.conftest import become_organiser
 
 
 def _new_game(client, token, names, kind="scorepad"):
@@ -179,12 +180,33 @@ def test_export_and_import_carry_who_sat_where(guarded, other_app, other_db):
     client.post(f"/people/games/{game}/1", data={"csrf_token": token, "name": "Kiss Béla"})
     doc = client.get(f"/games/{game}/export.json").get_json()
     assert doc["people"] == [{"seat": 0, "name": "Anna"}, {"seat": 1, "name": "Kiss Béla"}]
+    organiser = other_app.test_client()
+    become_organiser(other_app, organiser)
+    response = organiser.post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                              content_type="multipart/form-data")
+    assert response.status_code == 303
+    copy = response.headers["Location"].rsplit("/", 1)[1]
+    there = roster.load(other_db)
+    assert {s: there.people[p]["name"] for s, p in there.seats_of(copy).items()} == {0: "Anna", 1: "Kiss Béla"}
+    assert all(e.by == roster.ORGANISER for e in roster.read_log(other_db))
+
+
+def test_the_unhashed_people_block_cannot_relink_seats(guarded, other_app, other_db):
+    """Issue 25 §2: the export's people block is not covered by the chain. Anyone but the
+    organiser importing a game gets its seats linked by the names the game recorded."""
+    import io
+    import json
+    app, client, token, db = guarded
+    game = _new_game(client, token, ["Anna", "Béla"])
+    doc = client.get(f"/games/{game}/export.json").get_json()
+    doc["people"] = [{"seat": 0, "name": "Béla"}, {"seat": 1, "name": "Anna"}]  # the winner's seat to Béla
     response = other_app.test_client().post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                                             content_type="multipart/form-data")
     assert response.status_code == 303
     copy = response.headers["Location"].rsplit("/", 1)[1]
     there = roster.load(other_db)
-    assert {s: there.people[p]["name"] for s, p in there.seats_of(copy).items()} == {0: "Anna", 1: "Kiss Béla"}
+    assert {s: there.people[p]["name"] for s, p in there.seats_of(copy).items()} == {0: "Anna", 1: "Béla"}
+    assert {json.dumps(e.by) for e in roster.read_log(other_db)} == {json.dumps({"role": "game", "game": copy})}
 
 
 @pytest.mark.parametrize("people", ["x", [{"seat": 5, "name": "A"}], [{"seat": 0, "name": ""}],

@@ -106,9 +106,9 @@ def test_a_link_and_a_merge_change_the_statistics_without_rewriting_them(app, db
     now = roster.load(db)
     cili, anna = now.by_name("Cili")["id"], now.by_name("Anna")["id"]
     before = plays.dump(db)
-    roster.append(db, [("person-added", {"name": "Dóra"})], "dev")
+    roster.append(db, [("person-added", {"name": "Dóra"})], "dev", by=roster.ORGANISER)
     dora = roster.load(db).by_name("Dóra")["id"]
-    roster.append(db, [("people-merged", {"source": cili, "into": dora})], "dev")
+    roster.append(db, [("people-merged", {"source": cili, "into": dora})], "dev", by=roster.ORGANISER)
     assert statistics.person_figures(plays.read(db, roster.load(db)), dora)["plays"] == 2
     assert plays.dump(db) == before
 
@@ -186,7 +186,7 @@ def test_a_workers_kept_plays_follow_every_change_as_a_fresh_read_does(app, db, 
     _scorepad(db, [3, 4], ["Anna", "Dóra"])
     kept_equals_fresh()  # a new one came, with a new person
     now = roster.load(db)
-    roster.append(db, [("people-merged", {"source": now.by_name("Dóra")["id"], "into": now.by_name("Cili")["id"]})], "dev")
+    roster.append(db, [("people-merged", {"source": now.by_name("Dóra")["id"], "into": now.by_name("Cili")["id"]})], "dev", by=roster.ORGANISER)
     kept_equals_fresh()  # the roster changed
     plays.rebuild(db)
     kept_equals_fresh()

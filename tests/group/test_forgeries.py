@@ -1,0 +1,84 @@
+"""Forged records never reach the statistics (issue 25 §3, §4; docs/people.md §6, §10): a
+finished game whose stored record no longer verifies is left out of every statistic, the
+CSV, the JSON and the BG Stats file, and the statistics pages say how many and link to
+them; `rebuild-stats` reports them and exits non-zero. The roster's own log is checked
+like a game's: `verify-db` and a warning on /people and /stats."""
+from __future__ import annotations
+
+import pytest
+
+from group import plays, roster
+from tests.group.test_stats import _scorepad
+
+
+def _tamper(db, sql: str, params=()) -> None:
+    """What someone with the file can do: drop the triggers, change the table (and put
+    the triggers back, so nothing looks touched)."""
+    for table, verb in (("events", "update"), ("roster_events", "update"), ("roster_events", "delete")):
+        db.execute(f"DROP TRIGGER IF EXISTS {table}_no_{verb}")
+    db.execute(sql, list(params))
+    from events.migrations import _refuse_changes
+    _refuse_changes(db, "events", "events are append-only")
+    _refuse_changes(db, "roster_events", "roster events are append-only")
+
+
+@pytest.fixture
+def forged(app, client, db):
+    """Two finished games: Anna won the honest one (9 to 5); in the other the stored 5 of
+    Béla's first move is changed to 99 behind the app's back."""
+    honest = _scorepad(db, [9, 5], ["Anna", "Béla"])
+    forged = _scorepad(db, [7, 5], ["Anna", "Béla"])
+    _tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 3",
+            ['{"seat": 1, "points": 99}', forged])
+    app.extensions["tablescribe"].forget()  # a server started after the change
+    plays.forget_cache()
+    client.set_cookie("lang", "en")
+    return honest, forged
+
+
+def test_a_forged_game_is_left_out_of_every_statistic_and_file(app, client, db, forged):
+    honest, forged_id = forged
+    body = client.get("/api/stats").get_json()
+    assert body["plays"] == 1 and list(body["left_out"]) == [forged_id]
+    assert body["left_out"][forged_id]["from"] == 3
+    for page in ("/stats", "/people", "/stats/plays", "/stats/games/scorepad"):
+        html = client.get(page).get_data(as_text=True)
+        assert 'data-testid="left-out"' in html and f'href="/games/{forged_id}/final"' in html, page
+    csv = client.get("/plays.csv").get_data(as_text=True)
+    assert forged_id not in csv and ",99," not in csv and honest in csv
+    assert client.get(f"/games/{forged_id}/play.bgsplay").status_code == 404
+    assert client.get(f"/games/{honest}/play.bgsplay").status_code == 200
+    people = {p["name"]: p for p in client.get("/api/people").get_json()["people"]}
+    assert people["Béla"]["plays"] == 1 and people["Béla"]["wins"] == 0
+    assert forged_id not in client.get("/stats/plays").get_data(as_text=True).split('data-testid="left-out"')[1].split("</p>", 1)[1]
+
+
+def test_rebuild_stats_leaves_a_forged_game_out_and_exits_non_zero(app, db, forged):
+    honest, forged_id = forged
+    result = app.test_cli_runner().invoke(args=["rebuild-stats"])
+    assert result.exit_code == 1
+    assert f"game {forged_id} left out" in result.output and "from event 3" in result.output
+    assert {row[0] for row in plays.dump(db)} == {honest}
+
+
+def test_a_changed_or_cut_roster_is_told_by_verify_db_and_the_pages(app, client, db):
+    _scorepad(db, [9, 5], ["Anna", "Béla"])
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["verify-db"]).exit_code == 0
+    _tamper(db, "UPDATE roster_events SET data = ? WHERE seq = 1", ['{"name": "Forged Imp"}'])
+    roster.forget_cache()
+    result = runner.invoke(args=["verify-db"])
+    assert result.exit_code == 1 and "roster: change 1" in result.output
+    client.set_cookie("lang", "en")
+    for page in ("/people", "/stats", "/people/log"):
+        html = client.get(page).get_data(as_text=True)
+        assert 'data-testid="roster-unverified"' in html and "does not verify from change 1" in html, page
+
+
+def test_changes_cut_off_the_roster_end_are_told(app, client, db):
+    _scorepad(db, [9, 5], ["Anna", "Béla"])
+    last = roster.last_seq(db)
+    _tamper(db, "DELETE FROM roster_events WHERE seq = ?", [last])
+    roster.forget_cache()
+    result = app.test_cli_runner().invoke(args=["verify-db"])
+    assert result.exit_code == 1 and f"the summary says the roster has {last} changes" in result.output
