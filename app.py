@@ -29,6 +29,8 @@ def create_app(test_config=None) -> Flask:
             app.config["DATABASE"] = os.environ["DATABASE_URL"]
         if os.environ.get("TABLESCRIBE_MAX_STREAMS", "").isdigit():
             app.config["MAX_STREAMS"] = int(os.environ["TABLESCRIBE_MAX_STREAMS"])
+        if os.environ.get("TABLESCRIBE_STREAMS_PER_ADDRESS", "").isdigit():  # a hall behind one NAT
+            app.config["STREAMS_PER_ADDRESS"] = int(os.environ["TABLESCRIBE_STREAMS_PER_ADDRESS"])
     else:
         app.config.from_mapping(test_config)
 

@@ -58,8 +58,8 @@ def verify_db_command() -> None:
     if ok != "ok":
         click.echo(f"integrity_check: {ok}", err=True)
         bad += 1
-    click.echo(f"{len(store.game_ids(db))} games and the roster's {roster.last_seq(db)} changes checked, "
-               f"{bad} problems")
+    click.echo(f"the roster's {roster.last_seq(db)} changes checked")
+    click.echo(f"{len(store.game_ids(db))} games checked, {bad} problems")
     sys.exit(1 if bad else 0)
 
 

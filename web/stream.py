@@ -12,7 +12,9 @@ and the page keeps polling ``/live`` (static/live.js).
 """
 from __future__ import annotations
 
+import threading
 import time
+from collections import Counter
 
 from flask import Blueprint, Response, abort, current_app, request
 
@@ -21,7 +23,9 @@ from events.live import HUB
 from events.states import UnknownGame
 from web import db as web_db
 from web import views
+from web.address import is_loopback
 from web.seating import my_seat
+from web.security import device_id
 
 bp = Blueprint("stream", __name__)
 
@@ -61,19 +65,59 @@ def _fresh(app, environ: dict, game_id: str, sent: int | None) -> tuple[int, str
         return table.seq, views.render_live(game_id, table, my_seat(game_id))
 
 
+# One phone (its device cookie) and one address may hold only so many streams, so that one
+# of them cannot take every live connection (docs/architecture.md "The limit"). Counted per
+# server process; many phones may share an address behind a NAT or a proxy, hence its room.
+STREAMS_PER_PHONE = 6
+STREAMS_PER_ADDRESS = 250
+_held: Counter = Counter()  # ("phone", device) / ("address", ip) -> open streams in this process
+_held_lock = threading.Lock()
+
+
+def _reserve(keys: list[tuple[str, str]], limits: dict[str, int]) -> bool:
+    """Count one stream for each key, unless one of them is at its limit."""
+    with _held_lock:
+        if any(_held[key] >= limits[key[0]] for key in keys):
+            return False
+        for key in keys:
+            _held[key] += 1
+        return True
+
+
+def _release(keys: list[tuple[str, str]]) -> None:
+    with _held_lock:
+        for key in keys:
+            _held[key] -= 1
+            if _held[key] <= 0:
+                del _held[key]
+
+
+def _busy() -> Response:
+    return Response("Too many live connections; this phone checks for moves every few seconds "
+                    "instead.\nTúl sok élő kapcsolat; ez a telefon pár másodpercenként "
+                    "kérdez rá a lépésekre.\n", status=503, mimetype="text/plain",
+                    headers={"Retry-After": "30"})
+
+
 @bp.get("/games/<game_id>/stream")
 def stream(game_id: str):
     if store.last_seq(web_db.get_db(), game_id) == 0:
         abort(404)
     if HUB.server_count() >= current_app.config.get("MAX_STREAMS", MAX_STREAMS):
-        return Response("Too many live connections; this phone checks for moves every few seconds "
-                        "instead.\nTúl sok élő kapcsolat; ez a telefon pár másodpercenként "
-                        "kérdez rá a lépésekre.\n", status=503, mimetype="text/plain",
-                        headers={"Retry-After": "30"})
+        return _busy()
+    keys = [("phone", device_id())]
+    if not is_loopback(request.remote_addr or ""):  # this machine: a proxy in front, the load tests
+        keys.append(("address", request.remote_addr or ""))
+    limits = {"phone": current_app.config.get("STREAMS_PER_PHONE", STREAMS_PER_PHONE),
+              "address": current_app.config.get("STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS)}
+    if not _reserve(keys, limits):
+        return _busy()
     app = current_app._get_current_object()
-    return Response(_messages(app, dict(request.environ), game_id, _seen()),
-                    mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(_messages(app, dict(request.environ), game_id, _seen()),
+                        mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: _release(keys))  # the server closes every response it began
+    return response
 
 
 def _messages(app, environ: dict, game_id: str, sent: int | None):

@@ -89,12 +89,12 @@ def test_merge_and_revert_change_the_ratings_as_a_rebuild_does(app, db):
     before = _numbers(plays.rated(db, now))
     assert set(before["scorepad"]) == {now.by_name(n)["id"] for n in ("Anna", "Béla", "Cili", "Dóra")}
 
-    roster.append(db, [("people-merged", {"source": dora, "into": cili})], "dev")
+    roster.append(db, [("people-merged", {"source": dora, "into": cili})], "dev", by=roster.ORGANISER)
     merged = _numbers(plays.rated(db, roster.load(db)))
     assert dora not in merged["scorepad"] and merged["scorepad"][cili][2] == 3  # one person, 3 plays
     assert merged != before and merged == _fresh(db)
 
-    roster.append(db, [("change-reverted", {"target": roster.load(db).seq})], "dev")
+    roster.append(db, [("change-reverted", {"target": roster.load(db).seq})], "dev", by=roster.ORGANISER)
     assert _numbers(plays.rated(db, roster.load(db))) == before == _fresh(db)
 
 

@@ -151,3 +151,22 @@ def test_a_stream_never_read_leaves_no_request_context_behind(client, game):
     assert response.status_code == 200 and not has_request_context()
     response.close()
     assert not has_request_context()
+
+
+def test_one_phone_and_one_address_cannot_take_every_stream(app, game):
+    """Issue 25 §8: one address opened 2,100 streams in 14 s; another table then got 503."""
+    app.config.update(STREAMS_PER_PHONE=2, STREAMS_PER_ADDRESS=3)
+    lan = {"REMOTE_ADDR": "192.168.1.50"}
+    phone, other_phone, elsewhere = (app.test_client() for _ in range(3))
+    held = [phone.get(f"/games/{game}/stream", buffered=False, environ_base=lan) for _ in range(2)]
+    assert [r.status_code for r in held] == [200, 200]
+    refused = phone.get(f"/games/{game}/stream", environ_base=lan)  # a third on one phone
+    assert refused.status_code == 503 and refused.headers["Retry-After"]
+    held.append(other_phone.get(f"/games/{game}/stream", buffered=False, environ_base=lan))
+    assert held[-1].status_code == 200  # another phone behind the same address: its room is 3
+    assert other_phone.get(f"/games/{game}/stream", environ_base=lan).status_code == 503
+    far = elsewhere.get(f"/games/{game}/stream", buffered=False, environ_base={"REMOTE_ADDR": "192.168.1.51"})
+    assert far.status_code == 200  # another address is not held up
+    for response in held + [far]:
+        response.close()
+    assert phone.get(f"/games/{game}/stream", buffered=False, environ_base=lan).status_code == 200  # given back
