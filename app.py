@@ -203,5 +203,17 @@ def _register_errors(app: Flask) -> None:
                 503, "The database cannot be reached just now; try again in a few seconds.",
                 "Az adatbázis most nem érhető el; próbáld újra pár másodperc múlva."),
                 {"Retry-After": "5"}))
+    def busy(e):
+        """SQLite's write lock not had within busy_timeout (a long write elsewhere): nothing
+        was written; the phone is told to send again shortly, never a 500."""
+        if "locked" not in str(e) and "busy" not in str(e):
+            return error(500, "Something went wrong on the server; try again.",
+                         "Hiba történt a szerveren; próbáld újra.")
+        return (*error(503, "The server is busy writing; your move was not recorded yet, send it again "
+                            "in a moment.",
+                       "A szerver éppen ír; a lépésed még nincs rögzítve, küldd el újra egy pillanat múlva."),
+                {"Retry-After": "2"})
+    import sqlite3
+    app.register_error_handler(sqlite3.OperationalError, busy)
     app.register_error_handler(InternalServerError, lambda e: error(
         500, "Something went wrong on the server; try again.", "Hiba történt a szerveren; próbáld újra."))

@@ -400,3 +400,26 @@ def test_a_number_too_long_to_read_is_called_too_large_not_no_whole_number(raw, 
     with pytest.raises(FormError) as refused:
         form_int({"p": raw}, "p", text("Pont", "Points"), low=low, high=high)
     assert refused.value.problems[0].en == en
+
+
+def test_a_write_that_cannot_get_the_lock_is_503_with_retry_after(tmp_path, monkeypatch):
+    """Issue 25 §5: a long import held SQLite's write lock and moves elsewhere got 500
+    'database is locked'; now 503 with Retry-After, nothing written, and the same move sent
+    again is recorded."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE": str(tmp_path / "l.db"),
+                      "PROPAGATE_EXCEPTIONS": False})
+    client = app.test_client()
+    game = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]}).json
+    move = {"type": "points-recorded", "data": {"seat": 0, "points": 3}, "expected_seq": 1, "client_event_id": "m1"}
+    real = store.append
+
+    def locked(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(store, "append", locked)
+    headers = {"X-Seat-Token": game["seats"][0]["token"]}
+    response = client.post(f"/api/games/{game['id']}/events", json=move, headers=headers)
+    assert response.status_code == 503 and response.headers["Retry-After"] == "2"
+    assert "küldd el újra" in response.json["error"]  # in the phone's language (Hungarian first)
+    monkeypatch.setattr(store, "append", real)
+    assert client.post(f"/api/games/{game['id']}/events", json=move, headers=headers).status_code == 201
