@@ -227,14 +227,18 @@ _ROW = ", ".join(_COLUMNS)
 _MAX_CHANGES = 500  # more changed games than this since a worker's last look: read everything
 
 
-def rated(db, roster) -> dict:
+def rated(db, roster, leave_out: Collection[str] = ()) -> dict:
     """Every person's rating per game (group/ratings.py) from every play the read model
-    holds, kept beside the plays they come from: worked out again only when a play
-    finished or changed, or the roster changed — as a rebuild would, from the same plays."""
+    holds but those left out (records that do not verify), kept beside the plays they come
+    from: worked out again only when a play finished or changed, the roster changed or
+    another game is left out — as a rebuild would, from the same plays."""
     entry = _entry(db, roster)
-    if "ratings" not in entry:  # two requests may both compute it: the same numbers
-        entry["ratings"] = ratings.rate(entry["plays"], entry.get("rated_before"))
-    return {key: table for key, (_, table) in entry["ratings"].items()}
+    left = frozenset(leave_out)
+    done = entry.get("ratings")  # two requests may both compute it: the same numbers
+    if done is None or done[0] != left:
+        kept = [p for p in entry["plays"] if p["game_id"] not in left] if left else entry["plays"]
+        done = entry["ratings"] = (left, ratings.rate(kept, done[1] if done else entry.get("rated_before")))
+    return {key: table for key, (_, table) in done[1].items()}
 
 
 def _all_plays(db, roster) -> list[dict]:
@@ -253,7 +257,7 @@ def _entry(db, roster) -> dict:
         games = _read_games(db, "")
     plays = _with_people(sorted(games.values(), key=lambda p: (p["ended_at"], p["game_id"])), roster)
     entry = {"version": version, "roster": stamp, "games": games, "plays": plays,
-             "rated_before": cached and cached.get("ratings", cached.get("rated_before"))}
+             "rated_before": cached and (cached["ratings"][1] if cached.get("ratings") else cached.get("rated_before"))}
     with _plays_lock:
         _plays_cache[key] = entry
     return entry

@@ -208,7 +208,7 @@ def person(person: int):
             {"label": game_title(key, g["title"]), "value": g["wins"], "text": f"{g['wins']} / {g['plays']}",
              "href": plays_link(filters, kind=key, people=canonical, won=canonical)}
             for key, g in figures["games"].items()], t("Győzelmek játékonként", "Wins per game"))
-        rated = plays.rated(get_db(), roster)
+        rated = plays.rated(get_db(), roster, left_out())
         mine = {key: table[canonical] for key, table in rated.items() if canonical in table}
         start = ratings.Rating().conservative  # where everyone starts: the line's first point
         trends = {key: stats_chart.trend([start] + [p["rating"] for p in r.trend],
@@ -241,7 +241,7 @@ def game(key: str):
              "href": link} for n, d in figures["durations"].items()],
             t("Átlagos játékidő játékosszám szerint", "Average playing time by number of players"))
         return _render("stats/game.html", roster, filters, key=key, figures=figures, durations_chart=durations,
-                       ranking=ratings.ranked(plays.rated(get_db(), roster).get(key, {})),
+                       ranking=ratings.ranked(plays.rated(get_db(), roster, left_out()).get(key, {})),
                        title=mine[0]["title"] if mine else "", kind=kind, distribution=distribution,
                        deciding=stats_chart.bars(deciding, t("A győztes vezetett ebben a kategóriában",
                                                              "The winner led this category")))
@@ -257,7 +257,7 @@ def together():
         chart = stats_chart.bars([{"label": roster.people[p]["name"], "value": len(figures["wins"][p]),
                                    "href": plays_link(filters, won=p)} for p in people],
                                  t("Győzelmek a közös játszmákban", "Wins in the plays together")) if figures else ""
-        rated = plays.rated(get_db(), roster)
+        rated = plays.rated(get_db(), roster, left_out())
         chances = {(pair["a"], pair["b"], key): ratings.chance_ahead(rated.get(key, {}), pair["a"], pair["b"])
                    for pair in (figures["pairs"] if figures else []) for key in pair["games"] if key}
         return _render("stats/together.html", roster, filters, people=people, chart=chart,
@@ -326,5 +326,5 @@ def api_stats():
                                    for p, mine in sorted(seats.items())},
                         "together": statistics.head_to_head(found, list(filters["people"]))
                         if len(filters["people"]) >= 2 else None,
-                        "ratings": _ratings_json(plays.rated(get_db(), roster), roster, filters["key"])})
+                        "ratings": _ratings_json(plays.rated(get_db(), roster, left_out()), roster, filters["key"])})
     return _page(render)

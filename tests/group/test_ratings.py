@@ -149,3 +149,18 @@ def test_ratings_continued_from_earlier_ones_equal_ratings_from_nothing():
         continued = ratings.rate(now, earlier)
         assert numbers(continued) == numbers(ratings.rate(now))
         earlier = continued
+
+
+def test_a_forged_game_is_left_out_of_the_ratings(app, client, db):
+    """Issue 25 §3 holds for the ratings too: a finished game whose record no longer
+    verifies rates nobody, on the pages and in the API."""
+    from tests.group.test_forgeries import _tamper
+    _scorepad(db, [9, 5], ["Anna", "Béla"])
+    forged = _scorepad(db, [7, 5], ["Anna", "Béla"])
+    anna = roster.load(db).by_name("Anna")["id"]
+    assert client.get("/api/stats").get_json()["ratings"]["scorepad"][0]["plays"] == 2
+    _tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 3", ['{"seat": 1, "points": 99}', forged])
+    app.extensions["tablescribe"].forget()  # a server started after the change
+    plays.forget_cache()
+    rows = client.get("/api/stats").get_json()["ratings"]["scorepad"]
+    assert [(r["person"], r["plays"]) for r in rows][0] == (anna, 1) and all(r["plays"] == 1 for r in rows)
