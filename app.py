@@ -8,6 +8,10 @@ from flask import Flask, abort, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import BadRequest, InternalServerError
 
+from events.photos import MAX_UPLOAD_BYTES
+
+PHOTO_UPLOAD_LIMIT = MAX_UPLOAD_BYTES + 64 * 1024  # one photo and the form's few fields
+
 csrf = CSRFProtect()
 
 
@@ -34,7 +38,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, bgstats, boards, cli, db, i18n, organiser, pages, people, poll, rules, seats, security, stats, stream
+    from web import api, audit, bgstats, boards, cli, db, i18n, organiser, pages, people, photos, poll, rules, seats, security, stats, stream
     app.extensions["on_recorded"] = on_recorded()  # every connection of the app carries them (web/db.py)
     db.init_app(app)
     cli.init_app(app)
@@ -55,6 +59,7 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(bgstats.bp)  # plays out to BG Stats and CSV, BG Stats exports in
     organiser.init_app(app)  # who may change the roster (web/organiser.py)
     app.register_blueprint(rules.bp)   # the rule pages a refusal links to
+    app.register_blueprint(photos.bp)  # photos attached to a game or a dispute (events/photos.py)
     bgstats.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
@@ -82,8 +87,10 @@ def connect(database: str):
 
 # Routes that take a whole game: the largest game the benchmark builds (Han at 10,000
 # events) exports 16.7 MiB (docs/reliability.md §4).
-LARGE_UPLOADS = {"audit.import_page": 24 * 2**20,
-                 "bgstats.import_page": 8 * 2**20}  # a group's whole BG Stats history (docs/people.md §8)
+# A game with its photos adds at most MAX_PHOTOS × ~1.1 MB as base64 (docs/photos.md).
+LARGE_UPLOADS = {"audit.import_page": 64 * 2**20,
+                 "bgstats.import_page": 8 * 2**20,  # a group's whole BG Stats history (docs/people.md §8)
+                 "photos.upload": PHOTO_UPLOAD_LIMIT}
 
 
 def _allow_large_uploads() -> None:

@@ -26,7 +26,8 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "stats_games": 1000, "stats_people": 30, "stats_samples": 40,
         "engine_size": 1000, "engine_appends": 100, "engine_replays": 10,
         "servers_tables": 200, "servers_phones": 5, "servers_seconds": 60, "servers_move_every": 15.0,
-        "turn_sizes": [10000], "turn_samples": 40}
+        "turn_sizes": [10000], "turn_samples": 40,
+        "photo_samples": 6, "photo_size": (4032, 3024)}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
          "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
@@ -34,7 +35,8 @@ QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phone
          "slow": 4, "slow_requests": 20, "stats_games": 12, "stats_people": 6, "stats_samples": 3,
          "engine_size": 30, "engine_appends": 3, "engine_replays": 2,
          "servers_tables": 2, "servers_phones": 3, "servers_seconds": 3, "servers_move_every": 0.5,
-         "turn_sizes": [30], "turn_samples": 3}
+         "turn_sizes": [30], "turn_samples": 3,
+         "photo_samples": 2, "photo_size": (640, 480)}
 
 
 def main(argv=None) -> int:
@@ -43,7 +45,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
     parser.add_argument("--skip", default="",
-                        help="comma-separated parts to skip: sizes,turns,real,load,max,wal,history,live,slow,stats,"
+                        help="comma-separated parts to skip: sizes,turns,real,load,max,wal,history,live,slow,stats,photos,"
                              "engines,servers")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
@@ -127,6 +129,11 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         from bench.stats_pages import measure as stats_pages
         log(f"statistics pages: {plan['stats_games']} finished games, {plan['stats_people']} people")
         results["stats"] = stats_pages(plan["stats_games"], plan["stats_people"], plan["stats_samples"])
+        save(results)
+    if "photos" not in skip:
+        from bench.photos import measure as photo_costs
+        log(f"photos: {plan['photo_samples']} uploads of a {plan['photo_size'][0]} x {plan['photo_size'][1]} JPEG")
+        results["photos"] = photo_costs(plan["photo_samples"], tuple(plan["photo_size"]))
         save(results)
     if not {"engines", "servers"} <= skip:
         _run_postgres(plan, skip, results, log, save)
@@ -270,6 +277,9 @@ def render(results: dict) -> str:
     if results.get("stats"):
         from bench.stats_pages import render as render_stats
         out += render_stats(results["stats"])
+    if results.get("photos"):
+        from bench.photos import render as render_photos
+        out += render_photos(results["photos"])
     if results.get("engines"):
         from bench import engines
         out += engines.render(results["engines"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
+from events.photos import MAX_CAPTION, MAX_INPUT_SIDE, MAX_PHOTOS, MAX_UPLOAD_BYTES, MEDIA_TYPE, SHA256
 from scoring import knows_rules
 from scoring.base import Problem, RuleSection, Text, text
 
@@ -46,7 +47,7 @@ def _check_created(table, data: dict) -> list[Problem]:
 
 
 def _check_target(table, target: int) -> list[Problem]:
-    if target not in table.game_seqs:
+    if target not in table.game_seqs and target not in table.photos:
         return [Problem("core §3", f"Csak a játék lépései érvényteleníthetők vagy vitathatók; "
                                    f"a(z) #{target} nem lépés.",
                         f"Only moves of the game can be voided or disputed; #{target} is not a move.")]
@@ -84,6 +85,21 @@ def _check_resolve(table, data: dict) -> list[Problem]:
     if isinstance(dispute, list):
         return dispute
     return _check_target(table, dispute["target"]) if data["outcome"] == "voided" else []
+
+
+def _check_photo(table, data: dict) -> list[Problem]:
+    if len(table.photos) >= MAX_PHOTOS:
+        return [Problem("core §9", f"Egy játékhoz legfeljebb {MAX_PHOTOS} fénykép csatolható.",
+                        f"A game takes at most {MAX_PHOTOS} photos.")]
+    if data["about"] == "dispute":
+        if "dispute" not in data:
+            return [Problem("core §9", "Melyik vitához?", "Which dispute is it for?")]
+        dispute = _open_dispute(table, data)
+        return dispute if isinstance(dispute, list) else []
+    if "dispute" in data:
+        return [Problem("core §9", "Csak vitához csatolt fénykép nevezhet meg vitát.",
+                        "Only a photo attached to a dispute names one.")]
+    return []
 
 
 def _check_rescore(table, data: dict) -> list[Problem]:
@@ -149,6 +165,11 @@ def _fold_timer(table, event):
     return replace(table, timer=timer or None)
 
 
+def _fold_photo(table, event):
+    photo = {**event.data, "seq": event.seq, "seat": event.seat}
+    return replace(table, photos={**table.photos, event.seq: photo})
+
+
 # ---- the log --------------------------------------------------------------------------
 
 def _describe_void(label: Text, d: dict) -> Text:
@@ -180,6 +201,17 @@ def _describe_timer(label: Text, d: dict) -> Text:
 
 MAX_TIMER = 24 * 3600
 _timer_seconds = {"type": "integer", "minimum": 0, "maximum": MAX_TIMER}
+
+
+def _describe_photo(label: Text, d: dict) -> Text:
+    where_hu, where_en = {"final": (" (a tábla a végén)", " (the final board)"),
+                          "dispute": (f" a(z) #{d.get('dispute')} vitához", f" for dispute #{d.get('dispute')}")
+                          }.get(d["about"], ("", ""))
+    caption = f": {d['caption']}" if d.get("caption") else ""
+    return text(f"{label['hu']}{where_hu}{caption}", f"{label['en']}{where_en}{caption}")
+
+
+_sha256 = {"type": "string", "pattern": SHA256}
 
 CORE_EVENTS: dict[str, CoreEvent] = {
     "game-created": CoreEvent(
@@ -231,6 +263,18 @@ CORE_EVENTS: dict[str, CoreEvent] = {
                 "properties": {"turn": _timer_seconds, "total": _timer_seconds}},
         label=text("Időzítő", "Turn timer"), check=_check_timer, fold=_fold_timer,
         describe=_describe_timer),
+    # A photo (events/photos.py): its image is stored by the digest recorded here, so the
+    # chain covers the picture; voidable like a move, its bytes stay.
+    "photo-attached": CoreEvent(
+        schema={"type": "object", "additionalProperties": False,
+                "required": ["sha256", "thumb_sha256", "media_type", "bytes", "width", "height", "caption", "about"],
+                "properties": {"sha256": _sha256, "thumb_sha256": _sha256, "media_type": {"enum": [MEDIA_TYPE]},
+                               "bytes": {"type": "integer", "minimum": 1, "maximum": MAX_UPLOAD_BYTES},
+                               "width": {"type": "integer", "minimum": 1, "maximum": MAX_INPUT_SIDE},
+                               "height": {"type": "integer", "minimum": 1, "maximum": MAX_INPUT_SIDE},
+                               "caption": {"type": "string", "maxLength": MAX_CAPTION},
+                               "about": {"enum": ["game", "final", "dispute"]}, "dispute": _seq}},
+        label=text("Fénykép", "Photo"), check=_check_photo, fold=_fold_photo, describe=_describe_photo),
 }
 CLOCK_EVENTS = frozenset({"game-paused", "game-resumed", "timer-set"})
 CORE_SCHEMAS = {type_: spec.schema for type_, spec in CORE_EVENTS.items()}
@@ -250,8 +294,8 @@ RULEBOOK = (
         text("Egy beküldés egyszer rögzül: az újraküldött ugyanazt a lépést adja vissza; más lépés ugyanazzal az azonosítóval nem kerül be.",
              "A submission is recorded once: sent again it returns the same move; a different move under the same id is not recorded."))),
     RuleSection("3", text("Érvénytelenítés", "Voiding a move"), (
-        text("Csak a játék lépései érvényteleníthetők, mindegyik egyszer; az érvénytelenített lépés áthúzva a naplóban marad.",
-             "Only the game's moves can be voided, each once; a voided move stays in the log, struck through."),)),
+        text("Csak a játék lépései (és fényképei) érvényteleníthetők, mindegyik egyszer; az érvénytelenített lépés áthúzva a naplóban marad.",
+             "Only the game's moves (and photos) can be voided, each once; a voided move stays in the log, struck through."),)),
     RuleSection("4", text("Viták", "Disputes"), (
         text("Egy lépésről egyszerre egy vita folyhat; lezárva a lépés marad vagy érvénytelen lesz.",
              "One dispute at a time per move; resolved, the move is kept or voided."),)),
@@ -271,4 +315,11 @@ RULEBOOK = (
              "A break stops the game's clock; only a running game can be paused, and only a paused one resumed."),
         text("Az időzítő perc, perc:mp vagy óra:perc:mp alakban adható meg, legfeljebb 24 óra.",
              "A timer is given as minutes, min:sec or h:min:sec, at most 24 hours."))),
+    RuleSection("9", text("Fényképek", "Photos"), (
+        text("Leült játékos csatolhat fényképet a játékhoz, a végső táblához vagy egy nyitott vitához: JPEG, PNG vagy WebP, "
+             "legfeljebb 20 MB és 50 megapixel; játékonként legfeljebb 40. A helyadatokat és minden EXIF-adatot eltávolítjuk.",
+             "A seated player may attach a photo to the game, its final board or an open dispute: JPEG, PNG or WebP, "
+             "at most 20 MB and 50 megapixels; at most 40 per game. Location and every other EXIF field are removed."),
+        text("Ami nem fénykép (SVG, weboldal, csonka vagy sérült fájl, túl nagy kép), az nem kerül be; a fénykép lépésként érvényteleníthető.",
+             "What is not a photo (SVG, a web page, a cut-short or damaged file, an image too large) is not attached; a photo can be voided like a move."))),
 )

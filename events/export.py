@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta, timezone
 
-from events import integrity, store
+from events import integrity, photos, store
 from events.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.hashing import HASHED_FIELDS, first_broken_link
 from events.projection import TableState, advance, fold, standings, upcast
@@ -20,7 +20,8 @@ from scoring import get_game, knows_rules, rules_for
 from scoring.schema import schema_texts, strict_validator, unencodable_path
 
 FORMAT = "tablescribe-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2    # 2: a game with photos carries their images (``photos``); 1 otherwise
+READS = (1, 2)        # a reader of version 1 refuses a file with photos, saying its version
 
 # Every stored field, typed and bounded: what the store, the pages and the hash chain take.
 _ENVELOPE = strict_validator({
@@ -75,10 +76,13 @@ def export_game(db, game_id: str) -> dict:
     events = store.read_events(db, game_id)
     if not events:
         raise LookupError(game_id)
-    doc = {"format": FORMAT, "format_version": FORMAT_VERSION,
+    carried = photos.export_blobs(db, events)
+    doc = {"format": FORMAT, "format_version": FORMAT_VERSION if photos.attached(events) else 1,
            "game": {"id": game_id, "kind": events[0].data["kind"], "exported_at": store.now(),
                     "last_seq": events[-1].seq, "last_hash": events[-1].hash},
            "events": [e.envelope() for e in events]}
+    if photos.attached(events):
+        doc["photos"] = carried
     broken = integrity.verify_whole(db, game_id)
     if broken:
         doc["unverified"] = integrity.warning(broken)
@@ -106,13 +110,24 @@ def _verify(doc) -> list[Event]:
     for i, event in enumerate(events[1:], start=1):
         _check_event(table, event)
         table = advance(table, event) or fold(events[:i + 1])
+    _photos(doc, events)
     return events
+
+
+def _photos(doc: dict, events: list[Event]) -> list[photos.Blob]:
+    """The images a file's photo events name, each checked against its digest."""
+    if doc["format_version"] == 1 and ("photos" in doc or photos.attached(events)):
+        raise BadExport(0, "a format version 1 file carries no photos", "az 1. formátumverziójú fájlban nincs fénykép")
+    try:
+        return photos.import_blobs(doc, events)
+    except photos.BadPhotos as bad:
+        raise BadExport(bad.seq, bad.en, bad.hu) from None
 
 
 def _envelopes(doc) -> list[dict]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BadExport(0, f"not a {FORMAT} document", "ez nem Tablescribe-export")
-    if type(doc.get("format_version")) is not int or doc["format_version"] != FORMAT_VERSION:
+    if type(doc.get("format_version")) is not int or doc["format_version"] not in READS:
         raise BadExport(0, f"format version {doc.get('format_version')!r} is not supported "
                            f"(this is version {FORMAT_VERSION})",
                         f"a(z) {doc.get('format_version')!r} formátumverzió nem támogatott")
@@ -260,6 +275,7 @@ def import_game(db, doc, device: str | None = None) -> dict:
     here = store.game_of_first_hash(db, events[0].hash)
     if here is not None:
         raise AlreadyHere(here)
+    blobs = _photos(doc, events)
     created = events[0].data
     game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
     raw_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
@@ -276,6 +292,7 @@ def import_game(db, doc, device: str | None = None) -> dict:
             NewEvent(e.type, e.version, e.data, e.seat, e.device, e.client_event_id,
                      recorded_at=e.recorded_at) for e in events], finished)
         assert [e.hash for e in stored] == [e.hash for e in events], "imported events keep their hashes"
+        photos.store_blobs(db, blobs)
     announce(db, game_id, stored[-1], final)  # the statistics take an imported finished game
     return {"id": game_id, "join_code": join_code,
             "seats": [{"seat": i, "player": p["name"], "token": t}

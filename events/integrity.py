@@ -1,6 +1,7 @@
 """Whether a game's stored record verifies: its hash chain, and its summary row (last
 sequence number and last hash) against the chain, so that events cut off the end are
-noticed as surely as a changed payload. Every page, API answer and export of a game
+noticed as surely as a changed payload; and each photo's stored image against the
+digest its event records (events/photos.py). Every page, API answer and export of a game
 whose record does not verify says so ("this record does not verify from event N").
 
 Each server process verifies each event once, when it first reads it: the verified
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import threading
 
-from events import store
+from events import photos, store
 from events.hashing import GENESIS, first_broken_link
 
 
@@ -48,8 +49,9 @@ class Verified:
                 return self._broken[game_id]
             seq, prev = self._verified.get(game_id, (0, GENESIS))
         row = store.game_row(db, game_id)
-        events = [e.envelope() for e in store.read_events(db, game_id, after=seq)]
-        broken = first_broken_link(events, prev, seq + 1)
+        read = store.read_events(db, game_id, after=seq)
+        events = [e.envelope() for e in read]
+        broken = first_broken_link(events, prev, seq + 1) or photos.first_bad_photo(db, read)
         if broken is None and events:
             seq, prev = events[-1]["seq"], events[-1]["hash"]
 
@@ -76,10 +78,11 @@ class Verified:
 
 
 def verify_whole(db, game_id: str) -> tuple[int, str] | None:
-    """The whole chain and the summary, read now (verify-db, exports)."""
+    """The whole chain, the summary and every photo's stored bytes, read now (verify-db,
+    exports, backups)."""
     row = store.game_row(db, game_id)
     events = store.read_events(db, game_id)
-    broken = first_broken_link(e.envelope() for e in events)
+    broken = first_broken_link(e.envelope() for e in events) or photos.first_bad_photo(db, events)
     return broken or _against_summary(row, len(events), lambda n: events[n - 1].hash)
 
 

@@ -228,6 +228,20 @@ _ROSTER_SUMMARY_FROM_LOG = (
     " WHERE NOT EXISTS (SELECT 1 FROM roster_summary)")
 
 
+@migrations()
+def create_photo_blobs(db):
+    # Photos' bytes (events/photos.py), addressed by their SHA-256, which the photo-attached
+    # event records: insert-only, like the events that name them.
+    db.execute("""
+        CREATE TABLE IF NOT EXISTS photo_blobs (
+            sha256 TEXT PRIMARY KEY,
+            media_type TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            data BLOB NOT NULL
+        )""")
+    _refuse_changes(db, "photo_blobs", "photos are insert-only")
+
+
 # ---- the same schema on PostgreSQL (events/pg.py) ---------------------------------------
 # One step per SQLite migration above, under the same name and in the same order
 # (tests/events/test_postgres.py checks it, and that both engines end with the same columns).
@@ -391,6 +405,16 @@ POSTGRES: dict[str, list[str]] = {
         "CREATE TABLE IF NOT EXISTS roster_summary (id INTEGER PRIMARY KEY CHECK (id = 1),"
         " last_seq BIGINT NOT NULL, last_hash TEXT COLLATE \"C\" NOT NULL)",
         _ROSTER_SUMMARY_FROM_LOG,
+    ],
+    "create_photo_blobs": [
+        """CREATE TABLE IF NOT EXISTS photo_blobs (
+            sha256 TEXT COLLATE "C" PRIMARY KEY,
+            media_type TEXT COLLATE "C" NOT NULL,
+            size BIGINT NOT NULL,
+            data BYTEA NOT NULL
+        )""",
+        _APPEND_ONLY,
+        *_pg_refuse_changes("photo_blobs", "insert-only"),
     ],
 }
 

@@ -31,6 +31,7 @@ class TableState:
     disputes: dict = field(default_factory=dict)  # dispute seq -> {...}
     paused: int | None = None   # the game-paused event of a break going on
     timer: dict | None = None   # the turn timer in force: {"turn"?: s, "total"?: s}
+    photos: dict = field(default_factory=dict)    # photo seq -> its photo-attached payload, seq, seat
 
     @property
     def rules(self) -> GameKind:
@@ -63,6 +64,12 @@ def _voids(events: Iterable[Event]) -> dict[int, dict]:
             target = d["target"] if "target" in d else payloads[d["dispute"]]["target"]
             voided[target] = {"by": e.seq, "reason": d["reason"], "undo": d.get("undo", False)}
     return voided
+
+
+def voided_in(events: Iterable[Event]) -> dict[int, dict]:
+    """The moves these events void (all of a game's voids and disputes among them), as
+    the fold records them: for a list that reads only those events (web/photos.py)."""
+    return _voids(events)
 
 
 def fold(events: list[Event], upto: int | None = None) -> TableState:

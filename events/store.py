@@ -163,6 +163,18 @@ def read_events(db, game_id: str, after: int = 0, upto: int | None = None) -> li
     return [_row_to_event(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
 
 
+def events_of_types(db, game_ids: list[str], types: tuple[str, ...]) -> dict[str, list[Event]]:
+    """The events of these types in these games, by game, in order (one query)."""
+    if not game_ids:
+        return {}
+    sql = (f"SELECT game_id, {_COLUMNS} FROM events WHERE game_id IN ({','.join('?' * len(game_ids))})"
+           f" AND type IN ({','.join('?' * len(types))}) ORDER BY game_id, seq")
+    found: dict[str, list[Event]] = {}
+    for row in db.execute(sql, [*game_ids, *types]).fetchall():
+        found.setdefault(row[0], []).append(_row_to_event(row[1:]))
+    return found
+
+
 def last_seq(db, game_id: str) -> int:
     row = db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", [game_id]).fetchone()
     return row[0] or 0
@@ -193,12 +205,14 @@ class NewEvent:
 
 
 def append(db, game_id: str, new: NewEvent, expected_seq: int,
-           finished: bool | None = None) -> tuple[Event, bool]:
+           finished: bool | None = None, blobs=()) -> tuple[Event, bool]:
     """Append one event after ``expected_seq``. Returns (event, created); a
-    resubmitted client event id returns the original event and created=False."""
+    resubmitted client event id returns the original event and created=False.
+    ``blobs``: a photo's bytes the event names (events/photos.py), stored in the
+    same transaction: the event and its image, or neither."""
     if is_postgres(db):  # psycopg waits cooperatively under gevent
-        return _append(db, game_id, new, expected_seq, finished)
-    return off_the_hub(_append, db, game_id, new, expected_seq, finished)
+        return _append(db, game_id, new, expected_seq, finished, blobs)
+    return off_the_hub(_append, db, game_id, new, expected_seq, finished, blobs)
 
 
 def off_the_hub(call, *args):
@@ -217,13 +231,16 @@ def off_the_hub(call, *args):
 
 
 def _append(db, game_id: str, new: NewEvent, expected_seq: int,
-            finished: bool | None) -> tuple[Event, bool]:
+            finished: bool | None, blobs=()) -> tuple[Event, bool]:
     with write_lock(db):
         lock_game(db, game_id)
         existing = find_by_client_id(db, game_id, new.client_event_id)
         if existing:
             return existing, False
         event = _insert(db, game_id, new, expected_seq)
+        if blobs:
+            from events.photos import store_blobs
+            store_blobs(db, blobs)
         _touch_summary(db, game_id, event, finished)
         return event, True
 

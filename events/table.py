@@ -10,7 +10,7 @@ import secrets
 from dataclasses import dataclass
 from functools import lru_cache
 
-from events import boards, store
+from events import boards, photos, store
 from events.core_types import CORE_EVENTS, CORE_VERSION
 from events.projection import TableState, upcast
 from events.seats import hash_token
@@ -213,19 +213,22 @@ def check_move(table: TableState, type_: str, data) -> list[Problem]:
 
 
 def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | None,
-           device: str, client_event_id: str, states: States | None = None) -> tuple[Event, bool]:
+           device: str, client_event_id: str, states: States | None = None,
+           blobs=()) -> tuple[Event, bool]:
     """Append a move; returns (event, created). A resubmission of the same move (same
     ``client_event_id``, type, payload and seat) returns the original event. Raises
     UnknownGame, StaleSequence, Refused, ReusedId. ``states``: the app's cache of folded
-    states (web/db.py), which it keeps up to date; without it the game is folded whole."""
-    problems = text_problems({"client_event_id": client_event_id, "device": device})
+    states (web/db.py), which it keeps up to date; without it the game is folded whole.
+    ``blobs``: the bytes a photo event names, stored with it (events/photos.py)."""
+    problems = text_problems({"client_event_id": client_event_id, "device": device}) \
+        or photos.unbacked(type_, data, blobs)
     if problems:
         raise Refused(problems)
     earlier = store.find_by_client_id(db, game_id, client_event_id)
     if earlier:
         return _resubmitted(earlier, type_, data, seat), False
     try:
-        return _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states)
+        return _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states, blobs)
     except StaleSequence:
         # A double tap racing itself: the twin appended first, so this is no stale
         # view but the same submission; answer as the first answer did.
@@ -244,7 +247,7 @@ def _resubmitted(earlier: Event, type_: str, data, seat: int | None) -> Event:
     return earlier
 
 
-def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states):
+def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states, blobs=()):
     table = states.load(db, game_id) if states else load(db, game_id)
     if expected_seq != table.seq:
         raise StaleSequence(table.seq)
@@ -256,7 +259,7 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
     pending = Event(table.seq + 1, type_, version, data, seat, device, "", "", "")
     after, walk = states.after(db, game_id, table, pending) if states else (folded_after(db, game_id, table, pending), None)
     event, created = store.append(db, game_id, new, expected_seq,
-                                  finished=table.rules.is_over(after.game))
+                                  finished=table.rules.is_over(after.game), blobs=blobs)
     if not created:  # the same id appended meanwhile (under the write lock)
         return _resubmitted(event, type_, data, seat), False
     if states:

@@ -168,7 +168,7 @@ def comment(game_id: str, dispute_seq: int):
     comment_ = (request.form.get("comment") or "").strip()
     return _write(game_id, "dispute-commented", {"dispute": dispute_seq, "comment": comment_},
                   lambda event: url_for("audit.dispute", game_id=game_id, dispute_seq=dispute_seq),
-                  lambda problems, status: _dispute_page(game_id, dispute_seq, problems, status), comment_)
+                  lambda problems, status: dispute_page(game_id, dispute_seq, problems, status), comment_)
 
 
 @bp.post("/games/<game_id>/disputes/<int:dispute_seq>/resolve")
@@ -176,7 +176,7 @@ def resolve(game_id: str, dispute_seq: int):
     reason, outcome = (request.form.get("reason") or "").strip(), request.form.get("outcome")
     return _write(game_id, "dispute-resolved", {"dispute": dispute_seq, "outcome": outcome, "reason": reason},
                   lambda event: url_for("audit.dispute", game_id=game_id, dispute_seq=dispute_seq),
-                  lambda problems, status: _dispute_page(game_id, dispute_seq, problems, status),
+                  lambda problems, status: dispute_page(game_id, dispute_seq, problems, status),
                   reason or outcome != "voided")
 
 
@@ -198,10 +198,10 @@ def _write(game_id: str, type_: str, data: dict, then, refused, has_text=True):
 
 @bp.get("/games/<game_id>/disputes/<int:dispute_seq>")
 def dispute(game_id: str, dispute_seq: int):
-    return _dispute_page(game_id, dispute_seq)
+    return dispute_page(game_id, dispute_seq)
 
 
-def _dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200):
+def dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200):
     game = _history(game_id)
     final, events = game.final, game.all_events()
     found = final.disputes.get(dispute_seq) or abort(404)

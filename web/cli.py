@@ -18,7 +18,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from events import backup, integrity, pg, seats, store
+from events import backup, integrity, pg, photos, seats, store
 from events.export import BadExport, replay, verify
 from group import plays, roster
 from web import address, organiser
@@ -41,8 +41,8 @@ def init_db_command() -> None:
 @click.command("verify-db")
 @with_appcontext
 def verify_db_command() -> None:
-    """Check every game's hash chain and its summary (last event and hash), and the
-    roster's; exit non-zero naming the first event that does not verify."""
+    """Check every game's hash chain, its summary (last event and hash) and its photos'
+    stored images, and the roster's; exit non-zero naming the first event that does not verify."""
     db = get_db()
     bad = 0
     for game_id in store.game_ids(db):
@@ -54,6 +54,9 @@ def verify_db_command() -> None:
     if roster_broken:
         bad += 1
         click.echo(f"roster: change {roster_broken[0]}: {roster_broken[1]}", err=True)
+    for sha in photos.bad_blobs(db):  # every stored image, even one no event names any more
+        bad += 1
+        click.echo(f"photo {sha}: its stored bytes do not match their digest", err=True)
     ok = "ok" if store.is_postgres(db) else db.execute("PRAGMA integrity_check").fetchone()[0]
     if ok != "ok":
         click.echo(f"integrity_check: {ok}", err=True)
@@ -268,7 +271,9 @@ def verify_command(path: str) -> None:
         events = verify(_read(path))
     except BadExport as err:
         _refuse(err)
-    click.echo(f"ok: {len(events)} events, chain intact, every event passes its rules")
+    shown = len(photos.attached(events))
+    click.echo(f"ok: {len(events)} events, chain intact, every event passes its rules"
+               + (f", {shown} photos match their digests" if shown else ""))
 
 
 COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command, copy_db_command,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from events import integrity, store
+from events import integrity, photos, store
 from events.hashing import first_broken_link
 from group import plays, roster
 
@@ -113,6 +113,7 @@ def _copy_game(source, target, game: dict) -> int:
                               " WHERE game_id = ? AND seq > ? ORDER BY seq", [game_id, have_seq]).fetchall()
         for row in rows:
             _insert(target, "events", _EVENT_COLUMNS, row)
+        photos.copy_blobs(source, target, store.read_events(source, game_id, after=have_seq))
         if rows:
             target.execute("UPDATE games SET last_seq = ?, last_hash = ?, updated_at = ?, finished = ?"
                            " WHERE id = ?", [game["last_seq"], game["last_hash"], game["updated_at"],

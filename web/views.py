@@ -146,7 +146,7 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
     rows = [{"event": e, "text": describe(table, e),
              "who": table.players[e.seat]["name"] if e.seat is not None and e.seat < len(table.players) else "",
              "void": table.voided.get(e.seq), "flag": table.flagged.get(e.seq),
-             "is_move": e.seq in table.game_seqs}
+             "is_move": e.seq in table.game_seqs or e.seq in table.photos}
             for e in reversed(db_events)]
     row = store.game_row(get_db(), game_id)
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat, "view": game_view(table),
@@ -193,6 +193,8 @@ def refused_at() -> str:
         return "clock"
     if request.endpoint == "pages.void":
         return f"void-{(request.view_args or {}).get('target')}"
+    if request.endpoint == "photos.upload":
+        return "photo"
     return "undo" if request.endpoint == "pages.undo" else "move"
 
 
@@ -211,8 +213,9 @@ def acknowledgement(game_id: str, table: TableState, seq) -> dict | None:
         return {"seq": seq, "at": "undo", "over": over,
                 "text": {k: f"{verb[k]} #{target}: {what[k]}" for k in ("hu", "en")}}
     what = describe(table, event)
-    here = "clock" if event.type in CLOCK_EVENTS else "undo" if over else "move"
-    return {"seq": seq, "at": here, "over": over,
+    here = "clock" if event.type in CLOCK_EVENTS else "photo" if event.type == "photo-attached" \
+        else "undo" if over else "move"
+    return {"seq": seq, "at": here, "over": over and here == "undo",
             "text": {k: f"#{seq}: {what[k]}" for k in ("hu", "en")}}
 
 

@@ -161,3 +161,10 @@ def test_the_turn_times_are_measured_with_the_table_page_beside_it_without_them(
         for key in ("derivation", "from_marks", "page", "page_without"):
             assert 0 < r[key]["p50"] <= r[key]["p95"]
         assert r["page_ratio"] > 0
+
+
+def test_photos_are_measured_beside_the_decoding_floor(quick):
+    r = quick["photos"]
+    assert r["upload"]["n"] == r["prepare"]["n"] == r["floor"]["n"] == 2
+    assert r["page"]["photos"] == 2 and r["page"]["thumbs"] < r["page"]["full"]
+    assert "## Photos" in "\n".join(__import__("bench.photos", fromlist=["render"]).render(r))

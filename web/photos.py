@@ -1,0 +1,183 @@
+"""Photos at the table (events/photos.py, docs/photos.md): a seated phone attaches one
+to the game, its final board or an open dispute (a plain multipart form: the camera
+opens on a phone, no JavaScript needed); every phone gets the thumbnail by push, the
+full image on tap. Images are served as the JPEG this app encoded, never as anything
+a browser could run."""
+from __future__ import annotations
+
+import re
+import secrets
+
+from flask import Blueprint, Response, abort, redirect, request, url_for
+
+from events import photos, store
+from events.photos import PhotoRefused
+from events.projection import TableState, voided_in
+from events.table import Refused, ReusedId, StaleSequence, record
+from scoring.base import Problem
+from web import views
+from web.db import get_db, get_states
+from web.seating import my_seat, require_seat, table_or_404
+from web.security import device_id
+
+bp = Blueprint("photos", __name__)
+
+ABOUT = ("game", "final", "dispute")
+NO_SUCH_PHOTO_TARGET = Problem("core §9", "A fénykép a játékhoz, a végső táblához vagy egy vitához tartozhat.",
+                               "A photo belongs to the game, its final board or a dispute.")
+_SHA = re.compile(photos.SHA256)
+
+
+# ---- attaching ------------------------------------------------------------------------
+
+@bp.post("/games/<game_id>/photos")
+def upload(game_id: str):
+    table = table_or_404(game_id)
+    about, dispute = request.form.get("about", "game"), request.form.get("dispute", type=int)
+    refuse = _refusal(game_id, table, about, dispute)
+    seat = require_seat(game_id, refuse)
+    if about not in ABOUT or (about == "dispute") != (dispute is not None):
+        return refuse([NO_SUCH_PHOTO_TARGET], 422)
+    caption = (request.form.get("caption") or "").strip()
+    if len(caption) > photos.MAX_CAPTION:
+        return refuse([Problem("core §9", f"A képaláírás legfeljebb {photos.MAX_CAPTION} karakter.",
+                               f"A caption takes at most {photos.MAX_CAPTION} characters.")], 422)
+    raw = _chosen_file()
+    try:
+        prepared = store.off_the_hub(photos.prepare, raw)  # decoding takes a CPU a moment: off gevent's hub
+    except PhotoRefused as refused:
+        return refuse([refused.problem], 413 if refused.problem is photos.TOO_LARGE else 422)
+    data = {**prepared.facts(), "caption": caption, "about": about}
+    if dispute is not None:
+        data["dispute"] = dispute
+    client_id = (request.form.get("client_event_id") or secrets.token_hex(16))[:64]
+    try:
+        event = _record(game_id, data, seat, client_id, (prepared.image, prepared.thumb))
+    except ReusedId as reused:
+        return refuse([reused.problem], 409)
+    except Refused as refusal:
+        return refuse(refusal.problems, 422)
+    if about == "dispute":
+        return redirect(url_for("audit.dispute", game_id=game_id, dispute_seq=dispute, _anchor="photos"), code=303)
+    return views.after_write(game_id, seat, event.seq)
+
+
+def _chosen_file() -> bytes:
+    """The first file the form carries (the camera's input, or the chooser's)."""
+    for upload in request.files.getlist("photo"):
+        raw = upload.read(photos.MAX_UPLOAD_BYTES + 1)
+        if raw:
+            return raw
+    return b""
+
+
+def _record(game_id: str, data: dict, seat: int, client_id: str, blobs):
+    """A photo joins the game as it is when it arrives: a move recorded while it was on its
+    way does not refuse it (it depends on no score), so the record is tried at the game's
+    current number, twice if another phone wins the race."""
+    for attempt in range(3):
+        current = get_states().load(get_db(), game_id).seq
+        try:
+            return record(get_db(), game_id, "photo-attached", data, current, seat, device_id(),
+                          client_id, states=get_states(), blobs=blobs)[0]
+        except StaleSequence:
+            if attempt == 2:
+                raise Refused([views.STALE]) from None
+
+
+def _refusal(game_id: str, table: TableState, about: str, dispute: int | None):
+    """Where a refusal is shown: the dispute page the form was on, else the table page
+    beside the photo form."""
+    if about == "dispute" and dispute is not None and dispute in table.disputes:
+        from web.audit import dispute_page
+        return lambda problems, status: dispute_page(game_id, dispute, problems, status)
+    return lambda problems, status: views.refuse(game_id, get_states().load(get_db(), game_id), my_seat(game_id),
+                                                 status, problems)
+
+
+@bp.errorhandler(413)
+def too_large(error):
+    """The request was past the upload limit before the form was read (no photo is that
+    large): said as the photo's refusal, not as a bare 'request too large'."""
+    from flask import render_template
+    problem = photos.TOO_LARGE
+    return render_template("error.html", status=413, message_en=problem.en, message_hu=problem.hu), 413
+
+
+# ---- serving --------------------------------------------------------------------------
+
+@bp.get("/games/<game_id>/photos/<sha256>.jpg")
+def image(game_id: str, sha256: str):
+    """A photo or thumbnail of this game, by digest: always image/jpeg, never sniffed,
+    sandboxed; a stored image that no longer matches its digest is not served as one."""
+    if not _SHA.match(sha256) or sha256 not in _digests(table_or_404(game_id)):
+        abort(404)
+    data = photos.read_blob(get_db(), sha256)
+    if data is None:
+        abort(404)
+    if photos.digest(data) != sha256:
+        return Response("This stored image does not match its record's digest; it is not shown.\n"
+                        "Ez a tárolt kép nem egyezik a naplóban rögzített lenyomattal; nem mutatjuk.\n",
+                        status=409, mimetype="text/plain")
+    return Response(data, mimetype=photos.MEDIA_TYPE, headers={
+        "Cache-Control": "private, max-age=31536000, immutable", "ETag": f'"{sha256}"',
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+        "Content-Disposition": f'inline; filename="{sha256[:16]}.jpg"'})
+
+
+def _digests(table: TableState) -> set[str]:
+    return {sha for p in table.photos.values() for sha in (p["sha256"], p["thumb_sha256"])}
+
+
+# ---- what pages show ------------------------------------------------------------------
+
+def photo_list(game_id: str, table: TableState, about: str | None = None,
+               dispute: int | None = None) -> list[dict]:
+    """The game's photos that are not void, newest first (``about``/``dispute``: only
+    those), each with the addresses of its thumbnail and full image."""
+    shown = []
+    for seq, photo in sorted(table.photos.items(), reverse=True):
+        if seq in table.voided or (about and photo["about"] != about) or \
+                (dispute is not None and photo.get("dispute") != dispute):
+            continue
+        shown.append({**photo, "thumb_url": url_for("photos.image", game_id=game_id, sha256=photo["thumb_sha256"]),
+                      "url": url_for("photos.image", game_id=game_id, sha256=photo["sha256"]),
+                      "who": table.players[photo["seat"]]["name"] if photo["seat"] is not None else ""})
+    return shown
+
+
+def thumb_size(photo: dict) -> tuple[int, int]:
+    """The thumbnail's width and height (the image scaled into THUMB_SIDE), so a page
+    keeps its layout while thumbnails load."""
+    w, h = photo["width"], photo["height"]
+    scale = min(1.0, photos.THUMB_SIDE / max(w, h))
+    return max(1, round(w * scale)), max(1, round(h * scale))
+
+
+def final_thumbs(db, game_ids: list[str]) -> dict[str, str]:
+    """For the statistics' play list: each game's final-board photo (else its last photo)
+    that is not void, as its thumbnail's address. Reads only the photo, void and dispute
+    events of these games: the list never folds a game."""
+    by_game = store.events_of_types(db, list(game_ids), (
+        "photo-attached", "event-voided", "dispute-opened", "dispute-resolved"))
+    found: dict[str, str] = {}
+    for game_id, events in by_game.items():
+        voided = voided_in(events)
+        live = [e for e in photos.attached(events) if e.seq not in voided]
+        pick = [e for e in live if e.data["about"] == "final"] or live
+        if pick:
+            found[game_id] = url_for("photos.image", game_id=game_id, sha256=pick[-1].data["thumb_sha256"])
+    return found
+
+
+def photo_seqs(game_id: str) -> list[int]:
+    """The events at which the game's photos (not void) were taken: the replay's marks."""
+    table = get_states().load(get_db(), game_id)
+    return sorted(seq for seq in table.photos if seq not in table.voided)
+
+
+@bp.record_once
+def _setup(state) -> None:
+    state.app.jinja_env.globals.update(photo_list=photo_list, photo_thumb_size=thumb_size,
+                                       photo_seqs=photo_seqs, photo_limits=photos,
+                                       photo_thumbs=lambda game_ids: final_thumbs(get_db(), game_ids))
