@@ -441,7 +441,7 @@ def apply_postgres(db) -> None:
 # ---- what a migrated store holds, engine aside ---------------------------------------
 
 _TYPES = {"integer": "INTEGER", "bigint": "INTEGER", "smallint": "INTEGER", "text": "TEXT",
-          "real": "REAL", "double precision": "REAL", "float": "REAL"}
+          "real": "REAL", "double precision": "REAL", "float": "REAL", "blob": "BLOB", "bytea": "BLOB"}
 
 
 def describe(db) -> dict[str, dict]:
