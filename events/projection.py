@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 from events.core_types import CORE_EVENTS
 from events.store import Event
 from scoring import rules_for
-from scoring.base import GameKind, Move
+from scoring.base import GameKind, Move, Problem
 
 
 @dataclass(frozen=True)
@@ -119,11 +119,16 @@ def step(table: TableState, event: Event, voided: dict, recheck: bool) -> TableS
     game = table.rules
     move = upcast(game, event)
     if recheck:
-        problems = game.check(table.game, move)
+        problems = rules_check(table, move)
         if problems:  # flagged, and left out: apply is only defined for legal moves
             return replace(table, flagged={**table.flagged,
                                            event.seq: [p.as_dict() for p in problems]})
     return replace(table, game=game.apply(table.game, move))
+
+
+def rules_check(table: TableState, move: Move) -> list[Problem]:
+    """The game's refusals of ``move`` on ``table``, naming the players the rules name by seat."""
+    return [p.naming(table.players) for p in table.rules.check(table.game, move)]
 
 
 def _core_step(table: TableState, event: Event) -> TableState:

@@ -12,12 +12,12 @@ from functools import lru_cache
 
 from events import boards, photos, store
 from events.core_types import CORE_EVENTS, CORE_VERSION
-from events.projection import TableState, upcast
+from events.projection import TableState, rules_check, upcast
 from events.seats import hash_token
 from events.states import States, UnknownGame, folded_after, uncached
 from events.store import Event, NewEvent, StaleSequence
 from scoring import get_game, rules_for
-from scoring.base import Problem
+from scoring.base import FormError, Problem
 from scoring.schema import schema_texts, strict_validator
 
 from events.palette import COLOUR_IDS
@@ -199,6 +199,15 @@ def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
             for hu, en in map(schema_texts, errors[:5])]
 
 
+def parse_move(table: TableState, form) -> tuple[str, dict]:
+    """The game's form reader on ``table``: ``(type, data)``, or ``FormError`` with its
+    problems naming the players the form names by seat."""
+    try:
+        return table.rules.parse_form(table.game, form)
+    except FormError as err:
+        raise FormError([p.naming(table.players) for p in err.problems]) from None
+
+
 def check_move(table: TableState, type_: str, data) -> list[Problem]:
     """Every problem with recording this move now; empty means it may be appended."""
     problems = _check_shape(table, type_, data)
@@ -209,7 +218,7 @@ def check_move(table: TableState, type_: str, data) -> list[Problem]:
     game = table.rules
     spec = game.event_types[type_]
     move = upcast(game, Event(table.seq + 1, type_, spec.version, data, None, "", "", "", ""))
-    return game.check(table.game, move)
+    return rules_check(table, move)
 
 
 def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | None,

@@ -7,6 +7,7 @@ contract, so no rule of one game leaks into the core or into another game.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
@@ -29,6 +30,26 @@ class Problem:
 
     def as_dict(self) -> dict[str, str]:
         return {"rule": self.rule, "hu": self.hu, "en": self.en}
+
+    def naming(self, players) -> "Problem":
+        """The problem with each ``player(seat)`` in its texts replaced by that seat's name:
+        the rules know seats, the table knows who sits there (``events/projection.py``
+        names every problem before it leaves the rules)."""
+        def name(found: re.Match) -> str:
+            seat = int(found[1])
+            return players[seat].get("name", f"#{seat + 1}") if 0 <= seat < len(players) else f"#{seat + 1}"
+        if "\u27e8" not in self.hu + self.en:
+            return self
+        return Problem(self.rule, _PLAYER.sub(name, self.hu), _PLAYER.sub(name, self.en))
+
+
+_PLAYER = re.compile("\u27e8player (-?\\d+)\u27e9")
+
+
+def player(seat: int) -> str:
+    """The player of ``seat`` in a refusal's text, to be named by ``Problem.naming``: the
+    state holds seats, not names (the table's players have them)."""
+    return f"\u27e8player {seat}\u27e9"
 
 
 def hu_rulebook(where: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ import secrets
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from events import seats, store
-from events.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, record
+from events.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, parse_move, record
 from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
@@ -113,7 +113,7 @@ def move(game_id: str):
     table_state = table_or_404(game_id)
     seat = _require_seat(game_id, table_state)
     try:
-        type_, data = table_state.rules.parse_form(table_state.game, request.form)
+        type_, data = parse_move(table_state, request.form)
     except FormError as err:
         return views.refuse(game_id, table_state, seat, 422, err.problems)
     return _record(game_id, table_state, seat, type_, data)

@@ -278,10 +278,10 @@ def stale_choice(game_id: str, table: TableState, seat, expected: int, fresh_for
 def _typed_move(table: TableState, seat, form) -> dict:
     """The move these fields make on the current table: its words, and the problems the form
     parser or the rules find with it (none: Save would record it)."""
-    from events.table import check_move
+    from events.table import check_move, parse_move
     from events.store import Event
     try:
-        type_, data = table.rules.parse_form(table.game, form)
+        type_, data = parse_move(table, form)
     except FormError as err:
         return {"text": None, "problems": err.problems}
     problems = check_move(table, type_, data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from scoring.base import Move, Problem
+from scoring.base import Move, Problem, player as who
 from scoring.dragon.data import (ACTIONS, DRAWN_EVENTS, EVENT_NAMES, GROUP_SIZES, MAX_FLOORS, PERSONS,
                                  PERSON_NAMES, PHASE_NAMES, R_ACTION, R_BUILD, R_DEAL, R_DROUGHT, R_EVENTS_ROW,
                                  R_FLOW, R_OPENING, R_PALACE, R_PERSON, R_PRIVILEGE, R_RELEASE,
@@ -35,10 +35,10 @@ def check(state: dict, move: Move) -> list[Problem]:
 
 
 def _not_your_turn(state: dict, seat: int) -> list[Problem]:
-    names, due = state["names"], state["next"]["seat"]
-    asked = names[seat] if seat < len(names) else f"#{seat + 1}"
+    due = who(state["next"]["seat"])
+    asked = who(seat) if seat < state["n"] else f"#{seat + 1}"
     return _p(R_RELEASE if state["next"]["step"] == "release" else R_FLOW,
-              f"Most {names[due]} következik, nem {asked}.", f"It is {names[due]}'s turn, not {asked}'s.")
+              f"Most {due} következik, nem {asked}.", f"It is {due}'s turn, not {asked}'s.")
 
 
 def _check_row(state: dict, move: Move) -> list[Problem]:
@@ -102,7 +102,7 @@ def _check_action(state: dict, move: Move) -> list[Problem]:
     elif "privilege" in d:
         return _p(R_PRIVILEGE, "Kiváltságjog csak a kiváltságjog akcióval jár.",
                   "A privilege comes only with the privilege action.")
-    yuan, name = state["players"][d["seat"]]["yuan"], state["names"][d["seat"]]
+    yuan, name = state["players"][d["seat"]]["yuan"], who(d["seat"])
     if yuan < cost:
         return _p(R_ACTION, f"Ez {cost} yüanba kerül; {name} csak {yuan} yüannal rendelkezik.",
                   f"This costs {cost} yuan; {name} has {yuan}. Money never goes below zero.")
@@ -136,7 +136,7 @@ def _check_recruit(state: dict, move: Move) -> list[Problem]:
     player = state["players"][d["seat"]]
     card = d["card"]
     if card not in player["cards"]:
-        name, card_name = state["names"][d["seat"]], PERSON_NAMES[card]
+        name, card_name = who(d["seat"]), PERSON_NAMES[card]
         return _p(R_PERSON, f"{name} már kijátszotta ezt a kártyát: {card_name['hu']}.",
                   f"{name} has already played the {card_name['en']} card.")
     kinds = TYPES if card == WILD else (card,)

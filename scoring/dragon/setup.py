@@ -10,7 +10,7 @@ def setup(players: list[dict], options: dict, rules_version: int = RULES_VERSION
     ``rules_version``: the version the game is scored by (§24)."""
     n = len(players)
     return {
-        "n": n, "rules_version": rules_version, "names": [p.get("name", f"#{i + 1}") for i, p in enumerate(players)],
+        "n": n, "rules_version": rules_version,
         "large_privilege": options.get("large_privilege", 6),
         "month": 0, "next": {"step": "lay-events", "seat": None, "later": []},
         "row": ["peace", "peace"], "supply": supply_for(n), "pairs": [],

@@ -30,7 +30,7 @@ def check(state: dict, move: Move) -> list[Problem]:
 
 def _new_rules(state) -> bool:
     """Rules version 2 (§14): games recorded before keep the checks they were played with."""
-    return state.get("rules", 1) >= 2
+    return state["rules_version"] >= 2
 
 
 def _gate(state, kind) -> list[Problem]:

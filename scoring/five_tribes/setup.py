@@ -22,10 +22,10 @@ def setup(players: list[dict], options: dict) -> dict:
         "bid_order": markers, "bids": [], "turn_order": [], "turn_index": 0,
         "supply": {"palms": PALM_TREES, "palaces": PALACES},
         "last_camel": False, "no_moves": False, "sheets": [None] * n, "over": False,
-        "meeples": None, "last_path": [], "powers_used": [], "rules": 2,
+        "meeples": None, "last_path": [], "powers_used": [], "rules_version": 2,
     }
 
 
 def setup_v1(players: list[dict], options: dict) -> dict:
     """Games recorded under rules version 1 keep its checks (docs/rules/five-tribes.md §14)."""
-    return setup(players, options) | {"rules": 1}
+    return setup(players, options) | {"rules_version": 1}

@@ -76,7 +76,7 @@ def _turn(state) -> dict:
                       "stuck": state.get("meeples") is not None and not some_move_exists(state["meeples"]),
                       "draft": partial(draft, state) if state.get("meeples") is not None else None}
     compulsory = _compulsory(state, turn)
-    sell_now = not compulsory or state.get("rules", 1) < 2   # §5: selling after the tile action
+    sell_now = not compulsory or state["rules_version"] < 2   # §5: selling after the tile action
     return out | {"tile": turn["tile"], "tile_name": tile_name(turn["tile"]),
                   "action": None if turn["action"] or turn.get("sold") else _tile_action(state, turn, me),
                   "sell": [{"id": k, "label": GOODS[k]["label"], "max": n}
@@ -99,7 +99,7 @@ def _tile_action(state, turn, me) -> dict | None:
         if me["gold"] < price:
             return None
         row = state["card_row"][:window] if state["displays"] else list(CARD_KINDS)
-        if state["displays"] and state.get("rules", 1) >= 2:
+        if state["displays"] and state["rules_version"] >= 2:
             limit = min(limit, len(row))   # §5: 2 cards at a large market, 1 only if one is left
         return {"kind": "market", "price": price, "limit": limit,
                 "cards": [{"id": k, "label": card_label(k)} for k in dict.fromkeys(row)]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from scoring.base import Move, Problem, text
+from scoring.base import Move, Problem, player, text
 from scoring.han.boards import area_name
 from scoring.han.data import ALLIANCES, CARDS, COLOUR_TEXT, COLOURS, MAX_CARDS, MAX_PIECES, PIECE_TEXT, PILE_SLACK, SIDES
 from scoring.han.score import (alliance_pair, area_of, can_place, capacity, envoys, expected_pile, fortified, missing_alliances,
@@ -24,10 +24,6 @@ NOT_NOW = Problem("docs/rules/han.md §4", "A játék véget ért, a végső ér
 PILE_DONE = Problem("docs/rules/han.md §4.1", "A húzópakli már kétszer kifogyott.", "The draw pile has already run out twice.")
 
 
-def _name(state: dict, seat: int) -> str:
-    return state["names"][seat]
-
-
 def _turn_problem(state: dict, seat: int) -> list[Problem]:
     if not 0 <= seat < state["n"]:
         return [Problem("docs/rules/han.md §2.1", f"Nincs {seat + 1}. játékos: {state['n']} játékos játszik.",
@@ -35,9 +31,9 @@ def _turn_problem(state: dict, seat: int) -> list[Problem]:
     turn = state["next"]["seat"]
     if seat != turn:
         return [Problem("docs/rules/han.md §2.1",
-                        f"Nem {_name(state, seat)} következik: {_name(state, turn)} van soron "
+                        f"Nem {player(seat)} következik: {player(turn)} van soron "
                         "(óramutató járása szerint a kezdőjátékostól).",
-                        f"It is not {_name(state, seat)}'s turn: it is {_name(state, turn)}'s "
+                        f"It is not {player(seat)}'s turn: it is {player(turn)}'s "
                         "(clockwise from the start player).")]
     return []
 
@@ -103,8 +99,8 @@ def _check_ended(state: dict, move: Move) -> list[Problem]:
     able = {seat: kinds for seat in range(state["n"]) if (kinds := can_place(state, seat))}
     if not able or (move.data.get("confirmed") and (move.data.get("reason") or "").strip()):
         return []
-    hu = ", ".join(f"{_name(state, s)} ({' / '.join(PIECE_TEXT[k]['hu'] for k in kinds)})" for s, kinds in able.items())
-    en = ", ".join(f"{_name(state, s)} ({' / '.join(PIECE_TEXT[k]['en'] for k in kinds)})" for s, kinds in able.items())
+    hu = ", ".join(f"{player(s)} ({' / '.join(PIECE_TEXT[k]['hu'] for k in kinds)})" for s, kinds in able.items())
+    en = ", ".join(f"{player(s)} ({' / '.join(PIECE_TEXT[k]['en'] for k in kinds)})" for s, kinds in able.items())
     return [Problem("docs/rules/han.md §4.2",
                     f"Még tud lerakni: {hu}. A játék a húzópakli második kifogyásával ér véget, vagy ha senki sem "
                     "tud pagodát vagy követet lerakni; másképp csak megerősítéssel és indokkal zárható le.",
@@ -279,7 +275,7 @@ def _check_empty(state: dict, pieces: list[dict]) -> list[Problem]:
     """§2.5: a province with neither pagoda nor envoy (a fortress alone leaves it so) takes
     one pagoda (or fortress) this turn. Games pinned to rules version 1 counted a lone
     fortress as a piece, and keep doing so, so a void never flags their recorded moves."""
-    counts = _counts_in_province if state.get("rules", 1) >= 2 else _any_piece
+    counts = _counts_in_province if state["rules_version"] >= 2 else _any_piece
     for area in {p["area"] for p in pieces} | {p["with"] for p in pieces if p.get("with")}:
         empty = not any(counts(p) and touches(p, area) for p in state["pieces"])
         here = [p for p in pieces if touches(p, area)]

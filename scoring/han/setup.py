@@ -34,15 +34,15 @@ def check_setup(players: list[dict], options: dict) -> list[Problem]:
 RULES_VERSION = 2  # 2: a lone fortress leaves a province empty (docs/rules/han.md §2.5)
 
 
-def setup(players: list[dict], options: dict, rules: int = RULES_VERSION) -> dict:
-    """The board before move 1; ``rules`` is the rules version the game pinned, kept in the
+def setup(players: list[dict], options: dict, rules_version: int = RULES_VERSION) -> dict:
+    """The board before move 1; ``rules_version`` is the rules version the game pinned, kept in the
     state because version 1 read §2.5 differently (docs/rules/han.md §2.5)."""
     data = options["board"]["data"]
     n, side = len(players), data["side"]
     removed = options["removed_cards"] if options["removed_cards"] >= 0 else removed_default(side, n)
     return {
-        "n": n, "names": [p["name"] for p in players], "side": side, "start": options["start_player"],
-        "rules": rules,
+        "n": n, "side": side, "start": options["start_player"],
+        "rules_version": rules_version,
         # Rule flow: whose turn it is and what the game waits for ("play", "final", "over").
         "next": {"seat": options["start_player"], "step": "play"},
         "areas": [dict(a) for a in data["areas"]],
@@ -63,4 +63,4 @@ def setup(players: list[dict], options: dict, rules: int = RULES_VERSION) -> dic
 
 
 def setup_v1(players: list[dict], options: dict) -> dict:
-    return setup(players, options, rules=1)
+    return setup(players, options, rules_version=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from scoring.base import Move, Problem, text
+from scoring.base import Move, Problem, player, text
 from scoring.maharaja import boards
 from scoring.maharaja.apply import acting_seat, governor_target, travel_fees
 from scoring.maharaja.data import (BUILDER, CHARACTERS, CITIES, HOUSE_COST, MONK, PARTS, bank_characters,
@@ -49,9 +49,8 @@ def check(state: dict, move: Move) -> list[Problem]:
 
 
 def name(state, seat) -> str:
-    """A seat's player name as the table entered it (kept in the state at set-up)."""
-    names = state.get("names") or []
-    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"#{seat}"
+    """A seat's player, named by the table's players (``Problem.naming``)."""
+    return player(seat) if isinstance(seat, int) and 0 <= seat < state["n"] else f"#{seat}"
 
 
 def _gold_problem(state, seat: int, what: dict, price: int) -> list[Problem]:
@@ -147,7 +146,7 @@ def _travel(state, move):
     seat, city, via = _turn(state)["seat"], move.data["city"], move.data["via"]
     if city == state["architects"][seat]:
         return refuse(8, f"Az építész már {city} városban van.", f"The architect is already in city {city}.")
-    if not via and state.get("rules", 1) >= 2:
+    if not via and state["rules_version"] >= 2:
         return refuse(8, "Minden úton 1–2 falu fekszik: egy utazás legalább egy falun áthalad. "
                          "Add meg, melyeken.",
                       "Every road carries one or two villages, so a journey passes at least one: "

@@ -56,7 +56,7 @@ def evaluate(state: dict, city: str) -> list[dict]:
     parts = presence_parts(state, city)
     points = [sum(p.values()) for p in parts]
     present = None  # rules version 1: whoever has points is present, a home point too
-    if state.get("rules", 1) >= 2:
+    if state["rules_version"] >= 2:
         present = [point - p["home"] > 0 for point, p in zip(points, parts)]
     rows = payouts(points, characters, state["n"], present)
     return [row | {"parts": parts[row["seat"]]} for row in rows]

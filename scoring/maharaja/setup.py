@@ -35,13 +35,13 @@ def outer_sites(players: int, options: dict) -> int:
 RULES_VERSION = 2  # 2: a journey passes a village; a home point alone breaks no monopoly (§8, §15)
 
 
-def setup(players: list[dict], options: dict, rules: int = RULES_VERSION) -> dict:
-    """The board before the first event; ``rules`` is the rules version the game pinned
+def setup(players: list[dict], options: dict, rules_version: int = RULES_VERSION) -> dict:
+    """The board before the first event; ``rules_version`` is the rules version the game pinned
     (1 for games recorded before the decisions of version 2)."""
     n = len(players)
     short = options.get("short", False)
     state = {
-        "rules": rules, "n": n, "names": [p["name"] for p in players], "phase": "setup", "round": 0,
+        "rules_version": rules_version, "n": n, "phase": "setup", "round": 0,
         "short": short, "auction": options.get("auction", False),
         "yogi": options.get("yogi", False), "homes": options.get("homes", ""),
         "secret_gold": options.get("secret_gold", True),
@@ -61,7 +61,7 @@ def setup(players: list[dict], options: dict, rules: int = RULES_VERSION) -> dic
 
 
 def setup_v1(players: list[dict], options: dict) -> dict:
-    return setup(players, options, rules=1)
+    return setup(players, options, rules_version=1)
 
 
 def _from_board(data: dict | None) -> dict:

@@ -33,7 +33,7 @@ def _row(state: dict, move: Move) -> dict:
     r = move.data["round"]
     rounds = list(state["rounds"])
     while len(rounds) < r:
-        rounds.append([None] * state["seats"])
+        rounds.append([None] * state["n"])
     row = list(rounds[r - 1])
     totals = list(state["totals"])
     for entry in move.data["entries"]:
@@ -51,7 +51,7 @@ def _with_points(state: dict, seat: int, points: int, seq: int) -> list:
     """The rounds with ``points`` added to the seat's cell of the round being played."""
     rounds, index = list(state["rounds"]), state["round"] - 1
     while len(rounds) <= index:
-        rounds.append([None] * state["seats"])
+        rounds.append([None] * state["n"])
     row = list(rounds[index])
     earlier = row[seat]
     row[seat] = [earlier[0] + points, earlier[1] + [seq]] if earlier else [points, [seq]]

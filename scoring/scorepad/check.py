@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from scoring.base import Move, Problem
+from scoring.base import Move, Problem, player
 from scoring.scorepad.data import MAX_ABS_POINTS, R_END, R_POINTS, R_ROUND, R_ROW
 
 
@@ -16,9 +16,9 @@ def check(state: dict, move: Move) -> list[Problem]:
 def _check_points(state: dict, move: Move) -> list[Problem]:
     seat, points = move.data["seat"], move.data["points"]
     problems = []
-    if not 0 <= seat < state["seats"]:
-        problems.append(Problem(R_POINTS, f"Nincs {seat + 1}. játékos ({state['seats']} van).",
-                                f"There is no player {seat + 1} ({state['seats']} players)."))
+    if not 0 <= seat < state["n"]:
+        problems.append(Problem(R_POINTS, f"Nincs {seat + 1}. játékos ({state['n']} van).",
+                                f"There is no player {seat + 1} ({state['n']} players)."))
     if abs(points) > MAX_ABS_POINTS:
         problems.append(Problem(R_POINTS, f"A pont legfeljebb ±{MAX_ABS_POINTS} lehet (most {points}).",
                                 f"Points must be within ±{MAX_ABS_POINTS} (got {points})."))
@@ -49,7 +49,7 @@ def _check_row(state: dict, move: Move) -> list[Problem]:
     for seat in seats:
         if row and row[seat]:
             points, seqs = row[seat]
-            name = state["names"][seat]
+            name = player(seat)
             return [Problem(R_ROW, f"{name} már kapott pontot a(z) {r}. körben ({points}, #{seqs[-1]}); "
                                    "javításhoz érvénytelenítsd azt a bejegyzést, és írd be újra.",
                             f"{name} already has {points} in round {r} (#{seqs[-1]}); "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from scoring.base import Move, text
+from scoring.base import Move, player, text
 from scoring.forms import fail, form_int, parse_action, player_name
 from scoring.scorepad.data import EVENT_TYPES, MAX_NOTE, MAX_ROUND, R_FORM
 
@@ -25,10 +25,10 @@ def _row(state: dict, form) -> dict:
     (``minus_<seat>``: phone keypads often lack a minus key) and the round it fills."""
     r = form_int(form, "round", text("Kör", "Round"), R_FORM, low=1, high=MAX_ROUND)
     entries = []
-    for seat, name in enumerate(state["names"]):
+    for seat in range(state["n"]):
         if not (form.get(f"points_{seat}") or "").strip():
             continue
-        points = form_int(form, f"points_{seat}", text(name, name), R_FORM)
+        points = form_int(form, f"points_{seat}", text(player(seat), player(seat)), R_FORM)
         if form.get(f"minus_{seat}"):
             points = -abs(points)
         entries.append({"seat": seat, "points": points})

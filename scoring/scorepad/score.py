@@ -5,7 +5,7 @@ from scoring.base import ScorePart, text
 
 
 def score(state: dict) -> dict[int, list[ScorePart]]:
-    parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["seats"])}
+    parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["n"])}
     for round_no, row in enumerate(state["rounds"], start=1):
         label = text(f"{round_no}. kör", f"Round {round_no}")
         for seat, total in enumerate(row):

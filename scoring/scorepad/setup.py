@@ -11,8 +11,7 @@ def setup(players: list[dict], options: dict) -> dict:
     # change 14): a long game has thousands of rounds.
     # totals[seat]: the running sum, so the history's total after each of 10,000 events
     # costs one lookup, not a pass over every round (events/states.py).
-    return {"seats": len(players), "names": [p.get("name", f"#{i + 1}") for i, p in enumerate(players)],
-            "round": 1, "rounds": [], "totals": [0] * len(players), "over": False}
+    return {"n": len(players), "round": 1, "rounds": [], "totals": [0] * len(players), "over": False}
 
 
 def check_setup(players: list[dict], options: dict) -> list[Problem]:

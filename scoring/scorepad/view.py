@@ -31,7 +31,7 @@ def view(state: dict, players: list[dict]) -> dict:
     rounds = state["rounds"]
     first = max(0, len(rounds) - SHOWN)
     fill = _round_to_fill(state)
-    filled = rounds[fill - 1] if fill <= len(rounds) else [None] * state["seats"]
+    filled = rounds[fill - 1] if fill <= len(rounds) else [None] * state["n"]
     return {"rows": _grid(state, first), "hidden": first, "totals": list(state["totals"]), "fill": fill,
             "filled": [cell[0] if cell else None for cell in filled], "playing": state["round"]}
 

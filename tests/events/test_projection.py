@@ -167,3 +167,17 @@ def test_dragon_ranks_a_15_15_tie_during_play_as_shared_first(db):
     state["players"][0]["track"] = 9  # Anna ahead on the person track: no matter before the end
     assert [(r["player"], r["rank"]) for r in standings(dataclasses.replace(table, game=state))] == \
         [("Anna", 1), ("Béla", 1)]
+
+
+def test_a_refusal_names_the_player_the_rules_name_by_seat(db, game_id):
+    """The state holds seats; the table's players name them, when a move is recorded and
+    when a form is read (the recheck after a void: tests/scoring/han/test_refusals.py)."""
+    from events.table import parse_move
+    from scoring.base import FormError
+    _play(db, game_id, [("round-entered", {"round": 1, "entries": [{"seat": 1, "points": 8}]})])
+    with pytest.raises(Refused) as refused:
+        _play(db, game_id, [("round-entered", {"round": 1, "entries": [{"seat": 1, "points": 9}]})])
+    assert refused.value.problems[0].en.startswith("Béla already has 8 in round 1 (#2)")
+    with pytest.raises(FormError) as typed:
+        parse_move(load(db, game_id), {"action": "round-entered", "round": "2", "points_2": "sok"})
+    assert "Cili" in typed.value.problems[0].en and "\u27e8" not in typed.value.problems[0].en

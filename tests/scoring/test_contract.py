@@ -62,6 +62,36 @@ def test_state_and_scores_survive_a_json_round_trip(game):
         assert round_tripped == {str(s): [p.as_dict() for p in parts] for s, parts in scores.items()}
 
 
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def test_the_state_holds_the_games_facts_not_the_tables_names(game):
+    """The players' names are the table's (``TableState.players``): the rules name a seat with
+    ``player(seat)`` and the view gets the players (issue 24, item 6)."""
+    events = _events_of_demo(game)
+    names = {p["name"] for p in events[0].data["players"]}
+    for n in range(1, len(events) + 1):
+        state = fold(events, upto=n).game
+        assert not names & set(_strings(state)), (n, names & set(_strings(state)))
+
+
+def test_the_same_fact_has_the_same_key_in_every_game(game):
+    """The number of players is ``n``, the rules version the state was set up by ``rules_version``."""
+    players, options, _ = game.demo()
+    state = game.setup(players, {**game.default_options(), **options})
+    assert state["n"] == len(players)
+    assert not {"seats", "rules", "names"} & set(state)
+
+
 def test_check_and_apply_never_mutate_their_input(game):
     from events.projection import upcast
     events = _events_of_demo(game)

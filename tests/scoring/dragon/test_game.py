@@ -30,11 +30,13 @@ class Table:
     """A game driven through check + apply, as the recorder does; every move must be legal."""
 
     def __init__(self, n=5, options=None):
-        self.state = dragon.setup([{"name": x} for x in NAMES[:n]], {"large_privilege": 6, **(options or {})})
+        self.players = [{"name": x} for x in NAMES[:n]]
+        self.state = dragon.setup(self.players, {"large_privilege": 6, **(options or {})})
         self.seq = 1
 
     def problems(self, type_, data):
-        return dragon.check(self.state, Move(self.seq + 1, type_, data))
+        """As the recorder sees them: the players the rules name by seat, named."""
+        return [p.naming(self.players) for p in dragon.check(self.state, Move(self.seq + 1, type_, data))]
 
     def play(self, type_, data):
         problems = self.problems(type_, data)

@@ -6,7 +6,7 @@ from events.store import Event
 from scoring.base import Move
 from scoring.han import GAME
 from scoring.han.demo import example_profile, pinned
-from tests.scoring.han.test_game import ANITA, EVA, JENO, E, F, P, new, problems, put, rules_of
+from tests.scoring.han.test_game import ANITA, EVA, JENO, PLAYERS, E, F, P, new, problems, put, rules_of
 
 
 def _out(confirmed=None, seq=50):
@@ -45,7 +45,7 @@ def test_a_second_run_out_with_no_card_drawn_between_is_refused_even_confirmed()
 
 def test_game_ended_needs_nobody_able_to_place_or_a_confirmed_reason():
     s = put(new(players=3), JENO, ["red"], P("vej"))
-    refused = GAME.check(s, _ended())
+    refused = [p.naming(PLAYERS) for p in GAME.check(s, _ended())]  # as the recorder names them
     assert rules_of(refused) == ["docs/rules/han.md §4.2"]
     assert "Jenő" in refused[0].en and "Anita" in refused[0].en
     assert rules_of(GAME.check(s, _ended(confirmed=True, reason=" "))) == ["docs/rules/han.md §4.2"]
@@ -113,17 +113,29 @@ def test_games_pinned_to_rules_version_1_keep_counting_a_lone_fortress_so_a_void
                                 for i, (d, seat) in enumerate(moves)]
     voided = Event(5, "event-voided", 1, {"target": 2, "reason": "tapped by mistake"}, EVA, "dev", "t", "c5", "h")
     table = fold(events + [voided])                  # every move after #2 is checked again
-    assert table.rules is RETIRED[("han", 1)] and table.game["rules"] == 1
+    assert table.rules is RETIRED[("han", 1)] and table.game["rules_version"] == 1
     assert table.flagged == {}                       # Anita's two pieces beside the lone fortress stand
     assert len(table.game["pieces"]) == 3
-    assert new(fortress=True)["rules"] == 2 == GAME.rules_version   # new games read §2.5 as version 2
+    assert new(fortress=True)["rules_version"] == 2 == GAME.rules_version   # new games read §2.5 as version 2
 
 
 def test_a_turn_refusal_names_who_is_asked_and_whose_turn_it_is():
     s = new(start_player=EVA)
-    found = GAME.check(s, Move(2, "card-exchanged", {"seat": JENO}))
+    found = [p.naming(PLAYERS) for p in GAME.check(s, Move(2, "card-exchanged", {"seat": JENO}))]
     assert rules_of(found) == ["docs/rules/han.md §2.1"]
     assert "Jenő" in found[0].en and "Éva" in found[0].en and "Éva" in found[0].hu
+
+
+def test_a_move_flagged_after_a_void_names_the_players_of_the_table():
+    players = [{"name": n, "colour": ""} for n in ("Jenő", "Anita", "Éva")]
+    options = {**GAME.default_options(), "board": pinned(example_profile(1))}
+    created = Event(1, "game-created", 1, {"kind": "han", "rules_version": 2, "players": players,
+                                           "options": options}, None, "dev", "t", "c1", "h")
+    swaps = [Event(2 + seat, "card-exchanged", 1, {"seat": seat}, seat, "dev", "t", f"c{2 + seat}", "h")
+             for seat in (JENO, ANITA)]
+    voided = Event(4, "event-voided", 1, {"target": 2, "reason": "not Jenő"}, EVA, "dev", "t", "c4", "h")
+    flagged = fold([created, *swaps, voided]).flagged       # Anita's swap now comes on Jenő's turn
+    assert flagged[3][0]["en"] == "It is not Anita's turn: it is Jenő's (clockwise from the start player)."
 
 
 def test_during_play_equal_scores_share_a_rank_the_tiebreak_waits_for_the_end():

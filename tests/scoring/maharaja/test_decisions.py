@@ -10,7 +10,8 @@ from tests.scoring.maharaja.test_game import NAMES, refused, started, step
 
 
 def _problems(state, type_, data, seat=None):
-    return M.check(state, Move(0, type_, data, seat))
+    """As the recorder gives them: the players the rules name by seat, named."""
+    return [p.naming([{"name": n} for n in NAMES]) for p in M.check(state, Move(0, type_, data, seat))]
 
 
 # ---- a journey passes at least one village (§8) -------------------------------------------
@@ -26,9 +27,9 @@ def test_a_game_recorded_under_rules_version_1_keeps_its_journeys_through_no_vil
     old = rules_for("maharaja", 1)
     assert old.rules_version == 1 and M.rules_version == 2
     state = old.setup([{"name": n} for n in NAMES[:2]], old.default_options())
-    assert state["rules"] == 1
+    assert state["rules_version"] == 1
     s = started([D.MOGUL, D.TRADER])
-    s["rules"] = 1
+    s["rules_version"] = 1
     s = step(s, "actions-revealed", {"seat": 0, "actions": ["gold", "gold"]})
     assert old.check(s, Move(0, "architect-travelled", {"city": "B", "via": []})) == []
 
@@ -89,7 +90,7 @@ def test_a_home_point_alone_does_not_break_a_monopoly():
     rows = {r["seat"]: r for r in evaluate(s, "B")}
     assert rows[0]["monopoly"] and rows[0]["gold"] == 10 + 5
     assert rows[1]["points"] == 1 and rows[1]["gold"] == 5 and not rows[1]["monopoly"]
-    s["rules"] = 1                                            # games of rules version 1 score as they did
+    s["rules_version"] = 1                                            # games of rules version 1 score as they did
     rows = {r["seat"]: r for r in evaluate(s, "B")}
     assert not rows[0]["monopoly"]
 

@@ -52,4 +52,4 @@ def test_the_version_1_recording_keeps_its_payloads_and_rules():
     journeys = [e for e in doc["events"] if e["type"] == "architect-travelled"]
     assert journeys and all(e["version"] == 1 and all(isinstance(v, int) for v in e["data"]["via"]) for e in journeys)
     table = fold(verify(doc))
-    assert table.game["rules"] == 1 and table.game["outer_sites"] == 6
+    assert table.game["rules_version"] == 1 and table.game["outer_sites"] == 6

@@ -52,7 +52,7 @@ def test_a_whole_round_is_one_row_that_closes_the_round_with_running_totals():
 
 def test_a_filled_cell_is_refused_naming_the_player_the_points_and_the_entry():
     state = pad.apply(pad.setup(PLAYERS, {}), Move(2, "round-entered", _row(1, 12, 8)))
-    problems = pad.check(state, Move(3, "round-entered", _row(1, None, 9)))
+    problems = [p.naming(PLAYERS) for p in pad.check(state, Move(3, "round-entered", _row(1, None, 9)))]
     assert [p.rule for p in problems] == ["docs/rules/scorepad.md §5"]
     assert problems[0].en == "Béla already has 8 in round 1 (#2); to change it, void that entry and enter it again."
     assert pad.check(state, Move(3, "round-entered", {"round": 2, "entries": [{"seat": 0, "points": 1}] * 2}))
