@@ -71,6 +71,28 @@ def test_both_engines_hold_the_same_schema(tmp_path, postgres_url):
     assert migrations.describe(on_sqlite)["events"]["append_only"]
 
 
+def test_a_migration_is_described_once_and_both_engines_are_built_from_it(tmp_path, postgres_url):
+    """A new table, index, column and append-only rule written once (events/schema.py) come
+    out the same on both engines: no migration has a hand-written twin."""
+    from events.schema import BIGINT, PLAIN_TEXT, TEXT, AddColumns, Column, Index, Step, Table, Unchangeable
+    steps = (Table("scratch", (Column("id", TEXT, primary=True), Column("n", BIGINT), Column("note", PLAIN_TEXT, null=True))),
+             Index("scratch_n", "scratch", ("n",)), AddColumns("scratch", (Column("more", BIGINT, default="0"),)),
+             Unchangeable("scratch", "append-only"))
+    store.prepare(str(tmp_path / "t.db"))
+    store.prepare(postgres_url)
+    on_sqlite, on_postgres = store.connect(str(tmp_path / "t.db")), store.connect(postgres_url)
+    for step in steps:
+        step.sqlite(on_sqlite)
+        for sql in step.postgres():
+            on_postgres.conn.raw.execute(sql)
+    on_postgres.conn.raw.commit()
+    assert migrations.describe(on_postgres)["scratch"] == migrations.describe(on_sqlite)["scratch"] == {
+        "columns": {"id": ("TEXT", True), "n": ("INTEGER", True), "note": ("TEXT", False), "more": ("INTEGER", True)},
+        "primary": ("id",), "unique": [], "indexed": [("n",)], "append_only": True}
+    assert all(isinstance(step, Step) for steps in migrations.MIGRATIONS.values() for step in steps)
+    assert list(migrations.POSTGRES) == list(migrations.MIGRATIONS)
+
+
 def test_a_question_mark_or_percent_sign_in_a_literal_reaches_postgresql_as_written(postgres_url):
     """The store's SQL is SQLite's; on PostgreSQL only the placeholders outside quotes
     change (events/pg.py:_dialect), so a literal keeps its '?' and '%'."""
