@@ -203,8 +203,9 @@ def organiser_link_command(once: bool, host: str, port: str) -> None:
     with current_app.test_request_context(base_url=base):
         click.echo(f"\nThe organiser's link (open it on the organiser's phone only; "
                    f"`flask --app app organiser-link` prints it again):\n{organiser.link()}\n")
-    with open(marker, "w"):
-        pass
+    if once:  # only `make run`'s printing is remembered; asking again changes nothing
+        with open(marker, "w"):
+            pass
 
 
 @click.command("rebuild-stats")

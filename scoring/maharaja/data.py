@@ -45,7 +45,7 @@ CHARACTERS = {
 ACTIONS = {
     "gold": (["gold"], text("Arany (+2)", "Gold (+2)")),
     "house": (["house"], text("Ház", "House")),
-    "two-houses": (["house-city", "house"], text("2 ház (egy városban)", "Two houses (one in a city)")),
+    "two-houses": (["house-city", "house"], text("2 ház (egy városban)", "2 houses (one in a city)")),
     "move-house": (["move"], text("Ház áthelyezése", "Move a house")),
     "quarry": (["quarry"], text("Kőbánya (+2 ház)", "Quarry (+2 houses)")),
     "palace": (["palace"], text("Palota", "Palace")),

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import GAMES
-from tests.conftest import screenshot
+from tests.conftest import organiser_link, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -99,6 +99,7 @@ def test_a_game_of_the_two_is_two_taps_from_bgstats(friends, new_phone):
 def test_a_seat_is_linked_to_a_person_afterwards_on_a_phone(friends, new_phone):
     base, ids, people = friends  # Cili, who is in neither of the other tests' figures
     phone = new_phone()
+    phone.goto(organiser_link(base))  # the roster's changes are the organiser's (docs/people.md §10)
     phone.goto(f"{base}/lang/en?next=/people/games/{ids[3]}")
     seat = phone.get_by_test_id("seat-2")
     expect(seat).to_contain_text("Cili")
