@@ -13,9 +13,10 @@ from events import integrity, photos, store
 from events.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.hashing import HASHED_FIELDS, first_broken_link
 from events.projection import TableState, advance, fold, standings, upcast
-from events.store import Event, NewEvent
+from events.store import Event
 from events.seats import hash_token
-from events.table import announce, check_move, check_setup, new_game_id
+from events.states import Walker, reader
+from events.table import announce, check_move, check_setup, new_game_id, with_the_event
 from scoring import get_game, knows_rules, rules_for
 from scoring.schema import schema_texts, strict_validator, unencodable_path
 
@@ -91,27 +92,44 @@ def export_game(db, game_id: str) -> dict:
 
 def verify(doc) -> list[Event]:
     """The file's events, every one checked; raises ``BadExport`` at the first bad one."""
+    return verified(doc)[0]
+
+
+def verified(doc) -> tuple[list[Event], TableState]:
+    """``verify``, and the state after the last event (folded on the way)."""
     try:
         return _verify(doc)
     except RecursionError:
         raise BadExport(0, "the data is nested too deeply", "az adat túl mélyen egymásba ágyazott") from None
 
 
-def _verify(doc) -> list[Event]:
+def _cooperating(items: list, every: int):
+    """``items``, letting the worker's other connections run every ``every`` of them: a
+    file of 10,000 events takes seconds to check, and on a gevent worker the other
+    tables' moves would wait for all of it (issue 25 §5, store.cooperate)."""
+    for i, item in enumerate(items):
+        if i % every == every - 1:
+            store.cooperate()
+        yield item
+
+
+def _verify(doc) -> tuple[list[Event], TableState]:
     envelopes = _envelopes(doc)
-    broken = first_broken_link(envelopes)
+    broken = first_broken_link(_cooperating(envelopes, 64))
     if broken:
         seq, reason = broken
         raise BadExport(seq, reason, _CHAIN_HU[reason.startswith("expected")])
     events = [Event(**{k: env[k] for k in (*HASHED_FIELDS, "hash")}) for env in envelopes]
     _check_complete(doc["game"], events[-1])
     _check_created(doc, events[0])
-    table = fold(events[:1])
-    for i, event in enumerate(events[1:], start=1):
-        _check_event(table, event)
-        table = advance(table, event) or fold(events[:i + 1])
+    # As the app's walk (events/states.py): a void refolds from the recent state just
+    # before its target, not from event 1 (a 10,000-event Han game: ~0.4 s per void)
+    walker = Walker(reader(events), fold(events[:1]))
+    for event in _cooperating(events[1:], 1):  # ~1-5 ms each (Han)
+        _check_event(walker.table, event)
+        walker.step(event)
     _photos(doc, events)
-    return events
+    return events, walker.table
 
 
 def _photos(doc: dict, events: list[Event]) -> list[photos.Blob]:
@@ -137,13 +155,13 @@ def _envelopes(doc) -> list[dict]:
     if not isinstance(envelopes, list) or not envelopes:
         raise BadExport(0, "the file has no events", "a fájlban nincs esemény")
     seen: dict[str, int] = {}
-    for i, env in enumerate(envelopes, start=1):
+    for i, env in enumerate(_cooperating(envelopes, 16), start=1):
         _check_envelope(i, env)
         first = seen.setdefault(env["client_event_id"], i)
         if first != i:
             raise BadExport(i, f"its client_event_id repeats event {first}'s",
                             f"a client_event_id-ja a(z) {first}. eseményét ismétli")
-    where = unencodable_path(doc)
+    where = unencodable_path({k: v for k, v in doc.items() if k != "events"})  # each event's: above
     if where is not None:
         raise BadExport(0, f"{where} is not valid Unicode text (a lone surrogate)",
                         f"{where}: érvénytelen Unicode-szöveg (magányos helyettesítő karakter)")
@@ -271,7 +289,7 @@ def import_game(db, doc, device: str | None = None) -> dict:
     original times, recorders (``device`` of the importing phone is not stored) and
     hashes. Returns {"id", "join_code", "seats": [{"seat", "player", "token"}]} like a new
     game, so the phone that imported it holds the host's seat and can show the join code."""
-    events = verify(doc)
+    events, final = verified(doc)
     here = store.game_of_first_hash(db, events[0].hash)
     if here is not None:
         raise AlreadyHere(here)
@@ -280,20 +298,26 @@ def import_game(db, doc, device: str | None = None) -> dict:
     game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
     raw_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
     tokens = [hash_token(t) for t in raw_tokens]
-    final = fold(events)
     finished = final.rules.is_over(final.game)
-    with store.write_lock(db):  # the whole game or nothing
-        here = store.game_of_first_hash(db, events[0].hash)  # again, under the lock: two imports at once
-        if here is not None:
-            raise AlreadyHere(here)
-        store.insert_game(db, game_id, created["kind"], created["players"], join_code, tokens,
-                          imported_from=str(doc["game"].get("id") or created.get("origin") or ""))
-        stored = store.insert_events(db, game_id, [
-            NewEvent(e.type, e.version, e.data, e.seat, e.device, e.client_event_id,
-                     recorded_at=e.recorded_at) for e in events], finished)
-        assert [e.hash for e in stored] == [e.hash for e in events], "imported events keep their hashes"
-        photos.store_blobs(db, blobs)
-    announce(db, game_id, stored[-1], final)  # the statistics take an imported finished game
+    # Everything is checked and prepared before the write lock (the statistics' rows
+    # too): the transaction only writes rows (issue 25 §5, docs/performance.md).
+    writers = with_the_event(db, game_id, events[-1], final, lambda: events)
+    imported_from = str(doc["game"].get("id") or created.get("origin") or "")
+
+    def write() -> None:  # the whole game or nothing
+        with store.write_lock(db):
+            here = store.game_of_first_hash(db, events[0].hash)  # again, under the lock: two imports at once
+            if here is not None:
+                raise AlreadyHere(here)
+            store.insert_game(db, game_id, created["kind"], created["players"], join_code, tokens,
+                              imported_from=imported_from)
+            store.insert_verified(db, game_id, events, finished)
+            photos.store_blobs(db, blobs)
+            for writer in writers:
+                writer(db)
+
+    store.writing(db, write)  # waiting for the lock and the fsync off the hub, as an append does
+    announce(db, game_id, events[-1], final)  # the live push; the statistics were written with it
     return {"id": game_id, "join_code": join_code,
             "seats": [{"seat": i, "player": p["name"], "token": t}
                       for i, (p, t) in enumerate(zip(created["players"], raw_tokens))]}

@@ -29,6 +29,25 @@ MAX_NAME = 40
 ID_FIRST, ID_REST = "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
+@dataclass(frozen=True)
+class WithTheEvent:
+    """A subscriber to "an event was recorded" whose write commits in the event's own
+    transaction, so it can never lag behind the log (the statistics' read model, issue 25
+    §5: a separate write could meet a busy database after the move had committed).
+    ``prepare(game_id, event, table, events)`` gets the event, the state after it and a
+    function returning the game's whole log, and returns what to write, ``writer(db)``,
+    or None. A move prepares inside its transaction; an import prepares before taking the
+    write lock (it holds the whole log already) and writes inside it."""
+
+    prepare: object
+
+
+def with_the_event(db, game_id: str, event, table, events) -> list:
+    """The writers of ``db``'s subscribers that commit with ``event`` (see WithTheEvent)."""
+    return [w for s in getattr(db, "on_recorded", ()) if isinstance(s, WithTheEvent)
+            for w in [s.prepare(game_id, event, table, events)] if w is not None]
+
+
 class Refused(Exception):
     """The move breaks a rule or is malformed; ``problems`` say why."""
 
@@ -267,8 +286,13 @@ def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_i
     new = NewEvent(type_, version, data, seat, device, client_event_id)
     pending = Event(table.seq + 1, type_, version, data, seat, device, "", "", "")
     after, walk = states.after(db, game_id, table, pending) if states else (folded_after(db, game_id, table, pending), None)
+
+    def also(db, event):  # inside the append's transaction, under its write lock
+        for write in with_the_event(db, game_id, event, after, lambda: store.read_events(db, game_id)):
+            write(db)
+
     event, created = store.append(db, game_id, new, expected_seq,
-                                  finished=table.rules.is_over(after.game), blobs=blobs)
+                                  finished=table.rules.is_over(after.game), blobs=blobs, also=also)
     if not created:  # the same id appended meanwhile (under the write lock)
         return _resubmitted(event, type_, data, seat), False
     if states:
@@ -284,4 +308,5 @@ def announce(db, game_id: str, event: Event, table: TableState) -> None:
     so every path that records through the app's connection runs them: a phone, the API,
     an import, the command line, the benchmark, the example scripts."""
     for subscriber in getattr(db, "on_recorded", ()):  # a sqlite_utils.Database made elsewhere: none
-        subscriber(db, game_id, event, table)
+        if not isinstance(subscriber, WithTheEvent):  # those committed with the event
+            subscriber(db, game_id, event, table)

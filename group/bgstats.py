@@ -13,6 +13,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
+from events import store
 from scoring import GAMES
 from scoring.base import Problem
 from scoring.schema import has_direction_control, unencodable_path
@@ -148,7 +149,12 @@ def read_export(doc, zone) -> list[dict]:
     if not isinstance(plays, list) or len(plays) > MAX_PLAYS:
         raise _bad(f"A „plays” legfeljebb {MAX_PLAYS} elemű lista legyen.",
                    f"\"plays\" must be a list of at most {MAX_PLAYS}.")
-    return [_read_play(i, play, players, games, locations, zone) for i, play in enumerate(plays, start=1)]
+    found = []
+    for i, play in enumerate(plays, start=1):
+        if i % 64 == 0:
+            store.cooperate()  # 10,000 plays take a while: the worker's other connections run meanwhile
+        found.append(_read_play(i, play, players, games, locations, zone))
+    return found
 
 
 def _read_play(n: int, play, players, games, locations, zone) -> dict:

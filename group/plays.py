@@ -10,8 +10,6 @@ is joined when the statistics are read, so a link, merge or rename never rewrite
 from __future__ import annotations
 
 import json
-import logging
-import sqlite3
 import threading
 from collections.abc import Collection
 from datetime import datetime
@@ -20,11 +18,11 @@ import orjson
 
 from events import integrity, states, store, turns
 from events.projection import TableState, changes_the_past, fold, standings
+from events.table import WithTheEvent
 from group import ratings
 from group import roster as roster_log
 from scoring import get_game
 
-log = logging.getLogger(__name__)
 
 _COLUMNS = ("game_id", "seat", "kind", "title", "bgg_id", "name", "players", "score", "rank",
             "breakdown", "started_at", "ended_at", "imported",
@@ -72,12 +70,10 @@ def imported_rows(seq: int, play: dict) -> list[dict]:
             for s in play["seats"]]
 
 
-def _times(db, game_id: str, table: TableState) -> tuple[str, str]:
+def _times(events: list, table: TableState) -> tuple[str, str]:
     """When the game began (event 1) and when its last live move was recorded."""
     last = table.live_moves[-1] if table.live_moves else 1
-    first = store.read_events(db, game_id, upto=1)[0]
-    ended = store.read_events(db, game_id, after=last - 1, upto=last)[0]
-    return first.recorded_at, ended.recorded_at
+    return events[0].recorded_at, events[last - 1].recorded_at
 
 
 def _replace(db, game_id: str, rows: list[dict]) -> None:
@@ -89,16 +85,15 @@ def _replace(db, game_id: str, rows: list[dict]) -> None:
         db.execute(insert, [row[c] for c in _COLUMNS])
 
 
-def _finished_rows(db, game_id: str, table: TableState) -> list[dict]:
-    """A finished game's rows, its turn times derived from its whole log (a fold, once the
-    game is over: docs/performance.md gives the cost)."""
-    clock = turns.turn_times(store.read_events(db, game_id))
-    return seat_rows(game_id, table, *_times(db, game_id, table), clock)
+def _finished_rows(game_id: str, table: TableState, events: list) -> list[dict]:
+    """A finished game's rows from its whole log (``events``), its turn times derived from
+    it (a fold, once the game is over: docs/performance.md gives the cost)."""
+    return seat_rows(game_id, table, *_times(events, table), turns.turn_times(events))
 
 
 def write_game(db, game_id: str, table: TableState) -> None:
     """The game's rows as its state says now: replaced if it is over, gone if not."""
-    rows = _finished_rows(db, game_id, table) if table.rules.is_over(table.game) else []
+    rows = _finished_rows(game_id, table, store.read_events(db, game_id)) if table.rules.is_over(table.game) else []
     with db.atomic():
         _replace(db, game_id, rows)
 
@@ -108,15 +103,18 @@ def refresh(db, game_id: str) -> None:
     write_game(db, game_id, states.uncached(db, game_id))
 
 
-def on_recorded(db, game_id: str, event, table: TableState) -> None:
-    """Called after each recorded event (events/table.py): cheap unless the game is over
-    or its past changed (a void can make a finished game unfinished)."""
-    if table.rules.is_over(table.game) or changes_the_past(event):
-        try:
-            write_game(db, game_id, table)
-        except sqlite3.OperationalError:  # busy past the timeout: the move stands (it is
-            # committed); the read model lags until the game's next event or a rebuild
-            log.exception("statistics of game %s not written", game_id)
+def _with_the_event(game_id: str, event, table: TableState, events):
+    """The game's rows after ``event``, written in the event's own transaction (events/
+    table.py:WithTheEvent): when the game is over afterwards, or its past changed (a void
+    can make a finished game unfinished: its rows go). Nothing for an ordinary move. So
+    the statistics commit with the move, or neither does: they never lag behind the log."""
+    if not (table.rules.is_over(table.game) or changes_the_past(event)):
+        return None
+    rows = _finished_rows(game_id, table, events()) if table.rules.is_over(table.game) else []
+    return lambda db: _replace(db, game_id, rows)
+
+
+on_recorded = WithTheEvent(_with_the_event)  # app.py:on_recorded
 
 
 def on_roster_changed(db, events: list) -> None:
@@ -150,9 +148,10 @@ def rebuild_checked(db) -> tuple[int, dict[str, tuple[int, str]]]:
         if broken:
             left_out[game_id] = broken
             continue
-        table = fold(store.read_events(db, game_id))
+        events = store.read_events(db, game_id)
+        table = fold(events)
         if table.rules.is_over(table.game):
-            rows += _finished_rows(db, game_id, table)
+            rows += _finished_rows(game_id, table, events)
     for seq, play in roster.imported.items():
         rows += imported_rows(seq, play)
     with store.write_lock(db):

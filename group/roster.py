@@ -40,6 +40,8 @@ class RosterConflict(RosterRefused):
     brought back an old form): nothing is written, the phone is told (409)."""
 
 
+ONE_SEAT = Problem("people §4", "Egy ember egy játszmában csak egy helyen ülhet.",
+                   "One person sits at one seat of a play.")
 REUSED_ID = Problem("people §5", "Ezt az űrlapot már elküldték egy másik változással; töltsd újra az oldalt.",
                     "This form was already sent with another change; reload the page and try again.")
 
@@ -202,8 +204,7 @@ def _check_imported(roster: Roster, d: dict) -> list[Problem]:
     problems = [p for seat in d.get("seats", []) for p in _person(roster, seat.get("person"))]
     people = [seat.get("person") for seat in d.get("seats", [])]
     if not problems and len(set(people)) != len(people):
-        problems.append(Problem("people §4", "Egy ember egy játszmában csak egy helyen ülhet.",
-                                "One person sits at one seat of a play."))
+        problems.append(ONE_SEAT)
     return problems
 
 

@@ -140,40 +140,84 @@ def import_page():
     return render_template("stats/import_bgstats.html", problems=[], result=result)
 
 
+IMPORT_BATCH = 100  # plays per transaction: the write lock is held ~10 ms at a time (docs/people.md §8)
+
+
 def import_plays(db, found: list[dict], device: str) -> dict:
     """Every play of the file into the roster's log as ``play-imported`` (people found or
-    added by name), all or nothing; a play imported before (same BG Stats uuid) is skipped."""
-    written = []
-    with store.write_lock(db):
-        known = {p.get("source_id") for p in roster_log.load(db).imported.values()} - {""}
-        skipped = 0
-        for play in found:
-            if play["source_id"] and play["source_id"] in known:
-                skipped += 1
-                continue
-            seats = [_seat(db, s, written, device) for s in play["scores"]]
-            data = {"source": "bgstats", **{k: play[k] for k in ("source_id", "date", "started_at", "kind", "game")},
-                    "seats": seats}
-            written += roster_log.append_locked(db, [("play-imported", data)], device, by=roster_log.ORGANISER)
-            known.add(play["source_id"])
-    plays.on_roster_changed(db, written)
+    added by name); a play imported before (same BG Stats uuid) is skipped. Everything is
+    checked before the first write; then the plays go in batches of ``IMPORT_BATCH``, each
+    one short transaction with its people and its statistics' rows, so other tables' moves
+    never wait for a whole file (issue 25 §5). A batch is whole or absent: an import cut
+    off half-way is finished by importing the same file again (the plays in are skipped)."""
+    plays_in = [_checked(play) for play in found]
+    written, skipped = [], 0
+    for start in range(0, len(plays_in), IMPORT_BATCH):
+        store.cooperate()
+        batch_written, batch_skipped = store.writing(db, _write_batch, db, plays_in[start:start + IMPORT_BATCH],
+                                                     device)
+        written += batch_written
+        skipped += batch_skipped
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,
             "people": sum(e.type == "person-added" for e in written)}
 
 
-def _seat(db, score: dict, written: list, device: str) -> dict:
-    name = roster_log.clean_name(score["name"])
-    if name is None:
+def _write_batch(db, batch: list[dict], device: str) -> tuple[list, int]:
+    """One transaction: the batch's new people, its plays and their statistics' rows."""
+    with store.write_lock(db):
+        fresh, skipped = _new_plays(db, batch)
+        people = _people_for(db, fresh, device)
+        person_of = _person_ids(db)
+        added = roster_log.append_locked(db, [("play-imported", _play_data(play, person_of)) for play in fresh],
+                                         device, by=roster_log.ORGANISER)
+        plays.on_roster_changed(db, added)  # the statistics' rows, in the same transaction
+    return people + added, skipped
+
+
+def _checked(play: dict) -> dict:
+    """The play with its names as the roster spells them; refused before anything is
+    written when a name is not one or one person sits at two seats."""
+    names = [roster_log.clean_name(s["name"]) for s in play["scores"]]
+    if None in names:
         raise RosterRefused([roster_log.BAD_NAME])
-    found = roster_log.load(db).by_name(name)
-    if found is None:
-        added, = roster_log.append_locked(db, [("person-added", {"name": name})], device, by=roster_log.ORGANISER)
-        written.append(added)
-        person = added.seq
-    else:
-        person = found["id"]
-    return {"seat": score["seat"], "person": person, "name": name, "score": score["score"],
-            "rank": score["rank"], "winner": score["winner"], "start": score["start"]}
+    if len(set(names)) != len(names):
+        raise RosterRefused([roster_log.ONE_SEAT])
+    return dict(play, scores=[dict(s, name=name) for s, name in zip(play["scores"], names)])
+
+
+def _new_plays(db, batch: list[dict]) -> tuple[list[dict], int]:
+    """The plays of ``batch`` not imported before (read under the write lock)."""
+    known = {p.get("source_id") for p in roster_log.load(db).imported.values()} - {""}
+    fresh = []
+    for play in batch:
+        if play["source_id"] and play["source_id"] in known:
+            continue
+        fresh.append(play)
+        known.add(play["source_id"])
+    return fresh, len(batch) - len(fresh)
+
+
+def _people_for(db, batch: list[dict], device: str) -> list:
+    """A ``person-added`` for each name of the batch the roster does not know yet."""
+    roster = roster_log.load(db)
+    missing = list(dict.fromkeys(s["name"] for play in batch for s in play["scores"]
+                                 if roster.by_name(s["name"]) is None))
+    if not missing:
+        return []
+    return roster_log.append_locked(db, [("person-added", {"name": name}) for name in missing],
+                                    device, by=roster_log.ORGANISER)
+
+
+def _person_ids(db):
+    roster = roster_log.load(db)
+    return lambda name: roster.by_name(name)["id"]
+
+
+def _play_data(play: dict, person_of) -> dict:
+    seats = [{"seat": s["seat"], "person": person_of(s["name"]), "name": s["name"], "score": s["score"],
+              "rank": s["rank"], "winner": s["winner"], "start": s["start"]} for s in play["scores"]]
+    return {"source": "bgstats", **{k: play[k] for k in ("source_id", "date", "started_at", "kind", "game")},
+            "seats": seats}
 
 
 def init_app(app) -> None:

@@ -237,3 +237,61 @@ def test_an_imported_play_is_reverted_from_the_roster_log(guarded):
     before = plays.dump(db)
     plays.rebuild(db)
     assert plays.dump(db) == before
+
+
+def _many_plays(n: int) -> dict:
+    doc = _bgs()
+    doc["players"].append({"id": 3, "name": "Cili"})
+    doc["plays"] = [dict(doc["plays"][0], uuid=f"p{k}", playerScores=[
+        dict(s, playerRefId=(k + i) % 3 + 1) for i, s in enumerate(doc["plays"][0]["playerScores"])])
+        for k in range(n)]
+    return doc
+
+
+def test_a_large_bgstats_import_writes_in_short_transactions(guarded, monkeypatch):
+    """Issue 25 §5: 10,000 plays were written in one transaction that held SQLite's write
+    lock for 32 s, and other tables' moves failed meanwhile. The plays go in batches, each
+    its own short transaction with its people and its statistics' rows."""
+    from contextlib import contextmanager
+    from web import bgstats as web_bgstats
+    app, client, token, db = guarded
+    per_transaction = []
+    real_lock = store.write_lock
+
+    @contextmanager
+    def counted(conn):
+        before = roster.last_seq(conn)
+        with real_lock(conn):
+            yield conn
+        per_transaction.append(sum(e.type == "play-imported" for e in roster.read_log(conn, after=before)))
+
+    monkeypatch.setattr(store, "write_lock", counted)
+    response = _upload(client, token, json.dumps(_many_plays(250)).encode())
+    assert response.status_code == 200 and "Imported: 250" in response.get_data(as_text=True)
+    assert max(per_transaction) <= web_bgstats.IMPORT_BATCH < 250 and sum(per_transaction) == 250
+    assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 250
+
+
+def test_an_import_cut_off_half_way_is_finished_by_importing_the_file_again(guarded, monkeypatch):
+    """A batch is whole or absent; the same file again skips the plays already in."""
+    from web import bgstats as web_bgstats
+    app, client, token, db = guarded
+    real = web_bgstats._play_data
+    calls = []
+
+    def dies_in_the_second_batch(play, person_of):
+        calls.append(play)
+        if len(calls) > web_bgstats.IMPORT_BATCH:
+            raise RuntimeError("the server went down")
+        return real(play, person_of)
+
+    monkeypatch.setattr(web_bgstats, "_play_data", dies_in_the_second_batch)
+    with pytest.raises(RuntimeError):
+        web_bgstats.import_plays(db, __import__("group.bgstats", fromlist=["read_export"]).read_export(
+            _many_plays(150), __import__("datetime").timezone.utc), "dev")
+    assert sum(e.type == "play-imported" for e in roster.read_log(db)) == web_bgstats.IMPORT_BATCH
+    monkeypatch.undo()
+    response = _upload(client, token, json.dumps(_many_plays(150)).encode())
+    assert "Imported: 50" in response.get_data(as_text=True)
+    assert sum(e.type == "play-imported" for e in roster.read_log(db)) == 150
+    assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 150
