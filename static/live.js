@@ -414,7 +414,9 @@
     }).then(function (response) {
       return response.text().then(function (html) {
         sending = false;
+        if (response.status === 503) return retryAfter(response.headers.get("Retry-After"));
         if (response.status >= 500) return;  // the server could not take it: kept for the next try
+        if (busyShown) { busyShown = false; say("none"); }
         // answered (recorded, or refused with the fresh board): it is shown where it was tapped
         var list = pending().filter(function (m) { return m.id !== move.id; });
         if (!response.ok) list.forEach(function (m) { m.held = true; });  // a broken chain
@@ -425,6 +427,25 @@
       });
     }).catch(function () { sending = false; });  // still offline: kept for the next try
   }
+
+  // 6. A write the server could not take just now (503: it was busy writing, e.g. a large
+  //    import held the database; nothing was recorded) joins the same queue as an offline
+  //    tap, shown waiting where the thumb is, and is sent again by itself after the
+  //    Retry-After the server gave (the same client_event_id: recorded once).
+  var busyShown = false, retryTimer = null;
+  function retryAfter(header) {
+    var seconds = Math.min(30, Math.max(1, Number(header) || 2));
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () { retryTimer = null; sendPending(); }, seconds * 1000);
+  }
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var config = evt.detail.requestConfig, xhr = evt.detail.xhr;
+    if (!config || config.verb !== "post" || !xhr || xhr.status !== 503) return;
+    busyShown = true;
+    say("busy");
+    queue(evt.detail.elt.closest("form"), config.formData, config.path, submitterOf(evt));
+    retryAfter(xhr.getResponseHeader("Retry-After"));
+  });
 
   window.addEventListener("offline", function () { say("offline"); });
   window.addEventListener("online", function () {

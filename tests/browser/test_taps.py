@@ -125,6 +125,37 @@ def test_an_offline_tap_waits_beside_its_button_and_in_a_bar_not_looking_saved(l
     expect(bar).to_be_hidden()
 
 
+BUSY = {"en": "The server is busy writing", "hu": "A szerver éppen ír"}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_move_the_busy_server_answered_503_is_sent_again_by_itself(live_server, new_phone, lang):
+    """Issue 25 §5: a move that could not get the write lock in time (a large import held it)
+    is answered 503 with Retry-After; the phone keeps it waiting beside its button and
+    sends it again by itself, once (its client_event_id), without the player tapping."""
+    created, phone, anna = _pad(live_server, new_phone, lang)
+    busy = []
+
+    def first_busy(route):
+        if busy:
+            return route.continue_()
+        busy.append(route.request.post_data)
+        route.fulfill(status=503, headers={"Retry-After": "1", "Content-Type": "text/html"},
+                      body="<p>busy</p>")
+
+    phone.route("**/moves", first_busy)
+    _save(phone, lang, anna, 7)
+    waiting = phone.locator("#move-form").get_by_test_id("waiting")
+    expect(waiting).to_contain_text(WAITING[lang])
+    expect(phone.locator("#connection")).to_contain_text(BUSY[lang])
+    _what_the_phone_shows(phone, f"busy-503-waiting-{lang}")
+    expect(phone.get_by_test_id("ack")).to_contain_text("#2", timeout=10_000)   # sent again, recorded
+    expect(phone.get_by_test_id("waiting")).to_have_count(0)
+    expect(phone.locator("#connection")).to_be_hidden()
+    events = phone.request.get(f"{live_server}/api/games/{created['id']}/events").json()["events"]
+    assert len(busy) == 1 and [e["seq"] for e in events] == [1, 2] and events[1]["data"]["entries"] == [{"seat": 0, "points": 7}]
+
+
 # ---- issue 26 item 3: queued moves are a chain -------------------------------------------
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
