@@ -27,7 +27,8 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "engine_size": 1000, "engine_appends": 100, "engine_replays": 10,
         "servers_tables": 200, "servers_phones": 5, "servers_seconds": 60, "servers_move_every": 15.0,
         "turn_sizes": [10000], "turn_samples": 40,
-        "photo_samples": 6, "photo_size": (4032, 3024)}
+        "photo_samples": 6, "photo_size": (4032, 3024),
+        "import_tables": 20, "import_game": 10000, "import_plays": 10000, "import_every": 0.5, "import_quiet": 10}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
          "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
@@ -36,7 +37,10 @@ QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phone
          "engine_size": 30, "engine_appends": 3, "engine_replays": 2,
          "servers_tables": 2, "servers_phones": 3, "servers_seconds": 3, "servers_move_every": 0.5,
          "turn_sizes": [30], "turn_samples": 3,
-         "photo_samples": 2, "photo_size": (640, 480)}
+         "photo_samples": 2, "photo_size": (640, 480),
+         "import_tables": 2, "import_game": 40, "import_plays": 20, "import_every": 0.3, "import_quiet": 1}
+PARTS = ("sizes", "turns", "real", "load", "max", "wal", "history", "live", "slow", "stats", "photos", "imports",
+         "engines", "servers", "imports_postgres")
 
 
 def main(argv=None) -> int:
@@ -44,9 +48,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small, fast variants (for the tests)")
     parser.add_argument("--sizes", help="comma-separated game sizes in events")
     parser.add_argument("--games", help="comma-separated game kinds (default: every registered game)")
-    parser.add_argument("--skip", default="",
-                        help="comma-separated parts to skip: sizes,turns,real,load,max,wal,history,live,slow,stats,photos,"
-                             "engines,servers")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: " + ",".join(PARTS))
+    parser.add_argument("--only", help="comma-separated parts to run (the others skipped), e.g. imports")
     parser.add_argument("--load-seconds", type=float, help="duration of the load test")
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--default-gc", action="store_true",
@@ -62,6 +65,8 @@ def main(argv=None) -> int:
         plan["load_seconds"] = args.load_seconds
     games = args.games.split(",") if args.games else kinds()
     skip = set(filter(None, args.skip.split(",")))
+    if args.only:
+        skip |= set(PARTS) - set(args.only.split(","))
     plan["gc"] = "default" if args.default_gc else "worker (app.tune_gc)"
     results = run(plan, games, skip, save=_saver(args.json))
     print(render(results))
@@ -135,7 +140,13 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         log(f"photos: {plan['photo_samples']} uploads of a {plan['photo_size'][0]} x {plan['photo_size'][1]} JPEG")
         results["photos"] = photo_costs(plan["photo_samples"], tuple(plan["photo_size"]))
         save(results)
-    if not {"engines", "servers"} <= skip:
+    if "imports" not in skip:
+        from bench import imports
+        log(f"imports: {plan['import_tables']} tables' moves during the largest imports")
+        results["imports"] = imports.measure(plan["import_tables"], plan["import_game"], plan["import_plays"],
+                                             plan["import_every"], plan["import_quiet"], log=log)
+        save(results)
+    if not {"engines", "servers", "imports_postgres"} <= skip:
         _run_postgres(plan, skip, results, log, save)
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     results["load_average_after"] = os.getloadavg()
@@ -153,6 +164,13 @@ def _run_postgres(plan: dict, skip: set[str], results: dict, log, save) -> None:
             results["engines"] = engines.measure(cluster, create_database, ["scorepad", "han"],
                                                  plan["engine_size"], plan["engine_appends"],
                                                  plan["engine_replays"])
+            save(results)
+        if "imports_postgres" not in skip:
+            from bench import imports
+            log("imports on PostgreSQL")
+            results["imports_postgres"] = imports.measure(
+                plan["import_tables"], plan["import_game"], plan["import_plays"], plan["import_every"],
+                plan["import_quiet"], database=create_database(cluster), log=log)
             save(results)
         if "servers" not in skip:
             from bench import two_servers
@@ -280,6 +298,10 @@ def render(results: dict) -> str:
     if results.get("photos"):
         from bench.photos import render as render_photos
         out += render_photos(results["photos"])
+    for key in ("imports", "imports_postgres"):
+        if results.get(key):
+            from bench import imports
+            out += imports.render(results[key])
     if results.get("engines"):
         from bench import engines
         out += engines.render(results["engines"])

@@ -168,3 +168,15 @@ def test_photos_are_measured_beside_the_decoding_floor(quick):
     assert r["upload"]["n"] == r["prepare"]["n"] == r["floor"]["n"] == 2
     assert r["page"]["photos"] == 2 and r["page"]["thumbs"] < r["page"]["full"]
     assert "## Photos" in "\n".join(__import__("bench.photos", fromlist=["render"]).render(r))
+
+
+def test_other_tables_moves_are_measured_during_the_largest_imports():
+    """Issue 25 §5: the imports part alone (``--only imports``), small."""
+    result = bench.run(dict(bench.QUICK), [], skip=set(bench.PARTS) - {"imports"}, log=lambda msg: None)["imports"]
+    assert set(result["phases"]) == {"quiet", "game import", "BG Stats import"}
+    for name, phase in result["phases"].items():
+        assert phase["errors"] == 0, phase["error_samples"]
+        _sane(phase["moves"])
+    assert result["phases"]["game import"]["import"]["status"] == 303
+    assert result["phases"]["BG Stats import"]["import"]["status"] == 200
+    assert "during the largest imports" in "\n".join(__import__("bench.imports", fromlist=["render"]).render(result))
