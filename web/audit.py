@@ -21,7 +21,7 @@ from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
 from web import chart, timing, views
-from web.db import get_db, get_states
+from web.db import caches, get_db, get_states
 from web.organiser import is_organiser
 from web.i18n import t
 from web.seating import my_seat, remember_seat, require_seat
@@ -66,6 +66,10 @@ def _history(game_id: str) -> Game:
 
 
 def race(game_id: str, at: int | None = None) -> Markup:
+    """The score race, or nothing for a game whose record does not verify: like every
+    statistic it leaves a forged record out (issue 25 §3); the page says why (base.html)."""
+    if views.unverified_record() is not None:
+        return Markup("")
     game = _history(game_id)
     return chart.race_chart(game.found.totals, game.final.players, at, t("Pontverseny", "Score race"))
 
@@ -75,7 +79,8 @@ def nav_context(game_id: str, table: TableState) -> dict:
     of the live region, so it must stay cheap: the score race is a lazy image."""
     current = get_game(table.kind)
     return {"disputes": [{"seq": seq, **d} for seq, d in open_disputes(table).items()],
-            "rescore": current is not None and current.rules_version > table.rules_version}
+            "rescore": current is not None and current.rules_version > table.rules_version,
+            "race": caches().verified.unverified_from(get_db(), game_id) is None}  # a forged record: none
 
 
 def event_label(game, type_: str) -> dict:
@@ -93,8 +98,8 @@ def _globals(state) -> None:
 def race_svg(game_id: str):
     """The score race as an image, loaded only when a phone opens it on the table page;
     ``?seq=`` in its address makes a new image after every move."""
-    if store.last_seq(get_db(), game_id) == 0:
-        abort(404)
+    if store.last_seq(get_db(), game_id) == 0 or views.unverified_record() is not None:
+        abort(404)  # no such game, or its record does not verify (a forged race is drawn nowhere)
     return Response(str(race(game_id)), mimetype="image/svg+xml",
                     headers={"Cache-Control": "private, max-age=86400"})
 

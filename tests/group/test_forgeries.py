@@ -53,6 +53,18 @@ def test_a_forged_game_is_left_out_of_every_statistic_and_file(app, client, db, 
     assert forged_id not in client.get("/stats/plays").get_data(as_text=True).split('data-testid="left-out"')[1].split("</p>", 1)[1]
 
 
+def test_the_score_race_leaves_a_forged_game_out(client, forged):
+    """The score race drew the forged 99 without a word (issue 25 §3): a record that does
+    not verify has no race image, and its final sheet and replay draw none (they warn)."""
+    honest, forged_id = forged
+    assert client.get(f"/games/{honest}/race.svg").status_code == 200
+    assert client.get(f"/games/{forged_id}/race.svg").status_code == 404
+    for page in ("final", "replay"):
+        assert 'class="race"' in client.get(f"/games/{honest}/{page}").get_data(as_text=True), page
+        html = client.get(f"/games/{forged_id}/{page}").get_data(as_text=True)
+        assert 'class="race"' not in html and "race-chart" not in html, page
+
+
 def test_rebuild_stats_leaves_a_forged_game_out_and_exits_non_zero(app, db, forged):
     honest, forged_id = forged
     result = app.test_cli_runner().invoke(args=["rebuild-stats"])
