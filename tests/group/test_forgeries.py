@@ -17,9 +17,10 @@ def _tamper(db, sql: str, params=()) -> None:
     for table, verb in (("events", "update"), ("roster_events", "update"), ("roster_events", "delete")):
         db.execute(f"DROP TRIGGER IF EXISTS {table}_no_{verb}")
     db.execute(sql, list(params))
-    from events.migrations import _refuse_changes
-    _refuse_changes(db, "events", "events are append-only")
-    _refuse_changes(db, "roster_events", "roster events are append-only")
+    from events.schema import Unchangeable
+    for step in (Unchangeable("events", "append-only"), Unchangeable("roster_events", "append-only", noun="roster events")):
+        for sql in step.sqlite_statements():
+            db.execute(sql)
 
 
 @pytest.fixture
