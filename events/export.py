@@ -13,10 +13,10 @@ from events import integrity, photos, store
 from events.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.hashing import HASHED_FIELDS, first_broken_link
 from events.projection import TableState, advance, fold, standings, upcast
-from events.store import Event
+from events.store import Event, with_the_event
 from events.seats import hash_token
 from events.states import Walker, reader
-from events.table import announce, check_move, check_setup, new_game_id, with_the_event
+from events.table import announce, check_move, check_setup, new_game_id
 from scoring import get_game, knows_rules, rules_for
 from scoring.schema import schema_texts, strict_validator, unencodable_path
 
@@ -103,19 +103,9 @@ def verified(doc) -> tuple[list[Event], TableState]:
         raise BadExport(0, "the data is nested too deeply", "az adat túl mélyen egymásba ágyazott") from None
 
 
-def _cooperating(items: list, every: int):
-    """``items``, letting the worker's other connections run every ``every`` of them: a
-    file of 10,000 events takes seconds to check, and on a gevent worker the other
-    tables' moves would wait for all of it (issue 25 §5, store.cooperate)."""
-    for i, item in enumerate(items):
-        if i % every == every - 1:
-            store.cooperate()
-        yield item
-
-
 def _verify(doc) -> tuple[list[Event], TableState]:
     envelopes = _envelopes(doc)
-    broken = first_broken_link(_cooperating(envelopes, 64))
+    broken = first_broken_link(store.cooperating(envelopes, 64))
     if broken:
         seq, reason = broken
         raise BadExport(seq, reason, _CHAIN_HU[reason.startswith("expected")])
@@ -125,7 +115,7 @@ def _verify(doc) -> tuple[list[Event], TableState]:
     # As the app's walk (events/states.py): a void refolds from the recent state just
     # before its target, not from event 1 (a 10,000-event Han game: ~0.4 s per void)
     walker = Walker(reader(events), fold(events[:1]))
-    for event in _cooperating(events[1:], 1):  # ~1-5 ms each (Han)
+    for event in store.cooperating(events[1:], 1):  # ~1-5 ms each (Han)
         _check_event(walker.table, event)
         walker.step(event)
     _photos(doc, events)
@@ -155,7 +145,7 @@ def _envelopes(doc) -> list[dict]:
     if not isinstance(envelopes, list) or not envelopes:
         raise BadExport(0, "the file has no events", "a fájlban nincs esemény")
     seen: dict[str, int] = {}
-    for i, env in enumerate(_cooperating(envelopes, 16), start=1):
+    for i, env in enumerate(store.cooperating(envelopes, 16), start=1):
         _check_envelope(i, env)
         first = seen.setdefault(env["client_event_id"], i)
         if first != i:

@@ -42,6 +42,25 @@ class Event:
                 "hash": self.hash}
 
 
+@dataclass(frozen=True)
+class WithTheEvent:
+    """A subscriber to "an event was recorded" whose write commits in the event's own
+    transaction, so it can never lag behind the log (the statistics' read model, issue 25
+    §5: a separate write could meet a busy database after the move had committed).
+    ``prepare(game_id, event, table, events)`` gets the event, the state after it and a
+    function returning the game's whole log, and returns what to write, ``writer(db)``,
+    or None. A move prepares inside its transaction; an import prepares before taking the
+    write lock (it holds the whole log already) and writes inside it."""
+
+    prepare: object
+
+
+def with_the_event(db, game_id: str, event, table, events) -> list:
+    """The writers of ``db``'s subscribers that commit with ``event`` (see WithTheEvent)."""
+    return [w for s in getattr(db, "on_recorded", ()) if isinstance(s, WithTheEvent)
+            for w in [s.prepare(game_id, event, table, events)] if w is not None]
+
+
 class StaleSequence(Exception):
     """The phone's view is out of date: someone else recorded first."""
 
@@ -245,6 +264,15 @@ def cooperate() -> None:
     sleep = _gevent_sleep()
     if sleep is not None:
         sleep(0)
+
+
+def cooperating(items, every: int):
+    """``items``, calling ``cooperate`` every ``every`` of them (a long loop over a file's
+    10,000 events or plays, or the hashes of a log that grew by as many)."""
+    for i, item in enumerate(items):
+        if i % every == every - 1:
+            cooperate()
+        yield item
 
 
 def _gevent_sleep():

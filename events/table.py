@@ -15,7 +15,7 @@ from events.core_types import CORE_EVENTS, CORE_VERSION
 from events.projection import TableState, rules_check, upcast
 from events.seats import hash_token
 from events.states import States, UnknownGame, folded_after, uncached
-from events.store import Event, NewEvent, StaleSequence
+from events.store import Event, NewEvent, StaleSequence, WithTheEvent, with_the_event
 from scoring import get_game, rules_for
 from scoring.base import FormError, Problem
 from scoring.schema import schema_texts, strict_validator
@@ -27,25 +27,6 @@ MAX_NAME = 40
 # Game ids: letters and digits only, a letter first, so every command line (no leading
 # "-"), URL and file name takes one as it is; 10 characters ≈ 51 random bits.
 ID_FIRST, ID_REST = "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz0123456789"
-
-
-@dataclass(frozen=True)
-class WithTheEvent:
-    """A subscriber to "an event was recorded" whose write commits in the event's own
-    transaction, so it can never lag behind the log (the statistics' read model, issue 25
-    §5: a separate write could meet a busy database after the move had committed).
-    ``prepare(game_id, event, table, events)`` gets the event, the state after it and a
-    function returning the game's whole log, and returns what to write, ``writer(db)``,
-    or None. A move prepares inside its transaction; an import prepares before taking the
-    write lock (it holds the whole log already) and writes inside it."""
-
-    prepare: object
-
-
-def with_the_event(db, game_id: str, event, table, events) -> list:
-    """The writers of ``db``'s subscribers that commit with ``event`` (see WithTheEvent)."""
-    return [w for s in getattr(db, "on_recorded", ()) if isinstance(s, WithTheEvent)
-            for w in [s.prepare(game_id, event, table, events)] if w is not None]
 
 
 class Refused(Exception):

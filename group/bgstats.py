@@ -149,12 +149,9 @@ def read_export(doc, zone) -> list[dict]:
     if not isinstance(plays, list) or len(plays) > MAX_PLAYS:
         raise _bad(f"A „plays” legfeljebb {MAX_PLAYS} elemű lista legyen.",
                    f"\"plays\" must be a list of at most {MAX_PLAYS}.")
-    found = []
-    for i, play in enumerate(plays, start=1):
-        if i % 64 == 0:
-            store.cooperate()  # 10,000 plays take a while: the worker's other connections run meanwhile
-        found.append(_read_play(i, play, players, games, locations, zone))
-    return found
+    # 10,000 plays take a while: the worker's other connections run meanwhile (store.cooperate)
+    return [_read_play(i, play, players, games, locations, zone)
+            for i, play in enumerate(store.cooperating(plays, 64), start=1)]
 
 
 def _read_play(n: int, play, players, games, locations, zone) -> dict:

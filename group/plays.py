@@ -18,7 +18,7 @@ import orjson
 
 from events import integrity, states, store, turns
 from events.projection import TableState, changes_the_past, fold, standings
-from events.table import WithTheEvent
+from events.store import WithTheEvent
 from group import ratings
 from group import roster as roster_log
 from scoring import get_game
@@ -105,7 +105,7 @@ def refresh(db, game_id: str) -> None:
 
 def _with_the_event(game_id: str, event, table: TableState, events):
     """The game's rows after ``event``, written in the event's own transaction (events/
-    table.py:WithTheEvent): when the game is over afterwards, or its past changed (a void
+    store.py:WithTheEvent): when the game is over afterwards, or its past changed (a void
     can make a finished game unfinished: its rows go). Nothing for an ordinary move. So
     the statistics commit with the move, or neither does: they never lag behind the log."""
     if not (table.rules.is_over(table.game) or changes_the_past(event)):

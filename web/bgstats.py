@@ -150,7 +150,7 @@ def import_plays(db, found: list[dict], device: str) -> dict:
     one short transaction with its people and its statistics' rows, so other tables' moves
     never wait for a whole file (issue 25 §5). A batch is whole or absent: an import cut
     off half-way is finished by importing the same file again (the plays in are skipped)."""
-    plays_in = [_checked(play) for play in found]
+    plays_in = [_checked(play) for play in store.cooperating(found, 64)]
     written, skipped = [], 0
     for start in range(0, len(plays_in), IMPORT_BATCH):
         store.cooperate()
