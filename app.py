@@ -70,12 +70,13 @@ def create_app(test_config=None) -> Flask:
 def on_recorded() -> tuple:
     """What follows "an event was recorded", in this order, whichever way it was recorded
     (a phone, the API, an import, the command line, the benchmark, the example scripts):
-    the game's streams in this process are woken, then the statistics' read model takes a
-    finished game (or a changed past). Each is called (db, game_id, event, state after it)
-    once the event is committed (events/table.py:announce)."""
-    from events import live
+    the game's streams in this process are woken once the event is committed (called with
+    db, game_id, event, state after it: events/table.py:announce); the statistics' read model
+    takes a finished game (or a changed past) and a board profile the facts a table entered
+    (Han's alliances) in the event's own transaction (events/store.py:WithTheEvent)."""
+    from events import boards, live
     from group import plays
-    return (live.on_recorded, plays.on_recorded)
+    return (live.on_recorded, plays.on_recorded, boards.on_recorded)
 
 
 def connect(database: str):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from events.store import lock_game, now, write_lock
+from events.store import WithTheEvent, lock_game, now, write_lock
 from scoring.base import FormError, GameKind, Problem
 from scoring.schema import unencodable_path
 
@@ -86,14 +86,42 @@ def save(db, game: GameKind, profile_id: str, data) -> dict:
         raise BadProfile(problems)
     ensure_builtin(db, game)
     with write_lock(db):
-        lock_game(db, f"board:{game.kind}:{profile_id}")  # two editors cannot take one version
-        row = db.conn.execute("SELECT MAX(version) FROM board_profiles WHERE kind = ? AND profile_id = ?",
-                              [game.kind, profile_id]).fetchone()
-        version = (row[0] or 0) + 1
-        db.conn.execute("INSERT INTO board_profiles (kind, profile_id, version, data, created_at)"
-                        " VALUES (?,?,?,?,?)", [game.kind, profile_id, version,
-                                                json.dumps(data, ensure_ascii=False), now()])
+        version = _insert_version(db, game, profile_id, data)
     return load(db, game, profile_id, version)
+
+
+def _insert_version(db, game: GameKind, profile_id: str, data: dict) -> int:
+    """``data`` as the next version of the profile, inside the caller's write lock."""
+    lock_game(db, f"board:{game.kind}:{profile_id}")  # two editors cannot take one version
+    row = db.conn.execute("SELECT MAX(version) FROM board_profiles WHERE kind = ? AND profile_id = ?",
+                          [game.kind, profile_id]).fetchone()
+    version = (row[0] or 0) + 1
+    db.conn.execute("INSERT INTO board_profiles (kind, profile_id, version, data, created_at)"
+                    " VALUES (?,?,?,?,?)", [game.kind, profile_id, version,
+                                            json.dumps(data, ensure_ascii=False), now()])
+    return version
+
+
+def _learned(game_id: str, event, table, events):
+    """After an event whose facts belong to the board (Han's alliances, ``Boards.learn``),
+    the game's profile gets them as its next version, written in the event's own
+    transaction: a new version, never a change; the game keeps the version it pinned."""
+    game = table.rules
+    pinned = table.options.get("board")
+    if game.boards is None or game.boards.learn is None or event.type not in game.boards.learns_from \
+            or not isinstance(pinned, dict) or not isinstance(pinned.get("id"), str):
+        return None
+
+    def write(db) -> None:
+        lock_game(db, f"board:{game.kind}:{pinned['id']}")
+        latest = load(db, game, pinned["id"])
+        learned = game.boards.learn(latest["data"], table.game) if latest else None
+        if learned is not None:
+            _insert_version(db, game, pinned["id"], learned)
+    return write
+
+
+on_recorded = WithTheEvent(_learned)  # app.py:on_recorded
 
 
 def asks_completion(game: GameKind, board) -> bool:

@@ -145,6 +145,12 @@ class Boards:
     # {"id": profile, ...answers} -> (the latest version's data, that request) -> the data
     # completed, or FormError naming what is still missing (events/boards.py saves it).
     complete: Callable[[dict, Mapping[str, Any]], dict] | None = None
+    # The facts a table entered while playing that the profile lacks (Han's alliances):
+    # (the profile's latest data, the game's state) -> the data with them, or None when they
+    # add nothing; after an event of a type in ``learns_from`` events/boards.py saves it as
+    # the profile's next version, in that event's transaction, so the next game asks nothing.
+    learn: Callable[[dict, dict], dict | None] | None = None
+    learns_from: frozenset[str] = frozenset()
 
 
 # Templates the core includes from templates/games/<kind>/ when a game provides them (and

@@ -26,7 +26,8 @@ GAME = GameKind(
     has_board=True, parse_options=parse_options, demo=demo, view=view,
     templates=frozenset({"_board.html", "_setup.html", "_live_oob.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
-                  builtin=boards.BUILTIN, complete=boards.complete), turn=turn,
+                  builtin=boards.BUILTIN, complete=boards.complete, learn=boards.learn,
+                  learns_from=frozenset({"alliances-entered"})), turn=turn,
 )
 
 # Games recorded under rules version 1 keep checking and scoring as they did (scoring.RETIRED).

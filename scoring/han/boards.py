@@ -202,7 +202,7 @@ def complete(data: dict, board: Mapping[str, Any]) -> dict:
         raise FormError([Problem("docs/rules/han.md §1.5", "A színek: {terület: szín}.",
                                  'The colours: {"<area id>": "<colour>"}.')])
     unknown = [a for a in data["areas"] if a["colour"] is None]
-    lacking = [_named_with_id(data, a) for a in unknown if answers.get(a["id"]) not in COLOURS]
+    lacking = [area_name(data, a["id"]) for a in unknown if answers.get(a["id"]) not in COLOURS]
     if lacking:
         raise FormError([Problem(
             "docs/rules/han.md §1.5",
@@ -215,10 +215,27 @@ def complete(data: dict, board: Mapping[str, Any]) -> dict:
     return filled
 
 
-def _named_with_id(data: dict, area: dict) -> str:
-    """An area as the form shows it, with the id an API client answers with: "#8 (a8)"."""
-    name = area_name(data, area["id"])
-    return name if name.lower() == area["id"] else f"{name} ({area['id']})"
+def learn(data: dict, state: dict) -> dict | None:
+    """The profile with the alliances a table entered at its final scoring (docs/rules/han.md
+    §6), each where the profile still has none; None when that adds nothing, or when the
+    profile changed meanwhile so that the pairs no longer fit it (another area id, a pair
+    another alliance already joins): the facts the profile holds are kept."""
+    entered = state.get("entered_alliances") or {}
+    ids = {a["id"] for a in data["areas"]}
+    alliances = [dict(a, areas=list(a["areas"])) for a in data["alliances"]]
+    taken = {frozenset(a["areas"]) for a in alliances if None not in a["areas"]}
+    learned = False
+    for alliance in alliances:
+        pair = entered.get(str(alliance["n"]))
+        if None not in alliance["areas"] or not pair or not set(pair) <= ids or frozenset(pair) in taken:
+            continue
+        alliance["areas"] = list(pair)
+        taken.add(frozenset(pair))
+        learned = True
+    if not learned:
+        return None
+    filled = {**data, "alliances": alliances}
+    return filled if not validate(filled) else None
 
 
 def missing(data) -> list[dict]:
@@ -233,7 +250,8 @@ def missing(data) -> list[dict]:
     for count, hu, en in ((names, "név", "names"), (colours, "szín (kötelező)", "colours (needed)"),
                           (sites, "pagodahely-szám (ha egy tartomány megtelik)", "site counts (when a province fills)"),
                           (border, "határhely", "border sites"), (harbours, "kikötő helye", "harbour areas"),
-                          (alliances, "szövetség (a végén rákérdez)", "alliances (asked at the end)")):
+                          (alliances, "szövetség (a végén rákérdez, és a profil megjegyzi)",
+                           "alliances (asked at the end, then kept in the profile)")):
         if count:
             out.append(text(f"{count} {hu}", f"{count} {en}"))
     if not data.get("roads"):
@@ -242,6 +260,8 @@ def missing(data) -> list[dict]:
 
 
 def area_name(data_or_state, area_id) -> str:
+    """The one name of a province wherever a player reads it (set-up, board, move log,
+    refusals): the profile's name, else "#n", its place in the profile (area id "a<n>")."""
     for i, area in enumerate(data_or_state["areas"], start=1):
         if area["id"] == area_id:
             return area["name"] or f"#{i}"

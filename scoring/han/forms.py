@@ -10,6 +10,7 @@ from scoring.base import Move, text
 from scoring.forms import fail as _fail
 from scoring.forms import form_int, player_name
 from scoring.han.data import COLOUR_TEXT, COLOURS, EVENT_TYPES, PIECE_TEXT, V1_END_REASON
+from scoring.han.boards import area_name
 from scoring.han.score import missing_alliances
 
 MAX_CHAIN_ROWS = 12
@@ -224,10 +225,11 @@ def parse_form(state: dict, form) -> tuple[str, dict]:
 
 
 def _area_names(state: dict | None):
-    """A province's name as the game's board profile gives it (ids are short, names are
-    what the board shows); its id, capitalised, without a state or a name."""
-    names = {a["id"]: a.get("name") for a in (state or {}).get("areas") or ()}
-    return lambda area: names.get(area) or str(area).capitalize()
+    """A province's name as the board view and the set-up call it (``area_name``: the
+    profile's name, else "#n", its place on the board); its id, capitalised, without a state."""
+    if not (state or {}).get("areas"):
+        return lambda area: str(area).capitalize()
+    return lambda area: area_name(state, area)
 
 
 def _describe_placed(move: Move, players: list[dict], area) -> dict:

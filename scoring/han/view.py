@@ -3,6 +3,7 @@ page renders (``GameKind.view``); templates read it as ``view``."""
 from __future__ import annotations
 
 from scoring.han.apply import waiting_for
+from scoring.han.boards import area_name
 from scoring.han.data import ALLIANCES, PILE_SLACK
 from scoring.han.score import (alliance_result, can_place, expected_pile, capacity, envoys, fortified, free_road_sites, harbour_pagodas,
                                missing_alliances, open_fortresses, pagodas, supply, used_sites)
@@ -12,7 +13,7 @@ def _area(state: dict, a: dict) -> dict:
     aid = a["id"]
     pag, env = pagodas(state, aid), envoys(state, aid)
     cap = capacity(state, aid)
-    return {"id": aid, "name": a["name"] or aid, "colour": a["colour"], "pagodas": pag, "envoys": env,
+    return {"id": aid, "name": area_name(state, aid), "colour": a["colour"], "pagodas": pag, "envoys": env,
             "free": None if cap is None or state["tally"] else cap - used_sites(state, aid),
             "room": max(pag) - sum(env), "scored": state["scored"].get(aid),
             "open_forts": open_fortresses(state, aid), "fortified": sorted(fortified(state, aid)),

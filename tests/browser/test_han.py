@@ -135,3 +135,66 @@ def test_a_shipped_board_starts_at_once_and_the_last_move_keeps_its_colour(live_
     top, outline = csin.evaluate("e => [getComputedStyle(e).borderTopColor, getComputedStyle(e).outlineStyle]")
     assert top == "rgb(242, 194, 0)" and outline == "solid", (top, outline)
     screenshot(host, "han-last-move")
+
+
+# Thirteen pairs the shipped side 1 lacks, by the names the form shows (3 and 4 are printed)
+SIDE1_ALLIANCES = {1: ("Vej", "Csi"), 2: ("Csi", "Lu"), 5: ("Su", "#8"), 6: ("#8", "#9"), 7: ("#9", "Csou"),
+                   8: ("Csou", "Csao"), 9: ("Csao", "Lu"), 10: ("Lu", "Vej"), 11: ("Csi", "Csin"),
+                   12: ("Su", "#9"), 13: ("Csou", "Vej"), 14: ("#8", "Csao"), 15: ("Csin", "Lu")}
+FINAL = {"en": ("Save the alliances", "Final scoring: the table still needs to enter:", "alliances"),
+         "hu": ("Szövetségek mentése", "Végső értékelés: a táblától még kell:", "szövetségek")}
+
+
+def _at_the_final_scoring(base, phone, profile: str, lang: str, colours=None) -> dict:
+    """A game of three on ``profile`` whose end position the table entered at once (the
+    quickest way to the final scoring), ``phone`` seated at it as its first player."""
+    from tests.conftest import api, sit
+    board = {"id": profile, **({"colours": colours} if colours else {})}
+    created = api(base, "/api/games", {"kind": "han", "players": [{"name": n} for n in ("Anna", "Béla", "Cili")],
+                                       "options": {"board": board}})
+    areas = ("vej", "csi", "csin", "lu", "csao", "csou", "su", "a8", "a9")
+    tally = {"areas": {a: {"pagodas": [0, 0, 0], "envoys": [0, 0, 0]} for a in areas},
+             "harbours": [0, 0, 0], "border_pagodas": [0, 0, 0], "fortresses": []}
+    api(base, f"/api/games/{created['id']}/events", {"type": "final-position-entered", "data": tally,
+                                                   "expected_seq": 1, "client_event_id": "tally"},
+        created["seats"][0]["token"])
+    sit(phone, created)
+    phone.goto(f"{base}/lang/{lang}?next=/games/{created['id']}")
+    return created
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_alliances_entered_once_are_kept_for_the_next_game_on_the_board(live_server, new_phone, lang):
+    """Issue 26 item 6: a shipped board's 13 unknown alliances were asked at the final scoring
+    of every game. Entered once, they go into the board profile's next version, and the next
+    game on the same board asks none; an unnamed province is "#8" on the form and the board."""
+    profile = f"club-{lang}"    # the shipped side 1, as this club's own profile
+    document = boards.export(get_game("han"), {"id": profile, "version": 1,
+                                               "data": get_game("han").boards.builtin[0]["data"]})
+    host = new_phone()
+    host.goto(f"{live_server}/boards/han/")
+    host.locator("textarea[name=document]").fill(json.dumps(document))
+    host.get_by_role("button", name="Import").click()
+    expect(host.get_by_text("Saved as version 1.")).to_be_visible()
+
+    save, asks, alliances = FINAL[lang]
+    _at_the_final_scoring(live_server, host, profile, lang, {"su": "green", "a8": "green", "a9": "red"})
+    expect(host.get_by_test_id("han-final")).to_contain_text(alliances)
+    selects = host.locator("fieldset.han-alliances select")
+    expect(selects).to_have_count(26)
+    expect(host.locator('[data-area="a8"] h3')).to_contain_text("#8")   # one name, as in the form
+    for n, pair in SIDE1_ALLIANCES.items():
+        for side, name in zip("ab", pair):
+            host.locator(f'select[name="al_{n}_{side}"]').select_option(label=name)
+    screenshot(host, f"han-alliances-entered-{lang}")
+    host.get_by_role("button", name=save, exact=True).click()
+    expect(host.locator("fieldset.han-alliances")).to_have_count(0)
+    expect(host.get_by_test_id("chains")).to_be_visible()
+
+    _at_the_final_scoring(live_server, host, profile, lang)      # the next game: no colour, no alliance asked
+    expect(host.get_by_test_id("han-final")).to_contain_text(asks)
+    expect(host.get_by_test_id("han-final")).not_to_contain_text(alliances)
+    expect(host.locator("fieldset.han-alliances")).to_have_count(0)
+    expect(host.get_by_test_id("chains")).to_be_visible()
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(host, f"han-next-game-asks-no-alliances-{lang}")

@@ -646,4 +646,4 @@ def test_the_move_log_names_provinces_as_the_board_profile_does():
     assert GAME.describe(placed, players, state)["en"] == "Anna: pagoda (border with Csi) → Vej (red)"
     assert GAME.describe(placed, players)["en"] == "Anna: pagoda (border with A2) → A1 (red)"  # no state: ids
     scored = Move(3, "province-scored", {"area": "a3"})
-    assert GAME.describe(scored, players, state)["hu"] == "A3 megtelt: kiértékelve"  # a province still unnamed
+    assert GAME.describe(scored, players, state)["hu"] == "#3 megtelt: kiértékelve"  # unnamed: its one name, as on the board

@@ -175,7 +175,7 @@ def test_the_api_completes_the_shipped_profile_in_one_step(client, db):
                                               "options": {"board": {"id": "han-side1", "colours": {"su": "green"}}}})
     assert missing.status_code == 422
     problems = " ".join(p["en"] for p in missing.get_json()["problems"])
-    assert "#8 (a8)" in problems and "#9 (a9)" in problems and "Su" not in problems
+    assert "#8" in problems and "#9" in problems and "Su" not in problems and "a8" not in problems  # one name
     created = client.post("/api/games", json={"kind": "han", "players": players,
                                               "options": {"board": {"id": "han-side1", "colours": SIDE1_COLOURS}}})
     assert created.status_code == 201
@@ -360,3 +360,85 @@ def test_with_a_road_network_the_site_choice_starts_empty(client, db):
     page = client.get(_start(client, "roads").headers["Location"]).data.decode()
     select = re.search(r'<select name="site1">(.*?)</select>', page, re.S).group(1).strip()
     assert select.startswith('<option value="">') and "selected" not in select and 'value="at:vej-1"' in select
+
+
+def _tally_zero(data: dict, players: int = 3) -> dict:
+    return {f"{k}_{a['id']}_{s}": "0" for a in data["areas"] for s in range(players) for k in ("p", "e")}
+
+
+# Thirteen pairs the shipped side 1 lacks (3 = Vej–Csin and 4 = Csin–Su are printed)
+SIDE1_ALLIANCES = {1: ("vej", "csi"), 2: ("csi", "lu"), 5: ("su", "a8"), 6: ("a8", "a9"), 7: ("a9", "csou"),
+                   8: ("csou", "csao"), 9: ("csao", "lu"), 10: ("lu", "vej"), 11: ("csi", "csin"),
+                   12: ("su", "a9"), 13: ("csou", "vej"), 14: ("a8", "csao"), 15: ("csin", "lu")}
+
+
+def test_alliances_a_table_enters_are_saved_in_the_profile_and_the_next_game_asks_none(client, db):
+    """Issue 26 item 6: the shipped board's 13 unknown alliances were asked at the final
+    scoring of every game. Entered once, they are saved as the profile's next version (a new
+    version, never a change), and the next game on the same board asks none."""
+    first = client.post("/games/new", data=_shipped_form(db, **SIDE1_COLOURS)).headers["Location"]
+    assert boards.load(db, HAN, "han-side1")["version"] == 2                   # the colours
+    profile = boards.load(db, HAN, "han-side1")["data"]
+    assert _post(client, first, 1, action="final-position-entered", **_tally_zero(profile)).status_code == 303
+    page = client.get(first).data.decode()
+    assert page.count('name="al_') == 26                                       # 13 alliances, 2 provinces each
+    fields = {f"al_{n}_{side}": area for n, pair in SIDE1_ALLIANCES.items() for side, area in zip("ab", pair)}
+    assert _post(client, first, 2, action="alliances-entered", **fields).status_code == 303
+    saved = boards.load(db, HAN, "han-side1")
+    assert saved["version"] == 3 and boards.load(db, HAN, "han-side1", 2)["data"] == profile  # v2 kept as it was
+    assert {a["n"]: tuple(a["areas"]) for a in saved["data"]["alliances"]} == {
+        **SIDE1_ALLIANCES, 3: ("vej", "csin"), 4: ("csin", "su")}
+    game_id = first.rsplit("/", 1)[1]
+    assert store.read_events(db, game_id)[0].data["options"]["board"]["version"] == 2  # the game keeps its pin
+
+    second = client.post("/games/new", data=_shipped_form(db)).headers["Location"]  # no colour asked either
+    assert store.read_events(db, second.rsplit("/", 1)[1])[0].data["options"]["board"]["version"] == 3
+    assert _post(client, second, 1, action="final-position-entered", **_tally_zero(saved["data"])).status_code == 303
+    page = client.get(second).data.decode()
+    assert 'name="al_' not in page and 'data-testid="chains"' in page          # only the road chains are asked
+    assert boards.load(db, HAN, "han-side1")["version"] == 3
+
+
+def test_alliances_the_profile_got_meanwhile_are_kept_not_overwritten():
+    from scoring.han import boards as han_boards
+    data = han_boards.BUILTIN[0]["data"]
+    state = {"entered_alliances": {"1": ["vej", "csi"], "2": ["vej", "csin"], "5": ["nowhere", "su"]}}
+    learned = han_boards.learn(data, state)
+    pairs = {a["n"]: a["areas"] for a in learned["alliances"]}
+    assert pairs[1] == ["vej", "csi"]                 # new: taken
+    assert pairs[2] == [None, None]                   # alliance 3 already joins Vej and Csin
+    assert pairs[5] == [None, None]                   # no such province in this profile
+    assert han_boards.learn(learned, state) is None   # nothing new: no version
+    assert han_boards.validate(learned) == []
+
+
+def test_an_unnamed_province_has_one_name_at_set_up_on_the_board_and_in_the_log(client, db):
+    """Issue 26 item 6: "#8" at set-up, "a8" on the board."""
+    setup = client.get("/games/new?kind=han").data.decode()
+    assert ">#8" in setup.split('name="colour_han-side1_a8"')[0].rsplit("<label", 1)[1]
+    location = client.post("/games/new", data=_shipped_form(db, **SIDE1_COLOURS)).headers["Location"]
+    page = client.get(location).data.decode()
+    board = page.split('data-area="a8"')[1].split("</h3>")[0]
+    assert "#8" in board and "a8" not in board
+    assert ">a8<" not in page and ">A8<" not in page
+
+
+def test_the_profile_learns_the_alliances_through_the_api_on_both_engines(database):
+    from app import create_app
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": database, "WTF_CSRF_ENABLED": False})
+    api, db = app.test_client(), store.connect(database)
+    created = api.post("/api/games", json={"kind": "han", "players": [{"name": n} for n in ("A", "B", "C")],
+                                           "options": {"board": {"id": "han-side1", "colours": SIDE1_COLOURS}}}).json
+    token = {"X-Seat-Token": created["seats"][0]["token"]}
+    areas = ("vej", "csi", "csin", "lu", "csao", "csou", "su", "a8", "a9")
+    tally = {"areas": {a: {"pagodas": [0] * 3, "envoys": [0] * 3} for a in areas},
+             "harbours": [0] * 3, "border_pagodas": [0] * 3, "fortresses": []}
+    entered = [{"n": n, "areas": list(pair)} for n, pair in SIDE1_ALLIANCES.items()]
+    for seq, (type_, data) in enumerate((("final-position-entered", tally),
+                                         ("alliances-entered", {"alliances": entered})), start=1):
+        answer = api.post(f"/api/games/{created['id']}/events", headers=token, json={
+            "type": type_, "data": data, "expected_seq": seq, "client_event_id": f"c{seq}"})
+        assert answer.status_code == 201, answer.json
+    saved = boards.load(db, HAN, "han-side1")
+    assert saved["version"] == 3 and all(None not in a["areas"] for a in saved["data"]["alliances"])
+    db.conn.close()
