@@ -43,6 +43,16 @@ def scratch_dir():
         yield path
 
 
+def durations(fn, n: int) -> list[float]:
+    """The seconds each of ``n`` calls of ``fn()`` took."""
+    out = []
+    for _ in range(n):
+        tick = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - tick)
+    return out
+
+
 def timed(fn, *args, **kwargs):
     start = time.perf_counter()
     result = fn(*args, **kwargs)
@@ -125,6 +135,19 @@ def store_game(db, events: list[Event], finished: bool = False) -> tuple[str, li
                                                    e.client_event_id, e.recorded_at) for e in events],
                             finished)
     return game_id, tokens
+
+
+@contextmanager
+def served_game(events: list[Event], name: str = "bench.db"):
+    """A grown game stored in a fresh database on the scratch disk and an app serving it:
+    (app, its test client, the game's id, the database's path)."""
+    with scratch_dir() as tmp:
+        path = os.path.join(tmp, name)
+        app = make_app(path)
+        db = store.connect(path)
+        game_id, _ = store_game(db, events)
+        db.conn.close()
+        yield app, app.test_client(), game_id, path
 
 
 def make_app(db_path: str):

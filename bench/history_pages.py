@@ -5,14 +5,11 @@ folded from the store) and warm (the next requests), and how they grow from 1,00
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys
-import time
 
-from bench.common import ROOT, grow, make_app, scratch_dir, store_game
-from events import store
+from bench.common import ROOT, durations, grow, served_game
 from events.store import Event
 from events.hashing import GENESIS, chain_hash
 
@@ -61,23 +58,14 @@ def measure(size: int, undone: bool = False, warm_samples: int = 5) -> dict:
     _, events, _ = grow("scorepad", size if not undone else size * 2 // 3)
     if undone:
         events = _with_undos(events)
-    with scratch_dir() as tmp:
-        path = os.path.join(tmp, "history.db")
-        app = make_app(path)
-        db = store.connect(path)
-        game_id, _ = store_game(db, events)
-        db.conn.close()
-        client = app.test_client()
+    with served_game(events, "history.db") as (app, client, game_id, path):
         result = {"size": len(events), "undone": undone, "pages": {}}
         for page in PAGES:
             url = f"/games/{game_id}/" + page.format(mid=len(events) // 2)
             cold = _cold(path, url)
             client.get(url)  # this process's first request (templates, history)
-            warm = []
-            for _ in range(warm_samples):
-                tick = time.perf_counter()
-                response = client.get(url)
-                warm.append(time.perf_counter() - tick)
+            warm = durations(lambda: client.get(url), warm_samples)
+            response = client.get(url)
             result["pages"][page.split("?")[0]] = {
                 "cold_ms": cold * 1000, "warm_ms": statistics.median(warm) * 1000,
                 "bytes": len(response.data)}

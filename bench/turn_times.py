@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import os
 import statistics
-import time
 from types import SimpleNamespace
 
-from bench.common import grow, make_app, scratch_dir, store_game
-from events import store, turns
+from bench.common import durations, grow, served_game
+from events import turns
 
 
 def _ms(samples: list[float]) -> dict:
@@ -19,27 +18,12 @@ def _ms(samples: list[float]) -> dict:
             "p95": round(1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 2)}
 
 
-def _timed(fn, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        tick = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - tick)
-    return out
-
-
 def measure(kind: str, size: int, samples: int = 20) -> dict:
     _, events, _ = grow(kind, size)
-    derivation = _timed(lambda: turns.turn_times(events), max(2, samples // 10))
+    derivation = durations(lambda: turns.turn_times(events), max(2, samples // 10))
     times, marks = turns.times_of(events), turns.marks_of(events)
-    from_marks = _timed(lambda: turns.clock(times, marks), samples)
-    with scratch_dir() as tmp:
-        path = os.path.join(tmp, "turns.db")
-        app = make_app(path)
-        db = store.connect(path)
-        game_id, _ = store_game(db, events)
-        db.conn.close()
-        client = app.test_client()
+    from_marks = durations(lambda: turns.clock(times, marks), samples)
+    with served_game(events, "turns.db") as (_, client, game_id, _path):
         url = f"/games/{game_id}"
         client.get(url)  # the walk of the game, once per worker
         with_clock, without = [], []
@@ -47,10 +31,10 @@ def measure(kind: str, size: int, samples: int = 20) -> dict:
         real = timing.table_clock
         empty = timing.clock_view(turns.Clock(), SimpleNamespace(players=()), None)
         for _ in range(samples):  # interleaved, so the machine's drift hits both alike
-            with_clock += _timed(lambda: client.get(url), 1)
+            with_clock += durations(lambda: client.get(url), 1)
             timing.table_clock = lambda *args, **kwargs: empty
             try:
-                without += _timed(lambda: client.get(url), 1)
+                without += durations(lambda: client.get(url), 1)
             finally:
                 timing.table_clock = real
     page, bare = _ms(with_clock), _ms(without)

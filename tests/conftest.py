@@ -468,6 +468,51 @@ def sit(phone, created: dict, seat: int = 0) -> None:
                                 "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
 
 
+def start_game(host, base: str, names=("Anna", "Béla"), kind: str | None = None) -> str:
+    """The host's phone starts a game through the new-game form in English (the score pad
+    unless ``kind``), the players named ``names``: the table's join link."""
+    start = "/games/new" + (f"%3Fkind%3D{kind}" if kind else "")
+    host.goto(f"{base}/lang/en?next={start}")
+    for i, name in enumerate(names, start=1):
+        host.get_by_label(f"Player {i}", exact=True).fill(name)
+    host.get_by_role("button", name="Start the game").click()
+    return host.get_by_test_id("join-link").get_attribute("href")
+
+
+def join(phone, base: str, join_url: str, name: str, lang: str = "en") -> None:
+    """A phone opens the join link in ``lang`` and takes ``name``'s seat."""
+    phone.goto(f"{base}/lang/{lang}?next=/")
+    phone.goto(join_url)
+    phone.get_by_role("button", name=name, exact=True).click()
+
+
+@pytest.fixture
+def phones_at_a_table(live_server, new_phone):
+    """``phones_at_a_table(names=("Anna", "Béla"), guests={"Béla": "en"}, watchers=0, base=live_server)``:
+    the host's phone (seat 0, English) starts a score pad through the new-game form, each guest
+    joins on a phone of its own by the join link in its language, and ``watchers`` phones open
+    the table unseated; once every phone's stream is open: [host, *guests, *watchers]."""
+    from playwright.sync_api import expect
+
+    def make(names=("Anna", "Béla"), guests=None, watchers: int = 0, base: str = live_server) -> list:
+        host = new_phone()
+        join_url = start_game(host, base, names)
+        phones = [host]
+        for name, lang in (guests if guests is not None else {"Béla": "en"}).items():
+            phones.append(new_phone("hu-HU" if lang == "hu" else "en-GB"))
+            join(phones[-1], base, join_url, name, lang)
+            expect(phones[-1].get_by_test_id("pad-save")).to_be_visible()
+        for _ in range(watchers):
+            phones.append(new_phone())
+            phones[-1].goto(f"{base}/lang/en?next=/")
+            phones[-1].goto(host.url.split("?")[0])
+        for phone in phones:  # every stream open before anyone records
+            expect(phone.locator("html[data-live=open]")).to_have_count(1)
+        return phones
+
+    return make
+
+
 @pytest.fixture
 def seated_phone(live_server, new_phone):
     """``seated_phone(kind="scorepad", lang="en", seat=0, moves=0, game=None)``: a phone at

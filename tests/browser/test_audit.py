@@ -21,18 +21,9 @@ def _no_sideways_scroll(page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, page.url
 
 
-def test_dispute_comment_what_if_void_and_replay_back(live_server, new_phone):
-    host = new_phone()
-    host.goto(f"{live_server}/lang/en?next=/games/new")
-    host.get_by_label("Player 1", exact=True).fill("Anna")
-    host.get_by_label("Player 2", exact=True).fill("Béla")
-    host.get_by_role("button", name="Start the game").click()
+def test_dispute_comment_what_if_void_and_replay_back(live_server, phones_at_a_table):
+    host, guest = phones_at_a_table()
     game_url = host.url
-    join_url = host.get_by_test_id("join-link").get_attribute("href")
-    guest = new_phone()
-    guest.goto(f"{live_server}/lang/en?next=/")
-    guest.goto(join_url)
-    guest.get_by_role("button", name="Béla").click()
 
     _record(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5", timeout=4000)

@@ -14,24 +14,10 @@ from tests.conftest import screenshot
 pytestmark = pytest.mark.browser
 
 
-def _table(live_server, new_phone):
+@pytest.fixture
+def table(phones_at_a_table):
     """Anna's phone in English, Béla's in Hungarian, a spectator's in English."""
-    host = new_phone()
-    host.goto(f"{live_server}/lang/en?next=/games/new")
-    host.get_by_label("Player 1", exact=True).fill("Anna")
-    host.get_by_label("Player 2", exact=True).fill("Béla")
-    host.get_by_role("button", name="Start the game").click()
-    join_url = host.get_by_test_id("join-link").get_attribute("href")
-    guest = new_phone("hu-HU")
-    guest.goto(f"{live_server}/lang/hu?next=/")
-    guest.goto(join_url)
-    guest.get_by_role("button", name="Béla").click()
-    watcher = new_phone()
-    watcher.goto(f"{live_server}/lang/en?next=/")
-    watcher.goto(host.url.split("?")[0])
-    for phone in (host, guest, watcher):
-        expect(phone.locator("html[data-live=open]")).to_have_count(1)
-    return host, guest, watcher
+    return phones_at_a_table(guests={"Béla": "hu"}, watchers=1)
 
 
 def _seconds(page) -> int:
@@ -39,8 +25,8 @@ def _seconds(page) -> int:
     return int(m) * 60 + int(s)
 
 
-def test_the_clock_advances_on_every_phone_without_a_request(live_server, new_phone):
-    host, guest, watcher = _table(live_server, new_phone)
+def test_the_clock_advances_on_every_phone_without_a_request(table):
+    host, guest, watcher = table
     requests = []
     guest.on("request", lambda r: requests.append(r.url))
     expect(guest.get_by_test_id("turn-who")).to_have_text("Az asztal")
@@ -52,8 +38,8 @@ def test_the_clock_advances_on_every_phone_without_a_request(live_server, new_ph
     screenshot(guest, "clock-running-hu")
 
 
-def test_a_pause_on_one_phone_stops_the_clock_on_the_other(live_server, new_phone):
-    host, guest, watcher = _table(live_server, new_phone)
+def test_a_pause_on_one_phone_stops_the_clock_on_the_other(table):
+    host, guest, watcher = table
     before, asked = _seconds(host), time.monotonic()
     host.get_by_test_id("pause").click()
     expect(guest.get_by_test_id("turn-clock")).to_contain_text("Szünet")       # pushed, HU
@@ -73,8 +59,8 @@ def test_a_pause_on_one_phone_stops_the_clock_on_the_other(live_server, new_phon
     assert _seconds(host) <= before + pausing + resuming + 1
 
 
-def test_the_turn_timer_runs_out_and_every_phone_says_so(live_server, new_phone):
-    host, guest, watcher = _table(live_server, new_phone)
+def test_the_turn_timer_runs_out_and_every_phone_says_so(table):
+    host, guest, watcher = table
     host.locator(".timer-settings summary").click()
     host.get_by_test_id("timer-turn").fill("0:03")
     host.get_by_test_id("timer-save").click()
@@ -95,8 +81,8 @@ def test_the_turn_timer_runs_out_and_every_phone_says_so(live_server, new_phone)
     screenshot(host, "timer-over-en")
 
 
-def test_the_wake_lock_toggle_by_the_api_and_by_nosleep_where_there_is_none(live_server, new_phone):
-    host, guest, watcher = _table(live_server, new_phone)
+def test_the_wake_lock_toggle_by_the_api_and_by_nosleep_where_there_is_none(live_server, new_phone, table):
+    host, guest, watcher = table
     # 127.0.0.1 is a secure context: Chromium offers the Screen Wake Lock API
     expect(host.locator("html[data-wake-via=wake-lock]")).to_have_count(1)
     toggle = host.get_by_test_id("wake-toggle")

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import cut_selects, screenshot
+from tests.conftest import cut_selects, screenshot, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -211,10 +211,7 @@ def test_a_new_game_from_the_phone_lays_the_event_row_and_opens(live_server, new
 
 def test_final_tally_on_a_phone_scores_ben_25_on_top_of_his_points(live_server, new_phone):
     host = new_phone()
-    host.goto(f"{live_server}/lang/en?next=/games/new%3Fkind%3Ddragon-tally")
-    host.get_by_label("Player 1", exact=True).fill("Ben")
-    host.get_by_label("Player 2", exact=True).fill("Anna")
-    host.get_by_role("button", name="Start the game").click()
+    start_game(host, live_server, ("Ben", "Anna"), kind="dragon-tally")
     host.get_by_test_id("tally-seat").select_option("0")
     for name, value in (("score", "80"), ("yuan", "4"), ("rice", "1"), ("fireworks", "2"), ("track", "40")):
         host.locator(f'input[name="{name}"]').fill(value)

@@ -3,26 +3,9 @@ taking what a phone is doing (issue 17 item 2), and a move tapped offline sent o
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from tests.conftest import api, screenshot, start_game
 
 pytestmark = pytest.mark.browser
-
-
-def _table_of_two(live_server, new_phone):
-    host = new_phone()
-    host.goto(f"{live_server}/lang/en?next=/games/new")
-    host.get_by_label("Player 1", exact=True).fill("Anna")
-    host.get_by_label("Player 2", exact=True).fill("Béla")
-    host.get_by_role("button", name="Start the game").click()
-    join_url = host.get_by_test_id("join-link").get_attribute("href")
-    guest = new_phone()
-    guest.goto(f"{live_server}/lang/en?next=/")
-    guest.goto(join_url)
-    guest.get_by_role("button", name="Béla").click()
-    expect(guest.get_by_test_id("pad-points-1")).to_be_visible()
-    for phone in (host, guest):  # both streams open before anyone records
-        expect(phone.locator("html[data-live=open]")).to_have_count(1)
-    return host, guest
 
 
 def _record(page, player: str, points: int):
@@ -37,8 +20,8 @@ def _polls(page) -> list:
     return polls
 
 
-def test_a_move_is_pushed_to_the_other_phone_without_polling(live_server, new_phone):
-    host, guest = _table_of_two(live_server, new_phone)
+def test_a_move_is_pushed_to_the_other_phone_without_polling(phones_at_a_table):
+    host, guest = phones_at_a_table()
     polls = _polls(guest)
     _record(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5", timeout=500)  # issue 18: ≤ 500 ms
@@ -48,8 +31,8 @@ def test_a_move_is_pushed_to_the_other_phone_without_polling(live_server, new_ph
     expect(guest.locator("#expected-seq")).to_have_value("3")  # the guest's next move is not stale
 
 
-def test_a_live_update_keeps_an_open_void_form_its_text_open_details_and_the_scroll(live_server, new_phone):
-    host, guest = _table_of_two(live_server, new_phone)
+def test_a_live_update_keeps_an_open_void_form_its_text_open_details_and_the_scroll(phones_at_a_table):
+    host, guest = phones_at_a_table()
     for points, total in ((1, "1"), (2, "3"), (3, "6")):
         _record(host, "Anna", points)
         expect(host.get_by_test_id("score-0")).to_have_text(total)
@@ -84,8 +67,8 @@ def test_a_live_update_keeps_an_open_void_form_its_text_open_details_and_the_scr
     screenshot(guest, "live-void-kept")
 
 
-def test_undo_of_the_end_gives_every_phone_its_form_back_without_a_reload(live_server, new_phone):
-    host, guest = _table_of_two(live_server, new_phone)
+def test_undo_of_the_end_gives_every_phone_its_form_back_without_a_reload(phones_at_a_table):
+    host, guest = phones_at_a_table()
     _record(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5")
     guest.evaluate("window.notReloaded = true")  # gone if the page loads again
@@ -103,8 +86,8 @@ def test_undo_of_the_end_gives_every_phone_its_form_back_without_a_reload(live_s
     expect(host.get_by_test_id("score-1")).to_have_text("7")
 
 
-def test_a_move_tapped_offline_waits_and_is_sent_once_when_back(live_server, new_phone):
-    host, guest = _table_of_two(live_server, new_phone)
+def test_a_move_tapped_offline_waits_and_is_sent_once_when_back(phones_at_a_table):
+    host, guest = phones_at_a_table()
     host.context.set_offline(True)
     expect(host.locator("#connection")).to_contain_text("Offline")
     _record(host, "Anna", 8)
@@ -123,8 +106,8 @@ def test_a_move_tapped_offline_waits_and_is_sent_once_when_back(live_server, new
     expect(guest.locator("#e3")).to_have_count(0)
 
 
-def test_a_move_tapped_offline_after_someone_else_recorded_shows_the_refusal_and_fresh_board(live_server, new_phone):
-    host, guest = _table_of_two(live_server, new_phone)
+def test_a_move_tapped_offline_after_someone_else_recorded_shows_the_refusal_and_fresh_board(phones_at_a_table):
+    host, guest = phones_at_a_table()
     host.context.set_offline(True)
     _record(host, "Anna", 8)
     _record(guest, "Béla", 2)
@@ -154,10 +137,7 @@ def full_server(tmp_path):
 
 def test_over_the_stream_limit_a_phone_falls_back_to_polling(full_server, new_phone):
     host = new_phone()
-    host.goto(f"{full_server}/lang/en?next=/games/new")
-    host.get_by_label("Player 1", exact=True).fill("Anna")
-    host.get_by_label("Player 2", exact=True).fill("Béla")
-    host.get_by_role("button", name="Start the game").click()
+    start_game(host, full_server)
     watcher = new_phone()
     refused = []
     watcher.on("response", lambda r: refused.append(r.status) if "/stream" in r.url else None)
@@ -169,23 +149,13 @@ def test_over_the_stream_limit_a_phone_falls_back_to_polling(full_server, new_ph
     assert polls and 503 in refused
 
 
-def _api(base, path, body, token=None):
-    import json
-    import urllib.request
-    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              **({"X-Seat-Token": token} if token else {})})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 def test_after_a_server_restart_the_phone_reconnects_by_itself(tmp_path, new_phone):
     from tests.conftest import free_port, start_server
     port, db_path = free_port(), str(tmp_path / "restart.db")
     base = f"http://127.0.0.1:{port}"
     server = start_server(db_path, port)
     try:
-        created = _api(base, "/api/games", {"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]})
+        created = api(base, "/api/games", {"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]})
         watcher = new_phone()
         watcher.goto(f"{base}/lang/en?next=/games/{created['id']}")
         expect(watcher.locator("html[data-live=open]")).to_have_count(1)
@@ -193,7 +163,7 @@ def test_after_a_server_restart_the_phone_reconnects_by_itself(tmp_path, new_pho
         server.wait(10)
         expect(watcher.locator("html[data-live=closed]")).to_have_count(1)  # the stream was closed
         server = start_server(db_path, port)
-        _api(base, f"/api/games/{created['id']}/events",
+        api(base, f"/api/games/{created['id']}/events",
              {"type": "points-recorded", "data": {"seat": 1, "points": 4}, "expected_seq": 1,
               "client_event_id": "after-restart"}, created["seats"][0]["token"])
         expect(watcher.get_by_test_id("score-1")).to_have_text("4", timeout=15_000)  # no reload
@@ -212,10 +182,7 @@ def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp
     server = start_server(db_path, port)
     try:
         host = new_phone()
-        host.goto(f"{base}/lang/en?next=/games/new")
-        host.get_by_label("Player 1", exact=True).fill("Anna")
-        host.get_by_label("Player 2", exact=True).fill("Béla")
-        host.get_by_role("button", name="Start the game").click()
+        start_game(host, base)
         expect(host.locator("html[data-live=open]")).to_have_count(1)
         server.terminate()
         server.wait(10)
@@ -230,10 +197,10 @@ def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp
         server.wait(10)
 
 
-def test_a_push_waits_while_the_phones_own_write_is_on_its_way(live_server, new_phone):
+def test_a_push_waits_while_the_phones_own_write_is_on_its_way(phones_at_a_table):
     """A push that came before the phone's own answer showed the next step first; the answer
     then replaced the table body and wiped any choice made there. Pushes now wait for it."""
-    host, guest = _table_of_two(live_server, new_phone)
+    host, guest = phones_at_a_table()
     held = []
     host.route("**/moves", lambda route: held.append(route))   # the host's write stays on its way
     _record(host, "Anna", 5)
@@ -250,8 +217,8 @@ def test_a_push_waits_while_the_phones_own_write_is_on_its_way(live_server, new_
     expect(host.get_by_test_id("score-0")).to_have_text("0")
 
 
-def test_a_move_pushed_while_the_answer_was_on_its_way_is_fetched_once_it_lands(live_server, new_phone):
-    host, guest = _table_of_two(live_server, new_phone)
+def test_a_move_pushed_while_the_answer_was_on_its_way_is_fetched_once_it_lands(phones_at_a_table):
+    host, guest = phones_at_a_table()
     answers = []
     host.route("**/moves", lambda route: answers.append((route, route.fetch())))  # recorded, answer held
     _record(host, "Anna", 5)

@@ -4,7 +4,7 @@ entering it again, live sync, undo and both languages."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from tests.conftest import screenshot, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +23,7 @@ class Taps:
 
 
 def _new_game(page, base, names):
-    page.goto(f"{base}/lang/en?next=/games/new")
-    for i, name in enumerate(names, start=1):
-        page.get_by_label(f"Player {i}", exact=True).fill(name)
-    page.get_by_role("button", name="Start the game").click()
+    start_game(page, base, names)
     expect(page.get_by_role("heading", name="Generic score pad")).to_be_visible()
 
 
@@ -81,16 +78,8 @@ def test_a_round_of_4_players_in_at_most_6_taps_grid_running_totals_and_a_cell_c
     screenshot(host, "scorepad-corrected")
 
 
-def test_two_phones_score_together_undo_void_and_switch_language(live_server, new_phone):
-    host = new_phone()
-    _new_game(host, live_server, ["Anna", "Béla"])
-    join_url = host.get_by_test_id("join-link").get_attribute("href")
-
-    guest = new_phone()
-    guest.goto(f"{live_server}/lang/en?next=/")
-    guest.goto(join_url)
-    guest.get_by_role("button", name="Béla").click()
-    expect(guest.get_by_test_id("pad-points-1")).to_be_visible()
+def test_two_phones_score_together_undo_void_and_switch_language(phones_at_a_table):
+    host, guest = phones_at_a_table()
 
     _enter_round(host, [5, None])
     expect(host.get_by_test_id("score-0")).to_have_text("5")

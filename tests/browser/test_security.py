@@ -8,20 +8,9 @@ from tests.conftest import screenshot
 pytestmark = pytest.mark.browser
 
 
-def test_host_hands_a_lost_phones_seat_to_a_new_phone(live_server, new_phone):
-    host = new_phone()
-    host.goto(f"{live_server}/lang/en?next=/games/new")
-    host.get_by_label("Player 1", exact=True).fill("Anna")
-    host.get_by_label("Player 2", exact=True).fill("Béla")
-    host.get_by_label("Player 3", exact=True).fill("Cili")
-    host.get_by_role("button", name="Start the game").click()
+def test_host_hands_a_lost_phones_seat_to_a_new_phone(live_server, new_phone, phones_at_a_table):
+    host, lost = phones_at_a_table(names=("Anna", "Béla", "Cili"))
     join_url = host.get_by_test_id("join-link").get_attribute("href")
-
-    lost = new_phone()
-    lost.goto(f"{live_server}/lang/en?next=/")
-    lost.goto(join_url)
-    lost.get_by_role("button", name="Béla").click()
-    expect(lost.get_by_test_id("pad-save")).to_be_visible()
 
     expect(host.locator("details.join").first).to_have_attribute("open", "")  # a new table shows its QR code
     host.get_by_test_id("manage-seats").click()

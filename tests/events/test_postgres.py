@@ -192,24 +192,32 @@ def test_a_server_checks_moves_against_events_recorded_through_another(postgres_
     assert state["seq"] == 4 and state["standings"][0]["score"] == 17  # 5 + 7 + 5: both servers' moves
 
 
-def test_a_move_committed_through_another_server_wakes_this_servers_streams(postgres_url):
+@pytest.fixture
+def stream(postgres_url):
+    """A game on PostgreSQL and a stream of this server waiting for it: (db, game id, its flag),
+    once the watcher listens (it wakes every stream once when it starts)."""
     store.prepare(postgres_url)
     db = store.connect(postgres_url)
     game_id = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
     hub = live.Hub()
     flag = hub.subscribe(game_id, postgres_url)
     try:
-        flag.wait(5)  # the watcher wakes every stream once when it starts listening
+        assert flag.wait(5)
         flag.clear()
-        other = store.connect(postgres_url)
-        with pytest.raises(store.StaleSequence):  # a refused append notifies nobody
-            store.append(other, game_id, _points(1, "x"), 5)
-        assert not flag.wait(0.5)
-        store.append(other, game_id, _points(1, "y"), 1)
-        assert flag.wait(10)
+        yield db, game_id, flag
     finally:
         hub.unsubscribe(game_id, flag)
         hub._database = None  # the watcher stops
+
+
+def test_a_move_committed_through_another_server_wakes_this_servers_streams(postgres_url, stream):
+    _, game_id, flag = stream
+    other = store.connect(postgres_url)
+    with pytest.raises(store.StaleSequence):  # a refused append notifies nobody
+        store.append(other, game_id, _points(1, "x"), 5)
+    assert not flag.wait(0.5)
+    store.append(other, game_id, _points(1, "y"), 1)
+    assert flag.wait(10)
 
 
 def test_postgres_unreachable_at_start_names_database_url_without_a_traceback(tmp_path):
@@ -338,26 +346,16 @@ def test_copy_db_takes_a_halls_games_home_into_a_fresh_sqlite_file(tmp_path, pos
     assert {g: export_game(db, g)["events"] for g in ids} == exports
 
 
-def test_a_watcher_that_lost_its_connection_listens_again(postgres_url):
-    store.prepare(postgres_url)
-    db = store.connect(postgres_url)
-    game_id = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
-    hub = live.Hub()
-    flag = hub.subscribe(game_id, postgres_url)
-    try:
-        assert flag.wait(5)  # listening
-        flag.clear()
-        with psycopg.connect(postgres_url, autocommit=True) as admin:
-            killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                                   " WHERE query LIKE 'LISTEN%'").fetchall()
-        assert killed == [(True,)]
-        assert flag.wait(10)  # reconnected: every stream woken once (it may have missed a move)
-        flag.clear()
-        store.append(db, game_id, _points(1, "after"), 1)
-        assert flag.wait(10)  # and notified again
-    finally:
-        hub.unsubscribe(game_id, flag)
-        hub._database = None
+def test_a_watcher_that_lost_its_connection_listens_again(postgres_url, stream):
+    db, game_id, flag = stream
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                               " WHERE query LIKE 'LISTEN%'").fetchall()
+    assert killed == [(True,)]
+    assert flag.wait(10)  # reconnected: every stream woken once (it may have missed a move)
+    flag.clear()
+    store.append(db, game_id, _points(1, "after"), 1)
+    assert flag.wait(10)  # and notified again
 
 
 def test_the_database_commands_on_postgres(tmp_path, postgres_url):
