@@ -114,6 +114,27 @@ def write_lock(db):
         raise
 
 
+@contextmanager
+def short_write(db):
+    """``write_lock`` for a long job writing in many short transactions from a gevent
+    worker's hub (a BG Stats import): waiting for the lock and for the commit's fsync run
+    off the hub, the transaction's own work on it, so the worker's other connections wait
+    for neither and its threads do not compete with them for the GIL while they run."""
+    if is_postgres(db):
+        with write_lock(db):
+            yield db
+        return
+    conn = db.conn
+    off_the_hub(conn.execute, "BEGIN IMMEDIATE")
+    try:
+        yield db
+        off_the_hub(conn.execute, "COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
 def lock_game(db, key: str) -> None:
     """Inside ``write_lock``: appends to one game (``key``) take turns, other games' do
     not wait. SQLite's write lock already serialises every write; PostgreSQL takes a

@@ -154,8 +154,7 @@ def import_plays(db, found: list[dict], device: str) -> dict:
     written, skipped = [], 0
     for start in range(0, len(plays_in), IMPORT_BATCH):
         store.cooperate()
-        batch_written, batch_skipped = store.writing(db, _write_batch, db, plays_in[start:start + IMPORT_BATCH],
-                                                     device)
+        batch_written, batch_skipped = _write_batch(db, plays_in[start:start + IMPORT_BATCH], device)
         written += batch_written
         skipped += batch_skipped
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,
@@ -164,7 +163,7 @@ def import_plays(db, found: list[dict], device: str) -> dict:
 
 def _write_batch(db, batch: list[dict], device: str) -> tuple[list, int]:
     """One transaction: the batch's new people, its plays and their statistics' rows."""
-    with store.write_lock(db):
+    with store.short_write(db):
         fresh, skipped = _new_plays(db, batch)
         people = _people_for(db, fresh, device)
         person_of = _person_ids(db)

@@ -256,7 +256,7 @@ def test_a_large_bgstats_import_writes_in_short_transactions(guarded, monkeypatc
     from web import bgstats as web_bgstats
     app, client, token, db = guarded
     per_transaction = []
-    real_lock = store.write_lock
+    real_lock = store.short_write
 
     @contextmanager
     def counted(conn):
@@ -265,7 +265,7 @@ def test_a_large_bgstats_import_writes_in_short_transactions(guarded, monkeypatc
             yield conn
         per_transaction.append(sum(e.type == "play-imported" for e in roster.read_log(conn, after=before)))
 
-    monkeypatch.setattr(store, "write_lock", counted)
+    monkeypatch.setattr(store, "short_write", counted)
     response = _upload(client, token, json.dumps(_many_plays(250)).encode())
     assert response.status_code == 200 and "Imported: 250" in response.get_data(as_text=True)
     assert max(per_transaction) <= web_bgstats.IMPORT_BATCH < 250 and sum(per_transaction) == 250
