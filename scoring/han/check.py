@@ -378,7 +378,7 @@ def _final_only(state: dict) -> list[Problem]:
 
 def _check_alliances(state: dict, move: Move) -> list[Problem]:
     d = move.data
-    problems = _final_only(state)
+    problems = []  # any time before the game is over: the profile keeps them (§3.5)
     ids = {a["id"] for a in state["areas"]}
     pairs = {frozenset(p) for n in range(1, ALLIANCES + 1) if (p := alliance_pair(state, n))}
     wanted = set(missing_alliances(state))

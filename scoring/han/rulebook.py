@@ -111,8 +111,8 @@ SECTIONS = (
     RuleSection("3.5", text("Szövetségek", "Alliances"), (
         text(f"Sorban 1-től {ALLIANCES}-ig: akinek mindkét tartományban követtöbbsége van (döntetlen is), az a kettő összes követét kapja pontként.",
              f"In order 1 to {ALLIANCES}: a player with an envoy majority (ties included) in both provinces scores every envoy in the two."),
-        text("A profilból hiányzó szövetségeket a végső értékeléskor kell megadni; a profil megjegyzi őket, a következő játszma ezen a táblán már nem kérdezi.",
-             "Alliances the profile lacks are entered at the final scoring; the profile keeps them, and the next game on this board asks none."),),
+        text("A profilból hiányzó szövetségeket a végső értékeléskor kell megadni (vagy bármikor előtte); a profil megjegyzi őket, a következő játszma ezen a táblán már nem kérdezi.",
+             "Alliances the profile lacks are entered at the final scoring (or any time before it); the profile keeps them, and the next game on this board asks none."),),
         hu_rulebook("Végső értékelés, 6. példa")),
     RuleSection("3.6", text("Utak", "Roads"), (
         text("Egy út mentén legalább 4 saját pagodából álló megszakítatlan sor pagodánként 1 pontot ér; egy pagoda csak egy sorban számít.",

@@ -442,3 +442,17 @@ def test_the_profile_learns_the_alliances_through_the_api_on_both_engines(databa
     saved = boards.load(db, HAN, "han-side1")
     assert saved["version"] == 3 and all(None not in a["areas"] for a in saved["data"]["alliances"])
     db.conn.close()
+
+
+def test_the_missing_alliances_may_be_entered_before_the_final_scoring(client, db):
+    """Issue 26 item 6, "whenever they are entered": one link away while the game is played
+    (was: refused, "this is entered at the final scoring"), and kept by the profile at once."""
+    location = client.post("/games/new", data=_shipped_form(db, **SIDE1_COLOURS)).headers["Location"]
+    page = client.get(location).data.decode()
+    assert 'data-testid="han-alliances-link"' in page and 'name="al_1_a"' not in page   # the tap's form stays small
+    assert 'name="al_1_a"' in client.get(location + "?alliances=1").data.decode()
+    assert _post(client, location, 1, action="alliances-entered", al_1_a="vej", al_1_b="csi").status_code == 303
+    saved = boards.load(db, HAN, "han-side1")
+    assert saved["version"] == 3 and saved["data"]["alliances"][0]["areas"] == ["vej", "csi"]
+    page = client.get(location + "?alliances=1").data.decode()
+    assert 'name="al_1_a"' not in page and 'name="al_2_a"' in page                       # 12 left to ask
