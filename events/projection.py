@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable, Iterator
+from itertools import islice
+from typing import Callable, Iterable, Iterator
 
 from events.core_types import CORE_EVENTS
 from events.store import Event
@@ -147,6 +148,23 @@ def advance(table: TableState, event: Event) -> TableState | None:
     if changes_the_past(event):
         return None
     return step(table, event, table.voided, recheck=False)
+
+
+def last_move(table: TableState, read: Callable[[int, int], list[Event]], *types: str) -> Move | None:
+    """The newest move folded into ``table`` — neither voided nor refused by a recheck — of
+    one of ``types`` (none given: of any), upcast; None when there is none. What a page
+    highlights of the last move is derived from it when the page renders, not kept in the
+    state. ``read(first, last)`` gives the game's events ``first``..``last`` by sequence
+    number: they are read newest first, one, then 8, then 64…, only as far back as needed."""
+    applied = (s for s in reversed(table.game_seqs) if s not in table.voided and s not in table.flagged)
+    span = 1
+    while chunk := list(islice(applied, span)):
+        events = {e.seq: e for e in read(chunk[-1], chunk[0])}
+        for seq in chunk:
+            if not types or events[seq].type in types:
+                return upcast(table.rules, events[seq])
+        span *= 8
+    return None
 
 
 def describe(table: TableState, event: Event) -> dict:

@@ -286,14 +286,14 @@ class States:
             raise UnknownGame(game_id)
         new = events[1:] if cached.count else events
         if new:
-            cached.extend(_reading(db, game_id, events), new)
+            cached.extend(reading(db, game_id, events), new)
         return cached
 
     def clock(self, db, game_id: str, at: int | None = None) -> turns.Clock:
         """The game's turn times after its last event, or after event ``at``."""
         found = self.game(db, game_id)
         with found.lock:
-            return found.clock(_reading(db, game_id), at)
+            return found.clock(reading(db, game_id), at)
 
     def load(self, db, game_id: str, at: int | None = None) -> TableState:
         """The table after its last event, or after event ``at``. Raises UnknownGame."""
@@ -303,7 +303,7 @@ class States:
         if at is None or at >= found.count:
             return found.table
         with found.lock:
-            return found.state_at(_reading(db, game_id), at)
+            return found.state_at(reading(db, game_id), at)
 
     def after(self, db, game_id: str, table: TableState, pending: Event) -> tuple[TableState, Walker | None]:
         """The table after ``pending``, an event about to be appended after ``table``, and
@@ -314,7 +314,7 @@ class States:
             return folded_after(db, game_id, table, pending), None
         with cached.lock:
             walker = cached.walker.copy()
-        walker.read = _reading(db, game_id)
+        walker.read = reading(db, game_id)
         return walker.step(pending), walker
 
     def recorded(self, game_id: str, event: Event, walker: Walker | None) -> None:
@@ -359,7 +359,7 @@ class States:
             self._total = 0
 
 
-def _reading(db, game_id: str, known: list[Event] = ()):
+def reading(db, game_id: str, known: list[Event] = ()):
     """``read(first, last)`` for a game, answered from ``known`` events (a contiguous run
     just read) where it can, else from the store."""
     first_known = known[0].seq if known else None

@@ -197,7 +197,11 @@ class GameKind:
     boards: Boards | None = None  # board profiles, for games whose board varies
     # What the game's templates need, derived from the folded facts when a page renders
     # (the state holds facts only): (state, players) -> dict, given to templates as ``view``.
-    view: Callable[[dict, list[dict]], dict] | None = None
+    view: Callable[..., dict] | None = None
+    # The event types whose newest move the view highlights (() : any of the game's moves;
+    # None: it highlights none). The core finds that move in the log when a page renders
+    # (folded, neither voided nor refused) and calls view(state, players, last=Move or None).
+    last_of: tuple[str, ...] | None = None
     # What the phone of a seat (None: a spectator) may see of the state, for the API's
     # state: (state, seat) -> state, e.g. Maharaja's secret gold shown to its owner only.
     redact: Callable[[dict, int | None], dict] | None = None

@@ -219,7 +219,7 @@ def dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200)
            "text": describe(after, event), "who": _player(after, event.seat),
            "before": before, "after": after,
            "raw_before": views.visible_state(before, seat), "raw_after": views.visible_state(after, seat),
-           "view_before": views.game_view(before), "view_after": views.game_view(after),
+           "view_before": views.game_view(before, game.read), "view_after": views.game_view(after, game.read),
            "standings_before": standings(before), "standings_after": standings(after),
            "flag": final.flagged.get(target), "void": final.voided.get(target), "now": standings(final),
            **vars(disputes.examine(events, final, before, target)),
@@ -240,7 +240,7 @@ def replay(game_id: str):
     delta = {s: now[s] - then.get(s, 0) for s in now if now[s] != then.get(s, 0)}
     event = game.event(at)
     return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,
-                           view=views.game_view(table),
+                           view=views.game_view(table, game.read),
                            at=at, last=last, event=event, text=describe(table, event),
                            who=_player(table, event.seat), standings=standings(table), delta=delta,
                            over=table.rules.is_over(table.game), chart=race(game_id, at),
@@ -254,7 +254,7 @@ def final(game_id: str):
     table = game.final
     rows = standings(table)
     return render_template("audit/final.html", game_id=game_id, table=table, game=table.rules,
-                           view=views.game_view(table),
+                           view=views.game_view(table, game.read),
                            standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
                            over=table.rules.is_over(table.game), last=game.event(game.last),
                            categories=_categories(rows), times=timing.sheet(game_id, table),

@@ -12,8 +12,9 @@ import qrcode.image.svg
 from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
 
 from events import integrity, seats, store
+from events.states import reading
 from events.core_types import CLOCK_EVENTS, CORE_EVENTS
-from events.projection import TableState, describe, open_disputes, standings
+from events.projection import TableState, describe, last_move, open_disputes, standings
 from events.table import STALE
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem, text
@@ -135,10 +136,15 @@ def unverified_record() -> dict | None:
     return integrity.warning(broken) if broken else None
 
 
-def game_view(table: TableState) -> dict:
-    """What the game's templates need, derived from the folded facts at render time."""
+def game_view(table: TableState, read) -> dict:
+    """What the game's templates need, derived from the folded facts at render time, and
+    from the last move the game's view highlights (``read(first, last)``: the game's events)."""
     rules = table.rules
-    return rules.view(table.game, list(table.players)) if rules.view else {}
+    if rules.view is None:
+        return {}
+    if rules.last_of is None:
+        return rules.view(table.game, list(table.players))
+    return rules.view(table.game, list(table.players), last=last_move(table, read, *rules.last_of))
 
 
 def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
@@ -149,7 +155,7 @@ def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
              "is_move": e.seq in table.game_seqs or e.seq in table.photos}
             for e in reversed(db_events)]
     row = store.game_row(get_db(), game_id)
-    return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat, "view": game_view(table),
+    return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat, "view": game_view(table, reading(get_db(), game_id, db_events)),
             "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, row["join_code"]), "watch_url": watch_url(game_id),
             "loopback_host": loopback_host(watch_url(game_id)),

@@ -24,7 +24,7 @@ GAME = GameKind(
     min_players=2, max_players=4, rules_version=2, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, categories=CATEGORIES,
-    has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_live_oob.html"}), turn=turn,
+    has_board=True, demo=demo, view=view, last_of=("meeples-moved",), templates=frozenset({"_board.html", "_live_oob.html"}), turn=turn,
 )
 
 # Rules version 1 (docs/rules/five-tribes.md §14): games recorded before the rulebook fixes of

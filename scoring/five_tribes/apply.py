@@ -136,7 +136,6 @@ def _apply_move(s, move):
     seat, tile, tribe, count = turn["seat"], done["tile"], done["tribe"], done["count"]
     me = s["players"][seat]
     turn.update(moved=True, tile=tile, tribe=tribe, count=count)
-    s["last_path"] = done["path"] or [tile]
     marid = _passive_owner(s, "Marid")
     if marid is not None:
         _bonus(s, "Marid", seat, seq, sum(1 for t in done["dropped"] if s["board"][t]["owner"] == marid))

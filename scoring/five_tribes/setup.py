@@ -22,7 +22,7 @@ def setup(players: list[dict], options: dict) -> dict:
         "bid_order": markers, "bids": [], "turn_order": [], "turn_index": 0,
         "supply": {"palms": PALM_TREES, "palaces": PALACES},
         "last_camel": False, "no_moves": False, "sheets": [None] * n, "over": False,
-        "meeples": None, "last_path": [], "powers_used": [], "rules_version": 2,
+        "meeples": None, "powers_used": [], "rules_version": 2,
     }
 
 

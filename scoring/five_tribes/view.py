@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from functools import partial
 
-from scoring.base import text
+from scoring.base import Move, text
 from scoring.five_tribes.check import cards_left, djinns_left, in_bag
 from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, CELLS, COLOURS, DJINNS, FAKIRS, GOODS,
                                       PAYMENT_LABELS, PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES,
                                       blue_around, can_end, card_label, distance, drop_options, hand_of,
-                                      in_reach, last_tribes, neighbours, some_move_exists, tile_name,
+                                      in_reach, indexed, last_tribes, neighbours, some_move_exists, tile_name,
                                       walk)
 from scoring.five_tribes.score import holdings_all
 
@@ -28,11 +28,12 @@ SHEET = {
 }
 
 
-def view(state: dict, players: list[dict]) -> dict:
+def view(state: dict, players: list[dict], last: Move | None = None) -> dict:
+    """``last``: the game's newest meeples-moved (GameKind.last_of), whose path the board numbers."""
     phase = state["next"]["step"]
     out = {"kind": phase, "sheet_seats": [s for s in range(state["n"]) if state["sheets"][s] is None],
            "prefill": holdings_all(state) if state["board"] is not None else None, "sheet": SHEET, "ref": REF,
-           "cells": _cells(state) if state["board"] is not None else [], "tracked": state.get("meeples") is not None,
+           "cells": _cells(state, last_path(last)) if state["board"] is not None else [], "tracked": state.get("meeples") is not None,
            "tribes": TRIBE_CHOICES, "colours": COLOURS}
     if state["over"]:
         out["kind"] = "over"
@@ -161,11 +162,20 @@ def _bag(state) -> dict | None:
     return in_bag(state) if state.get("meeples") is not None else None
 
 
-def _cells(state) -> list[dict]:
+def last_path(move: Move | None) -> list[int]:
+    """The tiles a meeples-moved event passed, in order (the tile it ended on, when it
+    names no path), as grid indexes."""
+    if move is None:
+        return []
+    d = indexed(move.data)
+    return d.get("path") or ([d["tile"]] if "tile" in d else [])
+
+
+def _cells(state, path: list[int]) -> list[dict]:
     """The board view: each tile's kind, owner, palm trees, palaces, meeples by tribe, and the
-    steps of the last move that passed it."""
+    steps of the last move that passed it (``path``)."""
     steps: dict[int, list[int]] = {}
-    for i, tile in enumerate(state.get("last_path") or []):
+    for i, tile in enumerate(path):
         steps.setdefault(tile, []).append(i)
     meeples = state.get("meeples")
     return [{"index": i, "name": TILE_NAMES[i], "type": c["type"], "owner": c["owner"],

@@ -23,7 +23,7 @@ GAME = GameKind(
     event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, check_setup=check_setup,
     categories=CATEGORIES, tiebreak=tiebreak, tiebreak_rule=TIEBREAK_RULE,
-    has_board=True, parse_options=parse_options, demo=demo, view=view,
+    has_board=True, parse_options=parse_options, demo=demo, view=view, last_of=(),
     templates=frozenset({"_board.html", "_setup.html", "_live_oob.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
                   builtin=boards.BUILTIN, complete=boards.complete, learn=boards.learn,

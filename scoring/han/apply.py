@@ -20,7 +20,6 @@ def _placed(state: dict, move: Move) -> None:
     newly = [a for a in sorted(touched) if a not in state["scored"] and is_full(state, a)]
     for area in newly:
         state["scored"][area] = move.seq  # §3.2: scored the moment its sites are full
-    state["last"] = {"seq": move.seq, "areas": sorted(touched), "scored": newly}
     _drew(state, len(move.data["cards"]))
     _end_turn(state, seat)
 
@@ -67,7 +66,6 @@ def _pile_out(state: dict, move: Move) -> None:
 
 def _province_scored(state: dict, move: Move) -> None:
     state["scored"][move.data["area"]] = move.seq
-    state["last"] = {"seq": move.seq, "areas": [move.data["area"]], "scored": [move.data["area"]]}
 
 
 def _ended(state: dict, move: Move) -> None:
@@ -144,7 +142,6 @@ APPLY: dict[str, Callable[[dict, Move], None]] = {
 def apply(state: dict, move: Move) -> dict:
     before = state["totals"]
     state = clone(state)
-    state["last"] = {"seq": move.seq, "areas": [], "scored": []}
     APPLY[move.type](state, move)
     _settle(state)
     _announce(state, before, move.seq)

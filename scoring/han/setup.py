@@ -57,7 +57,7 @@ def setup(players: list[dict], options: dict, rules_version: int = RULES_VERSION
         "deck": {"removed": removed, "size": deck_size(side, n, removed),
                  "drawn": 0, "discarded": 0, "reshuffle": None},
         "entered_alliances": {}, "chains": None, "tally": None,
-        "point_cards": [], "last": {"seq": 0, "areas": [], "scored": []},
+        "point_cards": [],
         "totals": [0] * n,
     }
 

@@ -2,6 +2,7 @@
 page renders (``GameKind.view``); templates read it as ``view``."""
 from __future__ import annotations
 
+from scoring.base import Move
 from scoring.han.apply import waiting_for
 from scoring.han.boards import area_name
 from scoring.han.data import ALLIANCES, PILE_SLACK
@@ -28,10 +29,20 @@ def _border_pagodas(state: dict) -> list[int]:
             for s in range(state["n"])]
 
 
-def view(state: dict, players: list[dict] | None = None) -> dict:
+def _last(state: dict, last: Move | None) -> dict:
+    """What the last move changed, for the board to mark: the provinces its pieces went to
+    or it scored, and those it scored (§3.2), from the pieces and scores that name it."""
+    seq = last.seq if last else 0
+    scored = sorted(area for area, by in state["scored"].items() if by == seq)
+    placed = {a for p in state["pieces"] if p["seq"] == seq for a in (p["area"], p["with"]) if a}
+    return {"seq": seq, "areas": sorted(placed | set(scored)), "scored": scored}
+
+
+def view(state: dict, players: list[dict] | None = None, last: Move | None = None) -> dict:
+    """``last``: the newest move of the game (GameKind.last_of), whose changes the board marks."""
     final = state["next"]["step"] in ("final", "over")
     missing = missing_alliances(state)
-    return {"areas": [_area(state, a) for a in state["areas"]],
+    return {"areas": [_area(state, a) for a in state["areas"]], "last": _last(state, last),
             "harbours": harbour_pagodas(state) if state["side"] == 1 else None,
             "supply": [supply(state, s) for s in range(state["n"])], "deck": expected_pile(state),
             "border": _border_pagodas(state),

@@ -181,3 +181,20 @@ def test_a_refusal_names_the_player_the_rules_name_by_seat(db, game_id):
     with pytest.raises(FormError) as typed:
         parse_move(load(db, game_id), {"action": "round-entered", "round": "2", "points_2": "sok"})
     assert "Cili" in typed.value.problems[0].en and "\u27e8" not in typed.value.problems[0].en
+
+
+def test_the_last_move_a_page_highlights_is_read_from_the_log_newest_first(db, game_id):
+    from events.projection import last_move
+    _play(db, game_id, [("points-recorded", {"seat": 0, "points": 4}), ("points-recorded", {"seat": 1, "points": 6}),
+                        ("round-closed", {}), ("event-voided", {"target": 4, "reason": "too soon"}),
+                        ("points-recorded", {"seat": 2, "points": 1})])
+    reads = []
+
+    def read(first, last):
+        reads.append((first, last))
+        return store.read_events(db, game_id, after=first - 1, upto=last)
+    table = load(db, game_id)
+    assert last_move(table, read).seq == 6 and reads == [(6, 6)]        # one event read
+    assert last_move(table, read, "round-closed") is None               # the only one is voided
+    assert last_move(table, read, "points-recorded").data == {"seat": 2, "points": 1}
+    assert last_move(load(db, game_id, at=3), read).seq == 3             # as the log stood then

@@ -92,6 +92,14 @@ def test_the_same_fact_has_the_same_key_in_every_game(game):
     assert not {"seats", "rules", "names"} & set(state)
 
 
+def test_the_state_holds_no_highlighting_of_the_last_move(game):
+    """What a page marks of the last move is derived from the log when it renders
+    (``GameKind.last_of``), so a void or an undo changes it with the log."""
+    events = _events_of_demo(game)
+    for n in range(1, len(events) + 1):
+        assert not {"last", "last_path"} & set(fold(events, upto=n).game)
+
+
 def test_check_and_apply_never_mutate_their_input(game):
     from events.projection import upcast
     events = _events_of_demo(game)

@@ -10,6 +10,7 @@ from scoring.base import Move
 from scoring.five_tribes import GAME
 from scoring.five_tribes.data import EVENT_TYPES, TILE_INDEX, TRIBES, deal, rule
 from scoring.five_tribes.demo import DEMO_BOARD
+from scoring.five_tribes.view import last_path
 from tests.scoring.five_tribes.test_game import Table
 
 LETTERS = {"V": "vizier", "E": "elder", "M": "merchant", "B": "builder", "A": "assassin"}
@@ -87,7 +88,8 @@ def test_the_app_computes_what_a_move_collects():
     assert t.state["meeples"][TILE_INDEX["D1"]] == {"builder": 1}
     assert t.state["meeples"][TILE_INDEX["A1"]] == {}
     assert t.state["meeples"][TILE_INDEX["B1"]] == {"merchant": 1, "builder": 1, "assassin": 1, "vizier": 1}
-    assert t.state["next"]["tile"] == TILE_INDEX["D1"] and t.state["last_path"] == [0, 1, 2, 3]
+    assert t.state["next"]["tile"] == TILE_INDEX["D1"]
+    assert last_path(Move(t.seq, "meeples-moved", move("A1 B1 C1 D1", "VVE"))) == [0, 1, 2, 3]  # what the board numbers
     assert t.state["board"][TILE_INDEX["D1"]]["owner"] is None      # not emptied: no camel
 
 

@@ -282,6 +282,8 @@ def test_a_move_with_choices_asks_only_what_the_rules_leave_open(phone):
     moved = store.read_events(db, game_id)[-1].data
     assert moved["tribe"] == "assassin" and moved["count"] == 3 and moved["victims"] == [{"tile": "D1", "tribe": "elder"}]
     assert load(db, game_id).game["meeples"][3] == {"elder": 1, "builder": 2}   # D1: E E B + B dropped, an elder killed
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)         # the path, numbered on the board
+    assert re.findall(r'class="ft-cell[^"]*\blast\b[^"]*"\s+data-testid="ft-tile-(\w\d)"', page) == ["B1", "C1", "D1", "E1"]
 
 
 def test_buying_with_no_card_chosen_says_so_in_the_players_words_not_the_schemas(client, db):

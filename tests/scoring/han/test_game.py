@@ -311,8 +311,9 @@ def test_fortress_rule_together_option_needs_fortress_and_pagoda_with_two_matchi
 def test_full_province_scored_at_once_with_its_events():
     s = put(new(), JENO, ["yellow"], P("csi"))
     s = put(s, ANITA, ["yellow"], P("csi"))
-    seq = s["last"]["seq"]
-    assert s["scored"] == {"csi": seq} and s["last"]["scored"] == ["csi"]
+    seq = s["scored"]["csi"]
+    marked = GAME.view(s, PLAYERS, last=Move(seq, "pieces-placed", {}))["last"]  # the board's marks of the move
+    assert marked == {"seq": seq, "areas": ["csi"], "scored": ["csi"]}
     parts = GAME.score(s)
     assert [p.points for p in parts[JENO]] == [2] and [p.points for p in parts[ANITA]] == [2]
     assert seq in parts[JENO][0].events and parts[JENO][0].label["en"] == "Province Csi"

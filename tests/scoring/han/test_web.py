@@ -208,6 +208,20 @@ def test_table_page_move_form_board_view_and_a_refused_move(client, example):
     assert garbage.status_code == 422
 
 
+def test_the_board_marks_what_the_last_move_changed_as_the_log_now_stands(client, example):
+    """The marks are derived from the log when the page renders (not kept in the state): a
+    card exchange after the move marks nothing, and once it is undone the move is the last again."""
+    location = _start(client, "example").headers["Location"]
+    move = {"action": "pieces-placed", "seat": "0", "area": "vej", "card1": "red", "piece1": "pagoda",
+            "site1": "ordinary", "piece2": ""}
+    assert _post(client, location, 1, **move).status_code == 303
+    assert _post(client, location, 2, action="card-exchanged", seat="1").status_code == 303
+    assert " changed" not in client.get(location).data.decode()
+    assert client.post(location + "/undo", data={"expected_seq": "3", "client_event_id": "u"}).status_code == 303
+    page = client.get(location).data.decode()
+    assert re.findall(r'class="han-area han-\w+ changed"[^>]*data-area="(\w+)"', page) == ["vej"]
+
+
 def _editor_form(data: dict) -> dict:
     form = {"name_hu": data["name"]["hu"], "name_en": data["name"]["en"], "source": data["source"]}
     for i, a in enumerate(data["areas"]):
