@@ -65,13 +65,19 @@ def become_organiser(app, client) -> None:
     assert client.get("/" + path).status_code == 303
 
 
+def guarded_app(database: str):
+    """CSRF on, as in production: (an app on ``database``, an English-speaking client, its form token)."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database})
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    return app, client, csrf_of(client.get("/games/new").get_data(as_text=True))
+
+
 @pytest.fixture
 def guarded(tmp_path):
     """CSRF on, as in production: (app, an English-speaking client, its form token, the store)."""
     from events import store
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "g.db")})
-    client = app.test_client()
-    client.set_cookie("lang", "en")
+    app, client, _ = guarded_app(str(tmp_path / "g.db"))
     become_organiser(app, client)  # the roster's changes are the organiser's (tests/group/test_organiser.py)
     token = csrf_of(client.get("/games/new").get_data(as_text=True))
     db = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
@@ -468,13 +474,19 @@ def sit(phone, created: dict, seat: int = 0) -> None:
                                 "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
 
 
-def start_game(host, base: str, names=("Anna", "Béla"), kind: str | None = None) -> str:
-    """The host's phone starts a game through the new-game form in English (the score pad
-    unless ``kind``), the players named ``names``: the table's join link."""
+def fill_new_game(host, base: str, names=("Anna", "Béla"), kind: str | None = None) -> None:
+    """The host's phone opens the new-game form in English (the score pad unless ``kind``)
+    and names the players ``names``."""
     start = "/games/new" + (f"%3Fkind%3D{kind}" if kind else "")
     host.goto(f"{base}/lang/en?next={start}")
     for i, name in enumerate(names, start=1):
         host.get_by_label(f"Player {i}", exact=True).fill(name)
+
+
+def start_game(host, base: str, names=("Anna", "Béla"), kind: str | None = None) -> str:
+    """The host's phone starts a game through the new-game form (``fill_new_game``): the
+    table's join link."""
+    fill_new_game(host, base, names, kind)
     host.get_by_role("button", name="Start the game").click()
     return host.get_by_test_id("join-link").get_attribute("href")
 
@@ -528,3 +540,16 @@ def seated_phone(live_server, new_phone):
         return page, created
 
     return make
+
+
+def replay_cli(path, at: int | None = None) -> dict:
+    """What `flask --app app replay PATH [--at N]` prints, as a user runs it (its database
+    a throwaway one, so the checkout's stays as it was)."""
+    import tempfile
+    flask = os.path.join(os.path.dirname(sys.executable), "flask")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "TABLESCRIBE_DATABASE": os.path.join(tmp, "replay.db")}
+        done = subprocess.run([flask, "--app", "app", "replay", str(path), *(["--at", str(at)] if at else [])],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)

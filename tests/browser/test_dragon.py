@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import cut_selects, screenshot, start_game
+from tests.conftest import cut_selects, fill_new_game, screenshot, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -179,9 +179,7 @@ def test_two_months_on_phones_with_a_contagion_clara_chooses_whom_to_release(liv
 
 def test_a_new_game_from_the_phone_lays_the_event_row_and_opens(live_server, new_phone):
     host = new_phone()
-    host.goto(f"{live_server}/lang/en?next=/games/new%3Fkind%3Ddragon")
-    for i, name in enumerate(["Anna", "Ben", "Clara"], start=1):
-        host.get_by_label(f"Player {i}", exact=True).fill(name)
+    fill_new_game(host, live_server, ("Anna", "Ben", "Clara"), kind="dragon")
     host.get_by_label("Large privilege price (yuan)").select_option("7")
     host.get_by_role("button", name="Start the game").click()
     _step(host, "Set-up: the event row")

@@ -1,10 +1,9 @@
 """One round of a 3-player Maharaja game on phones, in real Chromium at 390 × 844."""
-import re
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import screenshot
+from tests.conftest import fill_new_game, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -24,9 +23,7 @@ def _reveal(page, first: str, second: str):
 
 def test_three_players_play_a_round_on_phones(live_server, new_phone):
     host = new_phone()
-    host.goto(f"{live_server}/lang/en?next=/games/new%3Fkind%3Dmaharaja")
-    for i, name in enumerate(["Anna", "Béla", "Csaba"], start=1):
-        host.get_by_label(f"Player {i}", exact=True).fill(name)
+    fill_new_game(host, live_server, ("Anna", "Béla", "Csaba"), kind="maharaja")
     screenshot(host, "maharaja-new-game")
     host.get_by_role("button", name="Start the game").click()
     expect(host.get_by_role("heading", name="Maharaja")).to_be_visible()

@@ -8,16 +8,12 @@ import json
 
 import pytest
 
-from app import create_app
-from tests.conftest import csrf_of
+from tests.conftest import guarded_app
 
 
 @pytest.fixture
 def site(database):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database})
-    client = app.test_client()
-    client.set_cookie("lang", "en")
-    token = csrf_of(client.get("/games/new").get_data(as_text=True))
+    app, client, token = guarded_app(database)
     created = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]})
     assert created.status_code == 201
     return app, client, token, created.get_json()

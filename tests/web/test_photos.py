@@ -12,7 +12,7 @@ from PIL import Image
 
 from app import create_app
 from events import photos, store
-from tests.conftest import csrf_of
+from tests.conftest import csrf_of, guarded_app
 from tests.events.test_photos import HTML, SVG, bomb, gps_jpeg
 
 
@@ -21,10 +21,7 @@ from tests.events.test_photos import HTML, SVG, bomb, gps_jpeg
 @pytest.fixture
 def table(database):
     """(app, the host's phone, a spectator, the game's id, the store), CSRF on."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database})
-    host = app.test_client()
-    host.set_cookie("lang", "en")
-    token = csrf_of(host.get("/games/new").get_data(as_text=True))
+    app, host, token = guarded_app(database)
     created = host.post("/games/new", data={"kind": "scorepad", "name": ["Anna", "Béla"], "csrf_token": token})
     game_id = created.headers["Location"].rsplit("/", 1)[1]
     db = store.connect(database)

@@ -2,7 +2,6 @@
 (`flask --app app replay`), its final standings are the ones docs/rules/dragon.md states,
 and the script that made it still makes the same moves."""
 import json
-import os
 import pathlib
 import re
 import subprocess
@@ -10,10 +9,10 @@ import sys
 
 from events.export import verify
 from events.projection import fold
+from tests.conftest import replay_cli
 
 ROOT = pathlib.Path(__file__).parents[3]
 EXAMPLE = ROOT / "examples" / "dragon-4p.json"
-FLASK = os.path.join(os.path.dirname(sys.executable), "flask")
 
 
 def documented_standings() -> list[tuple[int, str, int]]:
@@ -23,12 +22,8 @@ def documented_standings() -> list[tuple[int, str, int]]:
             re.findall(r"^\| (\d) \| (\w+) \| (\d+) \|", section, flags=re.M)]
 
 
-def test_the_4_player_example_replays_through_the_cli_to_the_documented_standings(tmp_path):
-    env = {**os.environ, "TABLESCRIBE_DATABASE": str(tmp_path / "replay.db")}
-    done = subprocess.run([FLASK, "--app", "app", "replay", str(EXAMPLE)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
+def test_the_4_player_example_replays_through_the_cli_to_the_documented_standings():
+    result = replay_cli(EXAMPLE)
     assert result["game"] == "dragon" and result["finished"] is True
     replayed = [(row["rank"], row["player"], row["score"]) for row in result["standings"]]
     assert replayed == documented_standings()

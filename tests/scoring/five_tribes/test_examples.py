@@ -1,13 +1,12 @@
 """The two Five Tribes example games replay through `flask --app app replay` to the
 standings written in docs/rules/five-tribes.md §12."""
 import json
-import os
 import pathlib
 import re
-import subprocess
-import sys
 
 import pytest
+
+from tests.conftest import replay_cli
 
 ROOT = pathlib.Path(__file__).parents[3]
 DOC = ROOT / "docs" / "rules" / "five-tribes.md"
@@ -27,13 +26,7 @@ def documented(example: str) -> list[dict]:
 
 
 def replay(example: str, at: int | None = None) -> dict:
-    flask = os.path.join(os.path.dirname(sys.executable), "flask")
-    args = [flask, "--app", "app", "replay", str(ROOT / "examples" / example)]
-    if at is not None:
-        args += ["--at", str(at)]
-    out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    return replay_cli(ROOT / "examples" / example, at)
 
 
 @pytest.mark.parametrize("example", ["five-tribes-3p.json", "five-tribes-3p-v1.json", "five-tribes-sheet-4p.json"])

@@ -3,13 +3,12 @@ docs/rules/han.md §7, every event re-checked by the rules on the way."""
 import json
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
 from events.export import verify
 from events.projection import fold, standings
+from tests.conftest import replay_cli
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DOC = os.path.join(ROOT, "docs", "rules", "han.md")
@@ -24,10 +23,7 @@ def _documented(name: str) -> list[tuple]:
 @pytest.mark.parametrize("name, players", [("han-side1-3p", 3), ("han-side2-2p", 2)])
 def test_example_replays_through_the_cli_to_the_documented_standings(name, players):
     path = os.path.join(ROOT, "examples", f"{name}.json")
-    flask = os.path.join(os.path.dirname(sys.executable), "flask")
-    out = subprocess.run([flask, "--app", "app", "replay", path], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120, check=True).stdout
-    result = json.loads(out)
+    result = replay_cli(path)
     assert result["game"] == "han" and result["finished"] is True
     table = fold(verify(json.load(open(path, encoding="utf-8"))))
     tiebreak = {r["seat"]: r["tiebreak"][0] for r in standings(table)}

@@ -3,14 +3,13 @@ the same game recorded under rules and payload version 1 still imports and repla
 import json
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
 from events.projection import fold
 from events.export import verify
 from scoring.maharaja import GAME as M
+from tests.conftest import replay_cli
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 EXAMPLE = os.path.join(ROOT, "examples", "maharaja-4p.json")
@@ -26,10 +25,7 @@ def _documented() -> list[tuple[int, str, int, int]]:
 
 @pytest.mark.parametrize("example", [EXAMPLE, RECORDED_V1])
 def test_example_replays_through_the_cli_to_the_documented_standings(example):
-    flask = os.path.join(os.path.dirname(sys.executable), "flask")
-    out = subprocess.run([flask, "--app", "app", "replay", example], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120, check=True).stdout
-    result = json.loads(out)
+    result = replay_cli(example)
     assert result["game"] == "maharaja" and result["finished"] is True
     table = fold(verify(json.load(open(example, encoding="utf-8"))))
     rows = [(r["rank"], r["player"], r["score"], table.game["gold"][r["seat"]]) for r in result["standings"]]
