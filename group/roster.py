@@ -440,6 +440,9 @@ _verified: dict[str, tuple[int, str]] = {}  # database -> (last verified seq, it
 _broken: dict[str, tuple[int, str]] = {}
 
 
+VERIFY_CHUNK = 256  # changes read and hashed between two turns of the worker's other connections
+
+
 def unverified_from(db, whole: bool = False) -> tuple[int, str] | None:
     """(N, why) when the roster's log does not verify from change N: its hash chain, or its
     summary row against the chain (changes cut off the end). Each process verifies each
@@ -450,12 +453,17 @@ def unverified_from(db, whole: bool = False) -> tuple[int, str] | None:
             return _broken[key]
         seq, prev = (0, GENESIS) if whole else _verified.get(key, (0, GENESIS))
     row = db.execute("SELECT last_seq, last_hash FROM roster_summary WHERE id = 1").fetchone()
-    events = read_log(db, after=seq)
-    # after a BG Stats import of 10,000 plays, ~0.3 s of hashing: the worker serves its other
-    # connections between the changes (store.cooperate)
-    broken = first_broken_link(store.cooperating((e.envelope() for e in events), 64), prev, seq + 1)
-    if broken is None and events:
-        seq, prev = events[-1].seq, events[-1].hash
+    broken = None
+    while broken is None:
+        # a chunk at a time: after a BG Stats import of 10,000 plays, reading and hashing
+        # them all took ~0.5 s of the worker; its other connections are served between chunks
+        events = read_log(db, after=seq, upto=seq + VERIFY_CHUNK)
+        if not events:
+            break
+        broken = first_broken_link((e.envelope() for e in events), prev, seq + 1)
+        if broken is None:
+            seq, prev = events[-1].seq, events[-1].hash
+        store.cooperate()
     if broken is None and row is not None:
         if seq < row[0]:
             broken = (seq + 1, f"the summary says the roster has {row[0]} changes; its log ends at {seq}")
