@@ -158,10 +158,14 @@ def import_plays(db, found: list[dict], device: str) -> dict:
         batch_written, batch_skipped = _write_batch(db, plays_in[start:start + IMPORT_BATCH], device)
         written += batch_written
         skipped += batch_skipped
-        # The write lock stays free as long as the batch held it (20-100 ms) before the next
-        # one takes it: a move waiting for it polls (SQLite's busy handler sleeps 1 ms, 2, 5,
+        # SQLite's write lock stays free as long as the batch held it (20-100 ms) before the
+        # next one takes it: a move waiting for it polls (the busy handler sleeps 1 ms, 2, 5,
         # 10… between tries) and, with the lock taken again at once, could miss every gap.
-        time.sleep(min(0.1, max(0.02, time.perf_counter() - began)))  # cooperative under gevent
+        # PostgreSQL queues its waiters: there the worker only serves its other connections.
+        if store.is_postgres(db):
+            store.cooperate()
+        else:
+            time.sleep(min(0.1, max(0.02, time.perf_counter() - began)))  # cooperative under gevent
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,
             "people": sum(e.type == "person-added" for e in written)}
 
