@@ -6,6 +6,8 @@ state folded from the events before it. The first bad event is named by number.
 """
 from __future__ import annotations
 
+import json
+import os
 import secrets
 from datetime import datetime, timedelta, timezone
 
@@ -88,6 +90,19 @@ def export_game(db, game_id: str) -> dict:
     if broken:
         doc["unverified"] = integrity.warning(broken)
     return doc
+
+
+def as_text(doc: dict) -> str:
+    """A game document as `flask export` prints it and examples/ keeps it: UTF-8 JSON, one
+    space per level, with a final newline."""
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def write(doc: dict, path: str) -> None:
+    """``doc`` saved as a file (``as_text``), its folder made when missing."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(as_text(doc))
 
 
 def verify(doc) -> list[Event]:

@@ -8,7 +8,6 @@ legal choices the game's view offers (``view(state)["ask"]``), as a phone form d
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -18,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import app  # noqa: E402
 from events import store  # noqa: E402
-from events.export import export_game  # noqa: E402
+from events.export import export_game, write  # noqa: E402
 from events.table import load, new_game, record  # noqa: E402
 from scoring.dragon.data import ACTIONS, DRAWN_EVENTS, GROUP_SIZES, turn_order  # noqa: E402
 from scoring.dragon.view import view  # noqa: E402
@@ -207,10 +206,7 @@ def main() -> None:
         game_id = play_game(db, args.seed)
         doc = export_game(db, game_id)
         db.conn.close()
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-        f.write("\n")
+    write(doc, args.out)
     print(f"{args.out}: {len(doc['events'])} events")
 
 

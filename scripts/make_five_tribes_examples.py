@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections import Counter
 import os
 import random
@@ -24,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import app  # noqa: E402
 from events import store  # noqa: E402
-from events.export import export_game  # noqa: E402
+from events.export import export_game, write  # noqa: E402
 from events.table import load, new_game, record  # noqa: E402
 from scoring.five_tribes.data import DJINNS, FAKIRS, GOODS, TILE_NAMES, deal  # noqa: E402
 from scoring.five_tribes.view import view  # noqa: E402
@@ -198,10 +197,8 @@ def play_sheet_game(db) -> str:
     return game_id
 
 
-def write(doc, path):
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-        f.write("\n")
+def save(doc, path):
+    write(doc, path)
     print(f"{path}: {len(doc['events'])} events")
 
 
@@ -217,8 +214,8 @@ def main() -> None:
         sheet = export_game(db, play_sheet_game(db))
         db.conn.close()
     os.makedirs(args.out, exist_ok=True)
-    write(kept, os.path.join(args.out, "five-tribes-3p.json"))
-    write(sheet, os.path.join(args.out, "five-tribes-sheet-4p.json"))
+    save(kept, os.path.join(args.out, "five-tribes-3p.json"))
+    save(sheet, os.path.join(args.out, "five-tribes-sheet-4p.json"))
 
 
 if __name__ == "__main__":

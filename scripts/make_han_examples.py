@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import random
 import sys
@@ -21,7 +20,7 @@ sys.path.insert(0, ROOT)
 
 import app  # noqa: E402
 from events import store  # noqa: E402
-from events.export import export_game  # noqa: E402
+from events.export import export_game, write  # noqa: E402
 from events.table import check_move, load, new_game, record  # noqa: E402
 from scoring.han.data import CARDS, SIDES, removed_default  # noqa: E402
 from scoring.han.demo import example_profile, pinned  # noqa: E402
@@ -145,9 +144,7 @@ def main() -> None:
             game_id = play(db, name, random.Random(seed + args.seed))
             doc = export_game(db, game_id)
             path = os.path.join(ROOT, "examples", f"{name}.json")
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(doc, f, ensure_ascii=False, indent=1)
-                f.write("\n")
+            write(doc, path)
             print(f"{path}: {len(doc['events'])} events")
 
 

@@ -10,7 +10,6 @@ character, as a table would.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -19,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import app  # noqa: E402
 from events import store  # noqa: E402
-from events.export import export_game  # noqa: E402
+from events.export import export_game, write  # noqa: E402
 from events.table import check_move, load, new_game, record  # noqa: E402
 from scoring.maharaja import apply as A, data as D, score as S  # noqa: E402
 
@@ -161,10 +160,7 @@ def main() -> None:
         doc = export_game(db, game_id)
         g = load(db, game_id).game
         db.conn.close()
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-        f.write("\n")
+    write(doc, args.out)
     print(f"wrote {args.out}: {len(doc['events'])} events, {g['round']} rounds, gold {g['gold']}")
 
 

@@ -19,7 +19,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from events import backup, integrity, pg, photos, seats, store
-from events.export import BadExport, replay, verify
+from events.export import BadExport, as_text, replay, verify
 from group import plays, roster
 from web import address, organiser
 from web import transfer
@@ -154,7 +154,7 @@ def export_command(game_id: str) -> None:
     except LookupError:
         click.echo(f"no such game: {game_id}", err=True)
         sys.exit(1)
-    click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+    click.echo(as_text(doc), nl=False)
 
 
 @click.command("hand-seat")
