@@ -145,13 +145,18 @@ FINAL = {"en": ("Save the alliances", "Final scoring: the table still needs to e
          "hu": ("Szövetségek mentése", "Végső értékelés: a táblától még kell:", "szövetségek")}
 
 
-def _at_the_final_scoring(base, phone, profile: str, lang: str, colours=None) -> dict:
+def _at_the_final_scoring(base, phone, profile: str, lang: str, colours=None, before=None) -> dict:
     """A game of three on ``profile`` whose end position the table entered at once (the
-    quickest way to the final scoring), ``phone`` seated at it as its first player."""
+    quickest way to the final scoring), ``phone`` seated at it as its first player;
+    ``before(created)`` looks at the game while it is still being played."""
     from tests.conftest import api, sit
     board = {"id": profile, **({"colours": colours} if colours else {})}
     created = api(base, "/api/games", {"kind": "han", "players": [{"name": n} for n in ("Anna", "Béla", "Cili")],
                                        "options": {"board": board}})
+    if before:
+        sit(phone, created)
+        phone.goto(f"{base}/lang/{lang}?next=/games/{created['id']}")
+        before(created)
     areas = ("vej", "csi", "csin", "lu", "csao", "csou", "su", "a8", "a9")
     tally = {"areas": {a: {"pagodas": [0, 0, 0], "envoys": [0, 0, 0]} for a in areas},
              "harbours": [0, 0, 0], "border_pagodas": [0, 0, 0], "fortresses": []}
@@ -178,7 +183,14 @@ def test_alliances_entered_once_are_kept_for_the_next_game_on_the_board(live_ser
     expect(host.get_by_text("Saved as version 1.")).to_be_visible()
 
     save, asks, alliances = FINAL[lang]
-    _at_the_final_scoring(live_server, host, profile, lang, {"su": "green", "a8": "green", "a9": "red"})
+
+    def while_playing(created):  # the missing alliances one link away while the game is played
+        expect(host.locator("fieldset.han-alliances")).to_have_count(0)
+        host.get_by_test_id("han-alliances-link").click()
+        expect(host.locator("fieldset.han-alliances select")).to_have_count(26)
+        screenshot(host, f"han-alliances-while-playing-{lang}")
+    _at_the_final_scoring(live_server, host, profile, lang, {"su": "green", "a8": "green", "a9": "red"},
+                          before=while_playing)
     expect(host.get_by_test_id("han-final")).to_contain_text(alliances)
     selects = host.locator("fieldset.han-alliances select")
     expect(selects).to_have_count(26)
