@@ -7,14 +7,21 @@ from app import create_app
 
 
 @pytest.fixture
-def app(tmp_path, request):
+def app_config() -> dict:
+    """What a test module's app is configured with beyond the defaults: a module overrides
+    this fixture (CSRF on, a shorter keep-alive…) instead of making an app of its own."""
+    return {}
+
+
+@pytest.fixture
+def app(tmp_path, request, app_config):
     # TABLESCRIBE_TEST_ENGINE=postgresql runs the in-process tests on PostgreSQL instead
     # (docs/scaling.md); tests that open the SQLite file themselves then fail, as they should.
     database = str(tmp_path / "t.db")
     if os.environ.get("TABLESCRIBE_TEST_ENGINE") == "postgresql":
         database = request.getfixturevalue("postgres_url")
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
-                      "WTF_CSRF_ENABLED": False})
+                      "WTF_CSRF_ENABLED": False, **app_config})
     yield app
 
 

@@ -22,9 +22,9 @@ ODD_TIME = "9999-12-31T23:59:59-14:00"
 
 
 @pytest.fixture
-def app(tmp_path):
-    """The app as it runs: CSRF protection on (conftest's ``client`` and ``db`` use it)."""
-    return create_app({"TESTING": True, "SECRET_KEY": "hard", "DATABASE": str(tmp_path / "hard.db")})
+def app_config():
+    """The app as it runs: CSRF protection on (conftest's ``app``, ``client`` and ``db``)."""
+    return {"WTF_CSRF_ENABLED": True}
 
 
 def _csrf(client, path="/games/new?kind=scorepad") -> str:

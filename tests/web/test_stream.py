@@ -8,10 +8,8 @@ from events.table import record
 
 
 @pytest.fixture
-def app(tmp_path):
-    from app import create_app
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "t.db"),
-                       "WTF_CSRF_ENABLED": False, "STREAM_KEEPALIVE": 0.05})
+def app_config():
+    return {"STREAM_KEEPALIVE": 0.05}
 
 
 @pytest.fixture
