@@ -44,9 +44,17 @@
 
   // Vibrate, and beep where the phone lets a page make a sound, once per turn, on the
   // phone whose turn it is (every seated phone for a turn of the whole table).
+  // The clock is the same on every phone of a view: whose turn it is names a seat ("any":
+  // the whole table's), and the phone's own seat sits on its table body.
+  function isMine(clock) {
+    var body = document.getElementById("table-body"), turn = clock.dataset.turnSeat;
+    var seat = body ? body.dataset.seat : "";
+    return !!turn && !!seat && (turn === "any" || turn === seat);
+  }
+
   function timeIsUp(el) {
     var clock = document.getElementById("turn-clock");
-    if (!clock || !clock.dataset.mine) return;
+    if (!clock || !isMine(clock)) return;
     var turn = clock.dataset.turn + "/" + el.dataset.base;
     if (alarmed === turn) return;
     alarmed = turn;

@@ -402,6 +402,13 @@
     if (config && config.verb === "post") queue(evt.detail.elt.closest("form"), config.formData, config.path, submitterOf(evt));
   });
 
+  // Forms that live updates replace carry no token of their own (they are shared by every
+  // phone of a view, web/rendered.py): the phone's token is the header htmx sends (base.html).
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
+    catch (e) { return ""; }
+  }
+
   var sending = false;
   function sendPending() {
     var move = pending().find(function (m) { return !m.held; });
@@ -409,7 +416,8 @@
     sending = true;
     fetch(move.path, {
       method: "POST", credentials: "same-origin",
-      headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded",
+                 "X-CSRFToken": csrfToken() },
       body: new URLSearchParams(move.entries)
     }).then(function (response) {
       return response.text().then(function (html) {

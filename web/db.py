@@ -10,6 +10,7 @@ from flask import current_app, g
 from events import pg, store
 from events.integrity import Verified
 from events.states import BUDGET, States
+from web.rendered import Rendered
 
 
 @dataclass
@@ -17,6 +18,7 @@ class Caches:
     """What a server process keeps between requests, all derived from the store."""
     states: States = field(default_factory=States)        # folded states and history rows
     verified: Verified = field(default_factory=Verified)  # each game's verified prefix
+    rendered: Rendered = field(default_factory=Rendered)  # live regions, once per move and view
 
     def forget(self) -> None:
         for cache in vars(self).values():

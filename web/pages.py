@@ -175,6 +175,8 @@ def _record(game_id, table_state, seat, type_, data):
     except ValueError:
         expected = -1
     client_id = request.form.get("client_event_id") or secrets.token_hex(16)
+    if request.endpoint in views.SHARED_FORMS:  # forms every seated phone of a view shares
+        client_id = views.seat_scoped(client_id, seat)
     try:
         event, _ = record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64],
                           states=get_states())

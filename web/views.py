@@ -10,16 +10,19 @@ from urllib.parse import urlsplit
 import qrcode
 import qrcode.image.svg
 from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
+from flask_wtf.csrf import generate_csrf as csrf_token
+from markupsafe import Markup
 
-from events import integrity, seats, store
-from events.states import reading
+from events import integrity, store
+from events.loaded import RECENT, LoadedTable, load_table
 from events.core_types import CLOCK_EVENTS, CORE_EVENTS
-from events.projection import TableState, describe, last_move, open_disputes, standings
+from events.projection import TableState, describe, last_move, standings
 from events.table import STALE
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem, text
 from web import address, timing
 from web.db import caches, get_db, get_states
+from web.i18n import current_lang
 from web.seating import seat_cookie
 
 NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
@@ -30,7 +33,9 @@ STALE_FORM = Problem("core §2", "Közben valaki más rögzített egy lépést, 
                      "Below: what changed, and what to do with yours.")
 MEANWHILE_SHOWN = 5
 CLOCK_ENDPOINTS = ("pages.pause", "pages.resume", "pages.timer")
-RECENT = 12  # the rest is one tap away in the timeline
+# The routes of forms in the shared regions (web/rendered.py): Undo and Void in the log,
+# the score pad's cells, the clock's break and timer.
+SHARED_FORMS = ("pages.undo", "pages.void", *CLOCK_ENDPOINTS)
 SCOREBOARD_PARTS = 12  # per player on the table page; the final page lists every part
 
 
@@ -136,32 +141,42 @@ def unverified_record() -> dict | None:
     return integrity.warning(broken) if broken else None
 
 
-def game_view(table: TableState, read) -> dict:
+def game_view(table: TableState, read=None, last=None) -> dict:
     """What the game's templates need, derived from the folded facts at render time, and
-    from the last move the game's view highlights (``read(first, last)``: the game's events)."""
+    from the last move the game's view highlights: ``last``, as a table page loaded it
+    (events/loaded.py), or found with ``read(first, last)`` (the game's events)."""
     rules = table.rules
     if rules.view is None:
         return {}
     if rules.last_of is None:
         return rules.view(table.game, list(table.players))
-    return rules.view(table.game, list(table.players), last=last_move(table, read, *rules.last_of))
+    if read is not None:
+        last = last_move(table, read, *rules.last_of)
+    return rules.view(table.game, list(table.players), last=last)
 
 
-def table_context(game_id: str, table: TableState, seat: int | None) -> dict:
-    db_events = store.read_events(get_db(), game_id, after=max(0, table.seq - RECENT), upto=table.seq)
+def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False) -> dict:
+    """What the table page's templates render. ``shared``: the regions go to every phone
+    of the same view (web/rendered.py), so nothing in them is this phone's alone — its
+    CSRF token travels in the ``X-CSRFToken`` header htmx sends (base.html), the forms'
+    submission ids are the view's and the routes make them the seat's (``seat_scoped``)."""
+    game_id, table = loaded.game_id, loaded.table
     rows = [{"event": e, "text": describe(table, e),
              "who": table.players[e.seat]["name"] if e.seat is not None and e.seat < len(table.players) else "",
              "void": table.voided.get(e.seq), "flag": table.flagged.get(e.seq),
              "is_move": e.seq in table.game_seqs or e.seq in table.photos}
-            for e in reversed(db_events)]
-    row = store.game_row(get_db(), game_id)
-    return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat, "view": game_view(table, reading(get_db(), game_id, db_events)),
+            for e in reversed(loaded.recent)]
+    watch = watch_url(game_id)
+    handed = loaded.revoked_seat if seat is None else None
+    return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat,
+            "view": game_view(table, last=loaded.last_move),
             "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
-            "join_url": join_url(game_id, row["join_code"]), "watch_url": watch_url(game_id),
-            "loopback_host": loopback_host(watch_url(game_id)),
-            "handed_away": _handed_away(game_id, table) if seat is None else None,
-            "client_event_id": secrets.token_hex(16), "undo_move": _undo_move(game_id, table, db_events),
-            "open_disputes": list(open_disputes(table).values()), "voided_lately": _voided_lately(table),
+            "join_url": join_url(game_id, loaded.join_code), "watch_url": watch,
+            "loopback_host": loopback_host(watch),
+            "handed_away": table.players[handed]["name"] if handed is not None and handed < len(table.players) else None,
+            "client_event_id": secrets.token_hex(16), "undo_move": _undo_move(loaded),
+            "form_token": "" if shared else csrf_token(),
+            "open_disputes": loaded.open_disputes, "voided_lately": _voided_lately(table),
             "problems": [], "form": {}, "at": None, "ack": None,
             "clock": timing.table_clock(game_id, table, seat)}
 
@@ -172,24 +187,17 @@ def _voided_lately(table: TableState) -> bool:
     return any(void["by"] > table.seq - RECENT for void in table.voided.values())
 
 
-def _handed_away(game_id: str, table: TableState) -> str | None:
-    """The player whose seat this phone held until the host handed it to another phone."""
-    seat = seats.revoked_seat(get_db(), game_id, request.cookies.get(seat_cookie(game_id)))
-    return table.players[seat]["name"] if seat is not None and seat < len(table.players) else None
-
-
-def _event(game_id: str, seq: int, known=()):
-    """One event, from the rows already read when it is among them."""
-    found = [e for e in known if e.seq == seq]
-    return found[0] if found else store.read_events(get_db(), game_id, after=seq - 1, upto=seq)[0]
-
-
-def _undo_move(game_id: str, table: TableState, db_events) -> dict | None:
+def _undo_move(loaded: LoadedTable) -> dict | None:
     """The move the Undo button takes back, so the button can name it ("Undo #17: …")."""
-    if not table.live_moves:
-        return None
-    seq = table.live_moves[-1]
-    return {"seq": seq, "text": describe(table, _event(game_id, seq, db_events))}
+    target = loaded.undo_target
+    return {"seq": target.seq, "text": describe(loaded.table, target)} if target else None
+
+
+def seat_scoped(client_event_id: str, seat: int) -> str:
+    """A submission id of a shared form (``SHARED_FORMS``: the same bytes on every seated
+    phone of a view) made this seat's: two seats tapping Undo at once make two submissions
+    (the second is stale), one seat's two phones one."""
+    return f"{client_event_id[:60]}@{seat}"
 
 
 def refused_at() -> str:
@@ -204,18 +212,19 @@ def refused_at() -> str:
     return "undo" if request.endpoint == "pages.undo" else "move"
 
 
-def acknowledgement(game_id: str, table: TableState, seq) -> dict | None:
+def acknowledgement(loaded: LoadedTable, seq) -> dict | None:
     """A brief "done" for the phone that just recorded event ``seq`` ("✓ #18: Round
     closed"), shown where the refusal would have been; None for any other number."""
-    if not isinstance(seq, int) or not 1 < seq <= table.seq:
+    table = loaded.table
+    event = loaded.event(seq) if isinstance(seq, int) and 1 < seq <= table.seq else None
+    if event is None:
         return None
-    event = _event(game_id, seq)
     over = table.rules.is_over(table.game)
     core = CORE_EVENTS.get(event.type)
     if core is not None and core.voids(event.data) and "target" in event.data:  # an undo or a void
         target = event.data["target"]
         verb = text("Visszavonva", "Undone") if event.data.get("undo") else text("Érvénytelenítve", "Voided")
-        what = describe(table, _event(game_id, target))
+        what = describe(table, loaded.event(target))
         return {"seq": seq, "at": "undo", "over": over,
                 "text": {k: f"{verb[k]} #{target}: {what[k]}" for k in ("hu", "en")}}
     what = describe(table, event)
@@ -225,19 +234,71 @@ def acknowledgement(game_id: str, table: TableState, seq) -> dict | None:
             "text": {k: f"#{seq}: {what[k]}" for k in ("hu", "en")}}
 
 
+def _load(game_id: str, table: TableState | None, seat, done=None) -> LoadedTable:
+    return load_table(get_db(), get_states(), game_id, table, request.cookies.get(seat_cookie(game_id)),
+                      seated=seat is not None, done=done)
+
+
+def view_of(table: TableState, seat: int | None) -> tuple:
+    """Which phones see the same live region: spectators, seated phones, and each seat
+    apart where the game hides something from the others (``redact``); per language."""
+    if seat is None:
+        who = "watch"
+    elif table.rules.redact and table.rules.redact(table.game, seat) != table.rules.redact(table.game, None):
+        who = seat
+    else:
+        who = "seated"
+    return who, current_lang()
+
+
+def _shared_request() -> bool:
+    """Whether this request may get the view's shared regions: nothing in its address
+    changes them (a board step being drawn, ``?path=``, changes Five Tribes' board)."""
+    return set(request.args) <= {"seq", "done"}
+
+
+def live_region(loaded: LoadedTable, seat, ctx: dict | None = None) -> Markup:
+    """The ``#live`` section (scoreboard, board, audit strip) of this phone's view,
+    rendered once per move and view (web/rendered.py)."""
+    table = loaded.table
+
+    def render() -> str:
+        return render_template("_live_region.html", **(ctx or table_context(loaded, seat, shared=True)))
+    key = (loaded.game_id, table.seq, *view_of(table, seat), "region")
+    return Markup(caches().rendered.get(key, render))
+
+
 def render_table(game_id: str, table: TableState, seat, status: int = 200,
                  problems=(), form=None, done=None):
-    ctx = table_context(game_id, table, seat) | {
+    loaded = _load(game_id, table, seat, done)
+    fragment = is_htmx()
+    ctx = table_context(loaded, seat, shared=fragment) | {
         "problems": list(problems), "form": form or {}, "at": refused_at() if problems else None,
-        "ack": acknowledgement(game_id, table, done)}
-    name = "_table_body.html" if is_htmx() else "table.html"
+        "ack": acknowledgement(loaded, done)}
+    ack = ctx["ack"]
+    if fragment and not problems and not form and not (ack and ack["at"] == "clock") and _shared_request():
+        ctx["live_region"] = live_region(loaded, seat, ctx | {"ack": None})
+    else:  # a full page (its forms carry the phone's token) or a board drawn for this request
+        ctx["live_region"] = Markup(render_template("_live_region.html", **ctx))
+    name = "_table_body.html" if fragment else "table.html"
     response = make_response(render_template(name, **ctx), status)
     response.headers["Vary"] = "HX-Request"
     return response
 
 
-def render_live(game_id: str, table: TableState, seat):
-    return render_template("_live.html", oob=True, **table_context(game_id, table, seat))
+def render_live(game_id: str, table: TableState, seat) -> str:
+    """What a stream pushes and a poll fetches after a change: the live region and, out of
+    band, the log and the form's ``expected_seq``; once per move and view, shared."""
+    loaded = None
+
+    def render() -> str:
+        nonlocal loaded
+        loaded = loaded or _load(game_id, table, seat)
+        ctx = table_context(loaded, seat, shared=True)
+        return render_template("_live.html", oob=True, live_region=live_region(loaded, seat, ctx), **ctx)
+    if not _shared_request():
+        return render()
+    return caches().rendered.get((game_id, table.seq, *view_of(table, seat), "live"), render)
 
 
 def refuse(game_id: str, table: TableState, seat, status: int, problems):
@@ -252,7 +313,9 @@ def refuse_stale(game_id: str, table: TableState, seat, expected: int):
     compare). The form comes back with what was typed, aimed at the current table."""
     if refused_at() != "move":
         return refuse(game_id, table, seat, 409, [STALE])
-    ctx = table_context(game_id, table, seat) | {"problems": [STALE_FORM], "form": request.form, "at": "move"}
+    ctx = table_context(_load(game_id, table, seat), seat, shared=is_htmx()) | {
+        "problems": [STALE_FORM], "form": request.form, "at": "move"}
+    ctx["live_region"] = Markup(render_template("_live_region.html", **ctx))
     ctx["stale"] = stale_choice(game_id, table, seat, expected, render_template("_move_form.html", **ctx))
     name = "_table_body.html" if is_htmx() else "table.html"
     response = make_response(render_template(name, **ctx), 409)

@@ -1,0 +1,75 @@
+"""A table loaded once for a page: the folded state (from the app's cache), the recent
+events the log shows, the events a page names beside them (the move Undo takes back,
+a tap's event and the move it voided, the last move the game's view highlights), the open disputes, the join code and what the
+phone's seat token says. Every store read a table page needs happens here, in one
+place; the templates render the object and the views never query the store.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from events import seats, store
+from events.core_types import CORE_EVENTS
+from events.projection import TableState, last_move, open_disputes
+from events.states import States, reading
+from events.store import Event
+from scoring.base import Move
+
+RECENT = 12  # events in the table page's log; the rest is one tap away in the timeline
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    game_id: str
+    table: TableState
+    recent: tuple[Event, ...]            # the last RECENT events, oldest first
+    events: dict[int, Event] = field(default_factory=dict)  # every event read, by seq
+    join_code: str = ""
+    revoked_seat: int | None = None      # the seat a hand-over took from this phone's token
+    last_move: Move | None = None        # the move the game's view highlights (``last_of``)
+
+    @property
+    def open_disputes(self) -> list[dict]:
+        return list(open_disputes(self.table).values())
+
+    @property
+    def undo_target(self) -> Event | None:
+        """The move the Undo button takes back (the last live move)."""
+        live = self.table.live_moves
+        return self.events.get(live[-1]) if live else None
+
+    def event(self, seq: int) -> Event | None:
+        return self.events.get(seq)
+
+
+def _voided_by(event: Event | None) -> int | None:
+    core = CORE_EVENTS.get(event.type) if event else None
+    if core is not None and core.voids(event.data) and "target" in event.data:
+        return event.data["target"]
+    return None
+
+
+def load_table(db, states: States, game_id: str, table: TableState | None = None,
+               token: str | None = None, seated: bool = True, done: int | None = None) -> LoadedTable:
+    """The table ``game_id`` as a page shows it (``table``: the state already loaded for
+    this request, else the cache's latest). ``token``: the phone's seat token, to say
+    which seat a hand-over took from it when it holds none (``seated`` False); ``done``:
+    the event a tap just recorded, named in its acknowledgement with the move it voided."""
+    table = table or states.load(db, game_id)
+    recent = store.read_events(db, game_id, after=max(0, table.seq - RECENT), upto=table.seq)
+    events = {e.seq: e for e in recent}
+
+    def read_missing(*seqs) -> None:
+        for seq in sorted({s for s in seqs if s} - set(events)):
+            events.update((e.seq, e) for e in store.read_events(db, game_id, after=seq - 1, upto=seq))
+
+    done = done if isinstance(done, int) and 1 < done <= table.seq else None
+    read_missing(table.live_moves[-1] if table.live_moves else None, done)
+    if done in events:
+        read_missing(_voided_by(events[done]))
+    row = store.game_row(db, game_id)
+    revoked = seats.revoked_seat(db, game_id, token) if token and not seated else None
+    rules = table.rules
+    last = last_move(table, reading(db, game_id, recent), *rules.last_of) \
+        if rules.view is not None and rules.last_of is not None else None
+    return LoadedTable(game_id, table, tuple(recent), events, row["join_code"] if row else "", revoked, last)
