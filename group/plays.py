@@ -136,7 +136,7 @@ def rebuild(db) -> int:
     return rebuild_checked(db)[0]
 
 
-def rebuild_checked(db) -> tuple[int, dict[str, tuple[int, str]]]:
+def rebuild_checked(db, cache: Plays | None = None) -> tuple[int, dict[str, tuple[int, str]]]:
     """``rebuild``, and the finished games left out because their record does not verify
     (events/integrity.py): their rows are not written (docs/people.md §6)."""
     finished = [r[0] for r in db.execute("SELECT id FROM games WHERE finished = 1 ORDER BY id")]
@@ -157,30 +157,31 @@ def rebuild_checked(db) -> tuple[int, dict[str, tuple[int, str]]]:
     with store.write_lock(db):
         db.execute("DELETE FROM stat_seats")
         _replace(db, "", rows)
-    with _plays_lock:
-        _checked.clear()
+    if cache is not None:  # every finished game is verified again
+        with cache.lock:
+            cache.checked.clear()
     return len(finished) - len(left_out) + len(roster.imported), left_out
 
 
 # ---- games whose record does not verify are left out of every statistic ---------------
-# Each finished game of the read model is verified once per process (the Verified prefix
-# of events/integrity.py, shared with the game's pages), again when its rows change.
-_checked: dict[tuple[str, str], tuple[str, tuple[int, str] | None]] = {}  # (db, game) -> (ended_at, broken)
 
-
-def left_out(db, verified) -> dict[str, tuple[int, str]]:
+def left_out(db, verified, cache: Plays | None = None) -> dict[str, tuple[int, str]]:
     """The finished games whose stored record does not verify: {game_id: (from seq, why)}.
-    Every statistic, CSV, JSON and BG Stats file leaves them out (``read(leave_out=…)``)."""
+    Every statistic, CSV, JSON and BG Stats file leaves them out (``read(leave_out=…)``).
+    With the app's ``cache`` each game is verified once per process, again when its rows change."""
     key = roster_log.db_key(db)
     found = {}
     for game_id, ended_at in db.execute("SELECT DISTINCT game_id, ended_at FROM stat_seats WHERE imported = 0"
                                         " ORDER BY game_id").fetchall():
-        with _plays_lock:
-            memo = _checked.get((key, game_id))
+        memo = None
+        if cache is not None:
+            with cache.lock:
+                memo = cache.checked.get((key, game_id))
         if memo is None or memo[0] != ended_at:
             memo = (ended_at, verified.unverified_from(db, game_id))
-            with _plays_lock:
-                _checked[(key, game_id)] = memo
+            if cache is not None:
+                with cache.lock:
+                    cache.checked[(key, game_id)] = memo
         if memo[1]:
             found[game_id] = memo[1]
     return found
@@ -203,35 +204,74 @@ def game_key(kind: str, title: str) -> str:
 
 def read(db, roster, key: str | None = None, people: tuple[int, ...] = (),
           since: str | None = None, until: str | None = None, game_id: str | None = None,
-          leave_out: Collection[str] = ()) -> list[dict]:
+          leave_out: Collection[str] = (), cache: "Plays | None" = None) -> list[dict]:
     """Finished plays, oldest first, as {game_id, key, kind, title, ended_at, seconds,
     imported, seats: [{seat, name, person, score, rank, breakdown}]}; only those where
     every one of ``people`` sat, in the date range (``until`` inclusive, YYYY-MM-DD).
-    Shared between requests: callers never change them."""
+    Shared between requests through the app's ``cache`` (web/db.py): callers never change them."""
     wanted = set(people)
     until = until + "~" if until else None  # every time on that day sorts before "~"
-    return [p for p in _all_plays(db, roster)
+    return [p for p in _all_plays(db, roster, cache)
             if (not key or p["key"] == key) and (game_id is None or p["game_id"] == game_id)
             and (not since or p["ended_at"] >= since) and (not until or p["ended_at"] < until)
             and (not wanted or wanted <= p["people"]) and p["game_id"] not in leave_out]
 
 
-# Every play with its people, per database file. A worker keeps the plays it read; when
-# the read model moved on (stat_version), it reads again only the games changed since
-# (stat_changes), and when the roster moved on, it only joins the people again: a page
-# after a game ended costs a few rows, not 3,000 (docs/performance.md, issue 20).
-_plays_cache: dict[str, dict] = {}
-_plays_lock = threading.Lock()
 _ROW = ", ".join(_COLUMNS)
 _MAX_CHANGES = 500  # more changed games than this since a worker's last look: read everything
 
 
-def rated(db, roster, leave_out: Collection[str] = ()) -> dict:
+class Plays:
+    """Every play with its people, per database, as a server process last read them, the
+    ratings worked out from them, and which finished games verify; the app keeps one
+    (web/db.py). When the read model moved on (stat_version), it reads again only the
+    games changed since (stat_changes), and when the roster moved on, it only joins the
+    people again: a page after a game ended costs a few rows, not 3,000
+    (docs/performance.md, issue 20)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, dict] = {}
+        # (db, game) -> (ended_at, broken): each finished game verified once per process
+        # (the Verified prefix of events/integrity.py), again when its rows change
+        self.checked: dict[tuple[str, str], tuple[str, tuple[int, str] | None]] = {}
+        self.lock = threading.Lock()
+
+    def all(self, db, roster) -> list[dict]:
+        return self.entry(db, roster)["plays"]
+
+    def entry(self, db, roster) -> dict:
+        version = (db.execute("SELECT version FROM stat_version").fetchone() or (0,))[0]
+        key, stamp = roster_log.db_key(db), (roster.seq, roster.hash)
+        with self.lock:
+            cached = self._kept.get(key)
+        if cached is not None and cached["version"] == version and cached["roster"] == stamp:
+            return cached
+        entry = _read_entry(db, roster, version, stamp, cached)
+        with self.lock:
+            self._kept[key] = entry
+        return entry
+
+    def forget(self) -> None:
+        with self.lock:
+            self._kept.clear()
+            self.checked.clear()
+
+
+def _read_entry(db, roster, version: int, stamp: tuple, cached: dict | None) -> dict:
+    games = _games_since(db, cached) if cached is not None and cached["version"] <= version else None
+    if games is None:
+        games = _read_games(db, "")
+    plays = _with_people(sorted(games.values(), key=lambda p: (p["ended_at"], p["game_id"])), roster)
+    return {"version": version, "roster": stamp, "games": games, "plays": plays,
+            "rated_before": cached and (cached["ratings"][1] if cached.get("ratings") else cached.get("rated_before"))}
+
+
+def rated(db, roster, leave_out: Collection[str] = (), cache: "Plays | None" = None) -> dict:
     """Every person's rating per game (group/ratings.py) from every play the read model
     holds but those left out (records that do not verify), kept beside the plays they come
-    from: worked out again only when a play finished or changed, the roster changed or
-    another game is left out — as a rebuild would, from the same plays."""
-    entry = _entry(db, roster)
+    from (in the app's ``cache``): worked out again only when a play finished or changed,
+    the roster changed or another game is left out — as a rebuild would, from the same plays."""
+    entry = _entry(db, roster, cache)
     left = frozenset(leave_out)
     done = entry.get("ratings")  # two requests may both compute it: the same numbers
     if done is None or done[0] != left:
@@ -240,26 +280,15 @@ def rated(db, roster, leave_out: Collection[str] = ()) -> dict:
     return {key: table for key, (_, table) in done[1].items()}
 
 
-def _all_plays(db, roster) -> list[dict]:
-    return _entry(db, roster)["plays"]
+def _all_plays(db, roster, cache: Plays | None) -> list[dict]:
+    return _entry(db, roster, cache)["plays"]
 
 
-def _entry(db, roster) -> dict:
+def _entry(db, roster, cache: Plays | None) -> dict:
+    if cache is not None:
+        return cache.entry(db, roster)
     version = (db.execute("SELECT version FROM stat_version").fetchone() or (0,))[0]
-    key, stamp = roster_log.db_key(db), (roster.seq, roster.hash)
-    with _plays_lock:
-        cached = _plays_cache.get(key)
-    if cached is not None and cached["version"] == version and cached["roster"] == stamp:
-        return cached
-    games = _games_since(db, cached) if cached is not None and cached["version"] <= version else None
-    if games is None:
-        games = _read_games(db, "")
-    plays = _with_people(sorted(games.values(), key=lambda p: (p["ended_at"], p["game_id"])), roster)
-    entry = {"version": version, "roster": stamp, "games": games, "plays": plays,
-             "rated_before": cached and (cached["ratings"][1] if cached.get("ratings") else cached.get("rated_before"))}
-    with _plays_lock:
-        _plays_cache[key] = entry
-    return entry
+    return _read_entry(db, roster, version, (roster.seq, roster.hash), None)
 
 
 def _games_since(db, cached: dict) -> dict[str, dict] | None:
@@ -315,8 +344,3 @@ def _seconds(start: str, end: str) -> int:
     except ValueError:
         return 0
 
-
-def forget_cache() -> None:
-    with _plays_lock:
-        _plays_cache.clear()
-        _checked.clear()

@@ -299,29 +299,49 @@ def _last(db) -> tuple[int, str]:
     return (row[0], row[1]) if row else (0, GENESIS)
 
 
-_cache: dict[str, Roster] = {}
-_cache_lock = threading.Lock()
+def load(db, cache: "Rosters | None" = None) -> Roster:
+    """The roster now: from the app's cache (``cache``, web/db.py), else folded from its log."""
+    return cache.load(db) if cache is not None else fold(read_log(db), checked=False)
 
 
-def load(db) -> Roster:
-    """The roster now: folded once per worker, extended by the events since (a revert
-    folds the whole log again). Keyed by the database file, as tests use several."""
-    key = db_key(db)
-    current = _last(db)
-    with _cache_lock:
-        cached = _cache.get(key)
-    if cached is not None and (cached.seq, cached.hash) == current:
-        return cached
-    if cached is not None and cached.seq < current[0]:
-        newer = read_log(db, after=cached.seq)
-        if newer[0].seq == cached.seq + 1 and _follows(db, cached) \
-                and not any(e.type == "change-reverted" for e in newer):
-            roster = _copy(cached)
-            for e in newer:
-                roster.seq, roster.hash = e.seq, e.hash
-                _apply(roster, e.seq, e.type, e.data, e.recorded_at)
-            return _remember(key, roster)
-    return _remember(key, fold(read_log(db), checked=False))
+class Rosters:
+    """The roster as a server process last folded it, per database, extended by the events
+    since (a revert folds the whole log again); the app keeps one (web/db.py)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, Roster] = {}
+        self.verified: dict[str, tuple[int, str]] = {}  # database -> (last verified seq, its hash)
+        self.broken: dict[str, tuple[int, str]] = {}    # database -> (from change, why)
+        self.lock = threading.Lock()
+
+    def load(self, db) -> Roster:
+        key = db_key(db)
+        current = _last(db)
+        with self.lock:
+            cached = self._kept.get(key)
+        if cached is not None and (cached.seq, cached.hash) == current:
+            return cached
+        if cached is not None and cached.seq < current[0]:
+            newer = read_log(db, after=cached.seq)
+            if newer[0].seq == cached.seq + 1 and _follows(db, cached) \
+                    and not any(e.type == "change-reverted" for e in newer):
+                roster = _copy(cached)
+                for e in newer:
+                    roster.seq, roster.hash = e.seq, e.hash
+                    _apply(roster, e.seq, e.type, e.data, e.recorded_at)
+                return self._remember(key, roster)
+        return self._remember(key, fold(read_log(db), checked=False))
+
+    def _remember(self, key: str, roster: Roster) -> Roster:
+        with self.lock:
+            self._kept[key] = roster
+        return roster
+
+    def forget(self) -> None:
+        with self.lock:
+            self._kept.clear()
+            self.verified.clear()
+            self.broken.clear()
 
 
 def _follows(db, cached: Roster) -> bool:
@@ -341,19 +361,6 @@ def _copy(roster: Roster) -> Roster:
     return Roster(seq=roster.seq, hash=roster.hash, people={k: dict(v) for k, v in roster.people.items()},
                   links={g: dict(s) for g, s in roster.links.items()}, imported=dict(roster.imported),
                   reverted=dict(roster.reverted))
-
-
-def _remember(key: str, roster: Roster) -> Roster:
-    with _cache_lock:
-        _cache[key] = roster
-    return roster
-
-
-def forget_cache() -> None:
-    with _cache_lock:
-        _cache.clear()
-        _verified.clear()
-        _broken.clear()
 
 
 def append(db, changes: list[tuple[str, dict]], device: str,
@@ -378,7 +385,7 @@ def append_locked(db, changes, device: str, client_event_id: str | None = None, 
             if [(e.type, e.data) for e in done] != [(t, json.loads(json.dumps(d))) for t, d in changes]:
                 raise RosterConflict([REUSED_ID])
             return done
-    roster = _copy(load(db))
+    roster = load(db)  # folded from the log under the write lock: nothing cached can be stale
     written = []
     for i, (type_, data) in enumerate(changes):
         problems = _check(db, roster, type_, data)
@@ -392,7 +399,6 @@ def append_locked(db, changes, device: str, client_event_id: str | None = None, 
         else:
             roster.seq, roster.hash = event.seq, event.hash
             _apply(roster, event.seq, type_, data, event.recorded_at)
-    _remember(db_key(db), roster)
     return written
 
 
@@ -436,22 +442,20 @@ def _insert(db, type_: str, data: dict, device: str, client_event_id: str) -> Ro
 
 # ---- whether the log verifies (docs/people.md §10) -------------------------------------
 
-_verified: dict[str, tuple[int, str]] = {}  # database -> (last verified seq, its hash)
-_broken: dict[str, tuple[int, str]] = {}
-
-
 VERIFY_CHUNK = 256  # changes read and hashed between two turns of the worker's other connections
 
 
-def unverified_from(db, whole: bool = False) -> tuple[int, str] | None:
+def unverified_from(db, whole: bool = False, cache: Rosters | None = None) -> tuple[int, str] | None:
     """(N, why) when the roster's log does not verify from change N: its hash chain, or its
-    summary row against the chain (changes cut off the end). Each process verifies each
-    change once (``whole``: all of it again, as verify-db does)."""
+    summary row against the chain (changes cut off the end). A process keeping the app's
+    ``cache`` verifies each change once (``whole``: all of it again, as verify-db does)."""
     key = db_key(db)
-    with _cache_lock:
-        if not whole and key in _broken:
-            return _broken[key]
-        seq, prev = (0, GENESIS) if whole else _verified.get(key, (0, GENESIS))
+    seq, prev = 0, GENESIS
+    if cache is not None and not whole:
+        with cache.lock:
+            if key in cache.broken:
+                return cache.broken[key]
+            seq, prev = cache.verified.get(key, (0, GENESIS))
     row = db.execute("SELECT last_seq, last_hash FROM roster_summary WHERE id = 1").fetchone()
     broken = None
     while broken is None:
@@ -469,11 +473,12 @@ def unverified_from(db, whole: bool = False) -> tuple[int, str] | None:
             broken = (seq + 1, f"the summary says the roster has {row[0]} changes; its log ends at {seq}")
         elif row[0] and _hash_at(db, row[0], seq, prev) != row[1]:
             broken = (row[0], "the summary's last hash differs from the log's")
-    with _cache_lock:
-        if broken:
-            _broken[key] = broken
-        else:
-            _verified[key] = (seq, prev)
+    if cache is not None:
+        with cache.lock:
+            if broken:
+                cache.broken[key] = broken
+            else:
+                cache.verified[key] = (seq, prev)
     return broken
 
 

@@ -72,7 +72,7 @@ def create_game():
                                 "expected {kind: str, players: [{name: str, colour?: str} or "
                                 "{person: int, colour?: str}], options?: {}} and no other keys"))
     try:
-        players, people = roster.resolve_players(roster.load(get_db()), players)
+        players, people = roster.resolve_players(roster.load(get_db(), caches().roster), players)
         created = new_game(get_db(), body["kind"], players, options, device_id())
     except (Refused, RosterRefused) as refusal:
         return _error(422, text("a játék nem indítható így", "the game cannot be set up"),

@@ -19,7 +19,7 @@ from group.bgstats import BadBGStats
 from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
-from web.db import get_db
+from web.db import caches, get_db
 from web.i18n import local_iso
 from web.organiser import require_organiser
 from web.stats import left_out
@@ -47,8 +47,8 @@ def game_name(play: dict) -> str:
 
 def _finished_play(game_id: str):
     db = get_db()
-    roster = roster_log.load(db)
-    found = plays.read(db, roster, game_id=game_id, leave_out=left_out())
+    roster = roster_log.load(db, caches().roster)
+    found = plays.read(db, roster, game_id=game_id, leave_out=left_out(), cache=caches().plays)
     if not found:
         abort(404)  # not finished (or no such game): nothing to send to BG Stats yet
     return found[0], {pid: p["name"] for pid, p in roster.people.items()}
@@ -65,8 +65,8 @@ def bgsplay(game_id: str):
 def final_links(game_id: str) -> dict | None:
     """For the final sheet: the .bgsplay file and the app link, once the play is finished."""
     db = get_db()
-    roster = roster_log.load(db)
-    found = plays.read(db, roster, game_id=game_id, leave_out=left_out())
+    roster = roster_log.load(db, caches().roster)
+    found = plays.read(db, roster, game_id=game_id, leave_out=left_out(), cache=caches().plays)
     if not found:
         return None
     names = {pid: p["name"] for pid, p in roster.people.items()}
@@ -79,9 +79,9 @@ def final_links(game_id: str) -> dict | None:
 def play_rows(db) -> tuple[list[str], list[dict]]:
     """One row per person per finished play, oldest first; a column per scoring category
     the games name (a score pad's rounds are none)."""
-    roster = roster_log.load(db)
+    roster = roster_log.load(db, caches().roster)
     rows, categories = [], {}
-    for play in plays.read(db, roster, leave_out=left_out()):
+    for play in plays.read(db, roster, leave_out=left_out(), cache=caches().plays):
         game = get_game(play["kind"])
         for seat in sorted(play["seats"], key=lambda s: s["seat"]):
             person = roster.people[seat["person"]] if seat["person"] else None
@@ -195,7 +195,7 @@ def _checked(play: dict) -> dict:
 
 def _new_plays(db, batch: list[dict]) -> tuple[list[dict], int]:
     """The plays of ``batch`` not imported before (read under the write lock)."""
-    known = {p.get("source_id") for p in roster_log.load(db).imported.values()} - {""}
+    known = {p.get("source_id") for p in roster_log.load(db, caches().roster).imported.values()} - {""}
     fresh = []
     for play in batch:
         if play["source_id"] and play["source_id"] in known:
@@ -207,7 +207,7 @@ def _new_plays(db, batch: list[dict]) -> tuple[list[dict], int]:
 
 def _people_for(db, batch: list[dict], device: str) -> list:
     """A ``person-added`` for each name of the batch the roster does not know yet."""
-    roster = roster_log.load(db)
+    roster = roster_log.load(db, caches().roster)
     missing = list(dict.fromkeys(s["name"] for play in batch for s in play["scores"]
                                  if roster.by_name(s["name"]) is None))
     if not missing:
@@ -217,7 +217,7 @@ def _people_for(db, batch: list[dict], device: str) -> list:
 
 
 def _person_ids(db):
-    roster = roster_log.load(db)
+    roster = roster_log.load(db, caches().roster)
     return lambda name: roster.by_name(name)["id"]
 
 

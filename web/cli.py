@@ -24,7 +24,7 @@ from group import plays, roster
 from web import address, organiser
 from web import transfer
 from web.bgstats import play_rows
-from web.db import get_db
+from web.db import caches, get_db
 from web.views import hand_url
 
 
@@ -213,7 +213,7 @@ def organiser_link_command(once: bool, host: str, port: str) -> None:
 def rebuild_stats_command() -> None:
     """Write the statistics' read model again from the games' and the roster's logs."""
     started = time.perf_counter()
-    count, left_out = plays.rebuild_checked(get_db())
+    count, left_out = plays.rebuild_checked(get_db(), caches().plays)
     click.echo(f"statistics rebuilt from {count} finished plays in {time.perf_counter() - started:.1f} s")
     for game_id, (seq, why) in left_out.items():
         click.echo(f"game {game_id} left out: its record does not verify from event {seq} ({why})", err=True)

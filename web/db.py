@@ -10,6 +10,8 @@ from flask import current_app, g
 from events import pg, store
 from events.integrity import Verified
 from events.states import BUDGET, States
+from group.plays import Plays
+from group.roster import Rosters
 from web.rendered import Rendered
 
 
@@ -19,6 +21,8 @@ class Caches:
     states: States = field(default_factory=States)        # folded states and history rows
     verified: Verified = field(default_factory=Verified)  # each game's verified prefix
     rendered: Rendered = field(default_factory=Rendered)  # live regions, once per move and view
+    roster: Rosters = field(default_factory=Rosters)      # the roster, folded
+    plays: Plays = field(default_factory=Plays)           # the statistics' plays with their people
 
     def forget(self) -> None:
         for cache in vars(self).values():

@@ -12,7 +12,7 @@ from group import plays, statistics
 from group import roster as roster_log
 from group.roster import RosterConflict, RosterRefused
 from scoring.base import Problem
-from web.db import get_db
+from web.db import caches, get_db
 from web.organiser import require_organiser
 from web.stats import left_out
 from web.seating import my_seat
@@ -23,7 +23,7 @@ LOG_PAGE = 100  # roster changes per page of its log, the newest first
 
 
 def _roster():
-    return roster_log.load(get_db())
+    return roster_log.load(get_db(), caches().roster)
 
 
 def _int(value) -> int | None:
@@ -51,7 +51,7 @@ def _change(changes, then, refused, by: dict = roster_log.ORGANISER):
 @bp.get("/people")
 def people(problems=(), status: int = 200):
     roster = _roster()
-    totals = statistics.totals(plays.read(get_db(), roster, leave_out=left_out()))
+    totals = statistics.totals(plays.read(get_db(), roster, leave_out=left_out(), cache=caches().plays))
     rows = [{**p, **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
             for p in roster.active()]
     return render_template("stats/people.html", people=rows, problems=list(problems),
@@ -177,7 +177,7 @@ def _link(game_id: str, seat: int, by: dict, refused):
                 changes.insert(0, ("seat-unlinked", {"game": game_id, "seat": seat}))
             written += roster_log.append_locked(db, changes, device_id(), cid, by=by)
     except RosterRefused as refusal:
-        roster_log.forget_cache()  # the cached roster may hold the rolled-back person
+        caches().roster.forget()  # the cached roster may hold the rolled-back person
         response, status = refused(refusal.problems)
         return response, 409 if isinstance(refusal, RosterConflict) else status
     return redirect(url_for("people.seats", game_id=game_id), code=303)

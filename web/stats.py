@@ -138,7 +138,7 @@ def _setup(state) -> None:
     state.app.jinja_env.globals.update(plays_link=plays_link, game_title=game_title,
                                        with_filters=with_filters, games_registry=GAMES,
                                        game_link=game_link, duration=duration, page_link=page_link,
-                                       roster_people=lambda: roster_log.load(get_db()).active(),
+                                       roster_people=lambda: roster_log.load(get_db(), caches().roster).active(),
                                        category_label=category_label, trust_notices=trust_notices)
 
 
@@ -159,21 +159,21 @@ def _render(template: str, roster, filters: dict, **context):
 
 def left_out() -> dict[str, tuple[int, str]]:
     """The finished games left out of every statistic: their record does not verify."""
-    return plays.left_out(get_db(), caches().verified)
+    return plays.left_out(get_db(), caches().verified, caches().plays)
 
 
 def trust_notices() -> dict:
     """For the statistics' pages: the games left out (with links) and the roster's warning."""
-    broken = roster_log.unverified_from(get_db())
+    broken = roster_log.unverified_from(get_db(), cache=caches().roster)
     return {"left_out": sorted(left_out()), "roster": roster_log.warning(broken) if broken else None}
 
 
 def _context():
     db = get_db()
-    roster = roster_log.load(db)
+    roster = roster_log.load(db, caches().roster)
     filters = _filters(roster)
     found = plays.read(db, roster, filters["key"], filters["people"], filters["since"], filters["until"],
-                       leave_out=left_out())
+                       leave_out=left_out(), cache=caches().plays)
     return roster, filters, found
 
 
@@ -208,7 +208,7 @@ def person(person: int):
             {"label": game_title(key, g["title"]), "value": g["wins"], "text": f"{g['wins']} / {g['plays']}",
              "href": plays_link(filters, kind=key, people=canonical, won=canonical)}
             for key, g in figures["games"].items()], t("Győzelmek játékonként", "Wins per game"))
-        rated = plays.rated(get_db(), roster, left_out())
+        rated = plays.rated(get_db(), roster, left_out(), caches().plays)
         mine = {key: table[canonical] for key, table in rated.items() if canonical in table}
         start = ratings.Rating().conservative  # where everyone starts: the line's first point
         trends = {key: stats_chart.trend([start] + [p["rating"] for p in r.trend],
@@ -241,7 +241,7 @@ def game(key: str):
              "href": link} for n, d in figures["durations"].items()],
             t("Átlagos játékidő játékosszám szerint", "Average playing time by number of players"))
         return _render("stats/game.html", roster, filters, key=key, figures=figures, durations_chart=durations,
-                       ranking=ratings.ranked(plays.rated(get_db(), roster, left_out()).get(key, {})),
+                       ranking=ratings.ranked(plays.rated(get_db(), roster, left_out(), caches().plays).get(key, {})),
                        title=mine[0]["title"] if mine else "", kind=kind, distribution=distribution,
                        deciding=stats_chart.bars(deciding, t("A győztes vezetett ebben a kategóriában",
                                                              "The winner led this category")))
@@ -257,7 +257,7 @@ def together():
         chart = stats_chart.bars([{"label": roster.people[p]["name"], "value": len(figures["wins"][p]),
                                    "href": plays_link(filters, won=p)} for p in people],
                                  t("Győzelmek a közös játszmákban", "Wins in the plays together")) if figures else ""
-        rated = plays.rated(get_db(), roster, left_out())
+        rated = plays.rated(get_db(), roster, left_out(), caches().plays)
         chances = {(pair["a"], pair["b"], key): ratings.chance_ahead(rated.get(key, {}), pair["a"], pair["b"])
                    for pair in (figures["pairs"] if figures else []) for key in pair["games"] if key}
         return _render("stats/together.html", roster, filters, people=people, chart=chart,
@@ -299,8 +299,8 @@ def _ratings_json(rated: dict, roster, key: str | None) -> dict:
 @bp.get("/api/people")
 def api_people():
     db = get_db()
-    roster = roster_log.load(db)
-    totals = statistics.totals(plays.read(db, roster, leave_out=left_out()))
+    roster = roster_log.load(db, caches().roster)
+    totals = statistics.totals(plays.read(db, roster, leave_out=left_out(), cache=caches().plays))
     # "since": a person's first play (an imported history starts long before its import);
     # someone who has not played yet is there since being added
     empty = {"plays": 0, "wins": 0, "first_played": None, "last_played": None}
@@ -326,5 +326,5 @@ def api_stats():
                                    for p, mine in sorted(seats.items())},
                         "together": statistics.head_to_head(found, list(filters["people"]))
                         if len(filters["people"]) >= 2 else None,
-                        "ratings": _ratings_json(plays.rated(get_db(), roster, left_out()), roster, filters["key"])})
+                        "ratings": _ratings_json(plays.rated(get_db(), roster, left_out(), caches().plays), roster, filters["key"])})
     return _page(render)

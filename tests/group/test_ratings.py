@@ -71,7 +71,6 @@ def _fresh(db):
     """What a server that never saw these plays works out: the read model rebuilt from
     the logs and the ratings from nothing."""
     plays.rebuild(db)
-    plays.forget_cache()
     return _numbers(plays.rated(db, roster.load(db)))
 
 
@@ -161,6 +160,5 @@ def test_a_forged_game_is_left_out_of_the_ratings(app, client, db):
     assert client.get("/api/stats").get_json()["ratings"]["scorepad"][0]["plays"] == 2
     _tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 3", ['{"seat": 1, "points": 99}', forged])
     app.extensions["tablescribe"].forget()  # a server started after the change
-    plays.forget_cache()
     rows = client.get("/api/stats").get_json()["ratings"]["scorepad"]
     assert [(r["person"], r["plays"]) for r in rows][0] == (anna, 1) and all(r["plays"] == 1 for r in rows)

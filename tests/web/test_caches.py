@@ -1,0 +1,94 @@
+"""The app owns every cache (issue 24 §2; web/db.py ``Caches``): serving tables — moves,
+the table page, its live region, the history pages, the API's states at any seq, the
+statistics and the roster — leaves every module's globals as they were, and what was
+kept sits in ``app.extensions["tablescribe"]``. An app made for a test starts empty."""
+import functools
+import importlib
+import pkgutil
+
+import pytest
+
+from app import create_app
+
+PACKAGES = ("events", "group", "scoring", "web")
+
+# Memos of pure functions of the code (a compiled JSON Schema per event type and rules
+# version): the same for every app and every database, never of what is stored.
+CODE_MEMOS = {"events.table._validator"}
+
+
+def _modules():
+    import app as app_module
+    found = [app_module]
+    for name in PACKAGES:
+        package = importlib.import_module(name)
+        found.append(package)
+        for info in pkgutil.walk_packages(package.__path__, name + "."):
+            found.append(importlib.import_module(info.name))
+    return found
+
+
+def _fingerprint(value):
+    if isinstance(value, dict):
+        return "dict", tuple((id(k), id(v)) for k, v in value.items())
+    if isinstance(value, (list, set, frozenset, tuple)):
+        return type(value).__name__, tuple(sorted(id(v) for v in value))
+    if isinstance(value, functools._lru_cache_wrapper):
+        return "memo", value.cache_info().currsize
+    return None
+
+
+def _module_state() -> dict:
+    state = {}
+    for module in _modules():
+        for name, value in vars(module).items():
+            mark = _fingerprint(value)
+            ours = not callable(value) or getattr(value, "__module__", "") == module.__name__
+            if mark is not None and ours and not name.startswith("__"):
+                state[f"{module.__name__}.{name}"] = mark
+    return state
+
+
+def _serve_a_few_tables(app) -> None:
+    client = app.test_client()
+    game = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]}).json
+    game_id, token = game["id"], game["seats"][0]["token"]
+    client.set_cookie(f"seat_{game_id}", token)
+    for seq in range(1, 9):
+        answer = client.post(f"/games/{game_id}/moves", headers={"HX-Request": "true"}, data={
+            "action": "points-recorded", "seat": str(seq % 2), "sign": "+", "points": str(seq),
+            "expected_seq": str(seq), "client_event_id": f"m{seq}"})
+        assert answer.status_code == 200
+    assert client.post(f"/games/{game_id}/undo", headers={"HX-Request": "true"},
+                       data={"expected_seq": "9", "client_event_id": "u"}).status_code == 200
+    for path in ("", "/live?seq=1", "/timeline", "/final", "/replay?at=4", "/race.svg"):
+        assert client.get(f"/games/{game_id}{path}").status_code == 200, path
+    assert client.get(f"/api/games/{game_id}/state?at=3").status_code == 200
+    assert client.get(f"/games/{game_id}/export.json").status_code == 200
+    for path in ("/stats", "/people", "/api/stats", "/api/people", "/"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_serving_tables_changes_no_modules_globals_and_the_app_keeps_what_it_caches(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.db"),
+                      "WTF_CSRF_ENABLED": False})
+    _serve_a_few_tables(app)  # every module imported, every template compiled
+    before = _module_state()
+    other = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "d.db"),
+                        "WTF_CSRF_ENABLED": False})
+    _serve_a_few_tables(other)
+    after = _module_state()
+    changed = sorted(name for name in set(before) | set(after)
+                     if before.get(name) != after.get(name) and name not in CODE_MEMOS)
+    assert changed == [], f"module-level state changed while serving: {changed}"
+    caches = other.extensions["tablescribe"]
+    assert len(caches.states) == 1 and caches.states.nbytes() > 0
+    assert len(caches.rendered) > 0
+    assert app.extensions["tablescribe"] is not caches
+
+
+@pytest.mark.parametrize("name", sorted(CODE_MEMOS))
+def test_the_allowed_memos_are_of_code_alone(name):
+    module, _, function = name.rpartition(".")
+    memo = getattr(importlib.import_module(module), function)
+    assert isinstance(memo, functools._lru_cache_wrapper)
