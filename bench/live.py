@@ -17,7 +17,10 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import subprocess
+import sys
 import time
+from contextlib import contextmanager, nullcontext
 
 from bench.common import scratch_dir, summary_ms
 from bench.load import (Phone, Server, Stats, _client_cpu, _form, _open_all, _run_in_own_loop,
@@ -136,10 +139,23 @@ async def _mover(phones: list[Phone], arrivals: Arrivals, stats: Stats, start: f
         await _sleep_until(random.uniform(every * 2 / 3, every * 4 / 3), until)
 
 
+@contextmanager
+def cpu_hog():
+    """Another process taking a core for as long as it runs (a busy loop), as a neighbour's
+    test suite or a browser does on a shared machine; stopped by its process id."""
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield hog.pid
+    finally:
+        hog.kill()
+        hog.wait()
+
+
 def fan_out(tables: int, phones: int, seconds: float, mode: str = "push",
-            move_every: float = 15.0, idle_window: float = IDLE_WINDOW_S) -> dict:
-    """``mode``: "push" (every phone holds the stream) or "poll" (every phone polls)."""
-    with scratch_dir() as tmp:
+            move_every: float = 15.0, idle_window: float = IDLE_WINDOW_S, hog: bool = False) -> dict:
+    """``mode``: "push" (every phone holds the stream) or "poll" (every phone polls);
+    ``hog``: with another process taking one core throughout (``cpu_hog``)."""
+    with scratch_dir() as tmp, (cpu_hog() if hog else nullcontext()):
         server = Server(tmp)
         seats = server.tables(tables, phones)
         with server:
@@ -181,7 +197,8 @@ def fan_out(tables: int, phones: int, seconds: float, mode: str = "push",
                                      for k, v in stats.latency.items()}}
 
             result = _run_in_own_loop(main)
-    result.update({"tables": tables, "phones": phones, "seconds": seconds, "move_every_s": move_every})
+    result.update({"tables": tables, "phones": phones, "seconds": seconds, "move_every_s": move_every,
+                   "cpu_hog": hog})
     return result
 
 

@@ -126,10 +126,15 @@ def _nothing():
 def render(rows: list[dict]) -> list[str]:
     out = ["### Real games, tap by tap (bench/real_games.py)", "",
            "Every move of each example game recorded again as POST /moves with htmx does "
-           "(append + the table fragment), ms:", "",
-           "| example | game | taps | p50 | p95 | max | CPU p50 | CPU p95 |", "|---|---|---|---|---|---|---|---|"]
+           "(append + the table fragment), ms; where a tap's CPU time goes, per tap (ms): *append* "
+           "the store's transaction, *fold* the state, schema, rules and the fold step, *view* the "
+           "standings, the game's view and the log's words, *render* the templates, *response* the "
+           "rest (request, idempotency check, the table's rows read for the page, the response):", "",
+           "| example | game | taps | p50 | p95 | max | CPU p50 | CPU p95 | append | fold | view | render | response |",
+           "|" + "---|" * 13]
     for r in rows:
-        w, c = r["append_render"], r["append_render_cpu"]
+        w, c, b = r["append_render"], r["append_render_cpu"], r.get("breakdown_cpu_ms") or {}
+        parts = " | ".join(f"{b[k]:.2f}" if k in b else "–" for k in ("append", "fold", "view", "render", "response"))
         out.append(f"| {r['example']} | {r['kind']} | {r['taps']} | {w['p50']:.1f} | {w['p95']:.1f} "
-                   f"| {w['max']:.1f} | {c['p50']:.1f} | {c['p95']:.1f} |")
+                   f"| {w['max']:.1f} | {c['p50']:.1f} | {c['p95']:.1f} | {parts} |")
     return out + [""]

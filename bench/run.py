@@ -22,7 +22,7 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "big_states": 10, "load_tables": 200,
         "load_phones": 5, "load_seconds": 60, "load_move_every": 15.0, "max_seconds": 20, "max_clients": 16,
         "wal_appends": 300, "history_sizes": [1000, 10000], "live_tables": 400, "live_phones": 5,
-        "live_seconds": 60, "live_idle": 20, "poll_seconds": 30, "slow": 50, "slow_requests": 400,
+        "live_seconds": 60, "live_idle": 20, "poll_seconds": 30, "live_hog": True, "slow": 50, "slow_requests": 400,
         "stats_games": 1000, "stats_people": 30, "stats_samples": 40,
         "engine_size": 1000, "engine_appends": 100, "engine_replays": 10,
         "servers_tables": 200, "servers_phones": 5, "servers_seconds": 60, "servers_move_every": 15.0,
@@ -113,7 +113,8 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
     if "real" not in skip:
         from bench import real_games
         log("real games: every example game, tap by tap")
-        results["real"] = [real_games.measure(path, plan.get("real_taps")) for path in real_games.examples()]
+        results["real"] = [real_games.measure(path, plan.get("real_taps"), breakdown=True)
+                           for path in real_games.examples()]
         save(results)
     if "load" not in skip:
         from bench.load import load_test
@@ -199,12 +200,15 @@ def _run_live(plan: dict, skip: set[str], results: dict, log, save) -> None:
         from bench.live import fan_out
         every = plan.get("live_move_every", 15.0)
         log(f"live: {plan['live_tables']} tables x {plan['live_phones']} phones, push then poll")
-        results["live"] = {
-            "push": fan_out(plan["live_tables"], plan["live_phones"], plan["live_seconds"], "push",
-                            every, plan["live_idle"]),
-            "poll": fan_out(plan["live_tables"], plan["live_phones"], plan["poll_seconds"], "poll",
-                            every, plan["live_idle"])}
-        save(results)
+        results["live"] = {}
+        for hog in (False, True) if plan.get("live_hog") else (False,):
+            if hog:
+                log("live: the same with another process taking one core (push, then poll)")
+            for mode, seconds in (("push", plan["live_seconds"]), ("poll", plan["poll_seconds"])):
+                name = f"{mode} with a CPU hog" if hog else mode
+                results["live"][name] = fan_out(plan["live_tables"], plan["live_phones"], seconds, mode,
+                                                every, plan["live_idle"], hog=hog)
+                save(results)
     if "slow" not in skip:
         from bench.live import slow_headers
         log(f"slow clients: {plan['slow']} connections sending a header line a second")
@@ -311,6 +315,8 @@ def render(results: dict) -> str:
     if results.get("servers_killed"):
         from bench import two_servers
         out += two_servers.render(results["servers_killed"])
+    from bench import targets
+    out += targets.render(results)
     return "\n".join(out)
 
 

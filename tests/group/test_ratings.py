@@ -67,11 +67,14 @@ def test_a_merged_person_is_one_player_with_their_better_place():
     assert set(rated) == {anna, 2} and rated[anna].plays == 1 and rated[anna].mu > rated[2].mu
 
 
+WORKER = plays.Plays()  # what one server process keeps (per database file)
+
+
 def _fresh(db):
     """What a server that never saw these plays works out: the read model rebuilt from
     the logs and the ratings from nothing."""
     plays.rebuild(db)
-    return _numbers(plays.rated(db, roster.load(db)))
+    return _numbers(plays.rated(db, roster.load(db)))  # no worker's cache: from the plays alone
 
 
 def _numbers(rated: dict) -> dict:
@@ -85,24 +88,24 @@ def test_merge_and_revert_change_the_ratings_as_a_rebuild_does(app, db):
     _scorepad(db, [12, 12], ["Cili", "Béla"])
     now = roster.load(db)
     cili, dora = now.by_name("Cili")["id"], now.by_name("Dóra")["id"]
-    before = _numbers(plays.rated(db, now))
+    before = _numbers(plays.rated(db, now, cache=WORKER))
     assert set(before["scorepad"]) == {now.by_name(n)["id"] for n in ("Anna", "Béla", "Cili", "Dóra")}
 
     roster.append(db, [("people-merged", {"source": dora, "into": cili})], "dev", by=roster.ORGANISER)
-    merged = _numbers(plays.rated(db, roster.load(db)))
+    merged = _numbers(plays.rated(db, roster.load(db), cache=WORKER))
     assert dora not in merged["scorepad"] and merged["scorepad"][cili][2] == 3  # one person, 3 plays
     assert merged != before and merged == _fresh(db)
 
     roster.append(db, [("change-reverted", {"target": roster.load(db).seq})], "dev", by=roster.ORGANISER)
-    assert _numbers(plays.rated(db, roster.load(db))) == before == _fresh(db)
+    assert _numbers(plays.rated(db, roster.load(db), cache=WORKER)) == before == _fresh(db)
 
 
 def test_a_finished_play_updates_the_ratings(app, db):
     _scorepad(db, [30, 20], ["Anna", "Béla"])
     anna = roster.load(db).by_name("Anna")["id"]
-    assert plays.rated(db, roster.load(db))["scorepad"][anna].plays == 1
+    assert plays.rated(db, roster.load(db), cache=WORKER)["scorepad"][anna].plays == 1
     _scorepad(db, [30, 20], ["Anna", "Béla"])
-    assert plays.rated(db, roster.load(db))["scorepad"][anna].plays == 2
+    assert plays.rated(db, roster.load(db), cache=WORKER)["scorepad"][anna].plays == 2
 
 
 @pytest.mark.parametrize("lang, words", [("en", ("Ratings", "provisional", "chance that")),
