@@ -89,6 +89,7 @@ def test_plays_kept_before_turn_times_existed_still_count_their_wall_clock(app, 
     game_id = _timed_han(db)
     db.execute("UPDATE stat_seats SET played_seconds = NULL, turns = NULL, turn_seconds = NULL,"
                " longest_turn = NULL, longest_turn_at = NULL")
+    # nothing kept between reads: plays.read without the app's cache reads the rows as they are now
     found = plays.read(db, roster.load(db))
     play = next(p for p in found if p["game_id"] == game_id)
     assert play["seconds"] == play["wall_seconds"] and not play["timed"]
