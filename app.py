@@ -38,11 +38,12 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, bgstats, boards, cli, db, i18n, organiser, pages, people, photos, poll, rules, seats, security, stats, stream
+    from web import api, audit, bgstats, boards, cli, db, i18n, organiser, pages, people, photos, poll, rules, seats, security, stats, stream, views
     app.extensions["on_recorded"] = on_recorded()  # every connection of the app carries them (web/db.py)
     db.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
+    app.jinja_env.globals["unverified_record"] = views.unverified_record  # base.html's warning
     security.init_app(app)
     app.before_request(_allow_large_uploads)  # before CSRF reads the form under the global limit
     app.before_request(_refuse_malformed_forms)  # before CSRF trips over them

@@ -111,10 +111,8 @@ def _bound_to_the_language() -> dict:
 def init_app(app) -> None:
     from events.palette import COLOURS
     app.context_processor(_bound_to_the_language)
-    from web.views import unverified_record
     from web.timing import duration
     app.jinja_env.filters.update(clock=clock, day=day, day_and_clock=day_and_clock, duration=duration)
     app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, sse_file=SSE_FILE, morph_file=MORPH_FILE,
                                  nosleep_file=NOSLEEP_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
-                                 problem_text=problem_text, game_css=game_css, lang_next=lang_next,
-                                 unverified_record=unverified_record)
+                                 problem_text=problem_text, game_css=game_css, lang_next=lang_next)
