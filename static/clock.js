@@ -48,7 +48,7 @@
   // the whole table's), and the phone's own seat sits on its table body.
   function isMine(clock) {
     var body = document.getElementById("table-body"), turn = clock.dataset.turnSeat;
-    var seat = body ? body.dataset.seat : "";
+    var seat = body ? body.dataset.mySeat : "";
     return !!turn && !!seat && (turn === "any" || turn === seat);
   }
 
