@@ -135,7 +135,7 @@ def import_page():
     if doc is None:
         return render_template("stats/import_bgstats.html", problems=[NO_FILE], result=None), 422
     try:
-        result = import_plays(get_db(), bgstats.read_export(doc, _zone()), device_id())
+        result = import_plays(get_db(), bgstats.read_export(doc, _zone()), device_id(), caches().roster)
     except (BadBGStats, RosterRefused) as refusal:
         return render_template("stats/import_bgstats.html", problems=refusal.problems, result=None), 422
     return render_template("stats/import_bgstats.html", problems=[], result=result)
@@ -144,18 +144,20 @@ def import_page():
 IMPORT_BATCH = 100  # plays per transaction: the write lock is held ~10 ms at a time (docs/people.md §8)
 
 
-def import_plays(db, found: list[dict], device: str) -> dict:
+def import_plays(db, found: list[dict], device: str, rosters: roster_log.Rosters | None = None) -> dict:
     """Every play of the file into the roster's log as ``play-imported`` (people found or
     added by name); a play imported before (same BG Stats uuid) is skipped. Everything is
     checked before the first write; then the plays go in batches of ``IMPORT_BATCH``, each
     one short transaction with its people and its statistics' rows, so other tables' moves
     never wait for a whole file (issue 25 §5). A batch is whole or absent: an import cut
-    off half-way is finished by importing the same file again (the plays in are skipped)."""
+    off half-way is finished by importing the same file again (the plays in are skipped).
+    ``rosters``: the app's roster cache (a command's own one, extended batch by batch, if none)."""
+    rosters = rosters if rosters is not None else roster_log.Rosters()
     plays_in = [_checked(play) for play in store.cooperating(found, 64)]
     written, skipped = [], 0
     for start in range(0, len(plays_in), IMPORT_BATCH):
         began = time.perf_counter()
-        batch_written, batch_skipped = _write_batch(db, plays_in[start:start + IMPORT_BATCH], device)
+        batch_written, batch_skipped = _write_batch(db, plays_in[start:start + IMPORT_BATCH], device, rosters)
         written += batch_written
         skipped += batch_skipped
         # SQLite's write lock stays free as long as the batch held it (20-100 ms) before the
@@ -170,12 +172,12 @@ def import_plays(db, found: list[dict], device: str) -> dict:
             "people": sum(e.type == "person-added" for e in written)}
 
 
-def _write_batch(db, batch: list[dict], device: str) -> tuple[list, int]:
+def _write_batch(db, batch: list[dict], device: str, rosters: roster_log.Rosters) -> tuple[list, int]:
     """One transaction: the batch's new people, its plays and their statistics' rows."""
     with store.short_write(db):
-        fresh, skipped = _new_plays(db, batch)
-        people = _people_for(db, fresh, device)
-        person_of = _person_ids(db)
+        fresh, skipped = _new_plays(roster_log.load(db, rosters), batch)
+        people = _people_for(db, roster_log.load(db, rosters), fresh, device)
+        person_of = _person_ids(roster_log.load(db, rosters))
         added = roster_log.append_locked(db, [("play-imported", _play_data(play, person_of)) for play in fresh],
                                          device, by=roster_log.ORGANISER)
         plays.on_roster_changed(db, added)  # the statistics' rows, in the same transaction
@@ -193,9 +195,9 @@ def _checked(play: dict) -> dict:
     return dict(play, scores=[dict(s, name=name) for s, name in zip(play["scores"], names)])
 
 
-def _new_plays(db, batch: list[dict]) -> tuple[list[dict], int]:
-    """The plays of ``batch`` not imported before (read under the write lock)."""
-    known = {p.get("source_id") for p in roster_log.load(db, caches().roster).imported.values()} - {""}
+def _new_plays(roster, batch: list[dict]) -> tuple[list[dict], int]:
+    """The plays of ``batch`` not imported before (the roster read under the write lock)."""
+    known = {p.get("source_id") for p in roster.imported.values()} - {""}
     fresh = []
     for play in batch:
         if play["source_id"] and play["source_id"] in known:
@@ -205,9 +207,8 @@ def _new_plays(db, batch: list[dict]) -> tuple[list[dict], int]:
     return fresh, len(batch) - len(fresh)
 
 
-def _people_for(db, batch: list[dict], device: str) -> list:
+def _people_for(db, roster, batch: list[dict], device: str) -> list:
     """A ``person-added`` for each name of the batch the roster does not know yet."""
-    roster = roster_log.load(db, caches().roster)
     missing = list(dict.fromkeys(s["name"] for play in batch for s in play["scores"]
                                  if roster.by_name(s["name"]) is None))
     if not missing:
@@ -216,8 +217,7 @@ def _people_for(db, batch: list[dict], device: str) -> list:
                                     device, by=roster_log.ORGANISER)
 
 
-def _person_ids(db):
-    roster = roster_log.load(db, caches().roster)
+def _person_ids(roster):
     return lambda name: roster.by_name(name)["id"]
 
 
