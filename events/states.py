@@ -27,7 +27,7 @@ import orjson
 
 from events import store, turns
 from events.core_types import CORE_EVENTS
-from events.projection import TableState, advance, changes_the_past, describe, fold, step
+from events.projection import TableState, advance, changes_the_past, describe, evolve, fold, step
 from events.store import Event
 
 RECENT = 16                 # states of the game as it now stands, kept to refold a void from
@@ -61,7 +61,9 @@ class Walker:
                  recent: dict[int, TableState] | None = None):
         self.read = read
         self.table = table
-        self.recent: dict[int, TableState] = dict(recent or ({table.seq: table} if table else {}))
+        # oldest first; an OrderedDict drops its oldest in O(1), where a dict's first key is
+        # found past every slot deleted before it (quadratic over a long walk)
+        self.recent: OrderedDict[int, TableState] = OrderedDict(recent or ({table.seq: table} if table else {}))
 
     def copy(self) -> "Walker":
         return Walker(self.read, self.table, self.recent)
@@ -80,7 +82,7 @@ class Walker:
         self.table = table
         self.recent[table.seq] = table
         while len(self.recent) > RECENT:
-            del self.recent[next(iter(self.recent))]  # insertion order: the oldest first
+            self.recent.popitem(last=False)
 
     def _refold(self, event: Event) -> TableState:
         voids = _void_entry(self.table, event)
@@ -92,12 +94,12 @@ class Walker:
         voided = {**self.table.voided, target: how}
         for seq in [s for s in self.recent if s >= target]:
             del self.recent[seq]
-        table = replace(base, voided=voided)
+        table = evolve(base, voided=voided)
         for later in self.read(target, event.seq - 1):
             # every move after a voided one is checked again, as the full fold does
-            table = replace(step(table, later, voided, recheck=True), voided=voided)
+            table = evolve(step(table, later, voided, recheck=True), voided=voided)
             self.recent[table.seq] = table
-        return replace(step(table, event, voided, recheck=True), voided=voided)
+        return evolve(step(table, event, voided, recheck=True), voided=voided)
 
 
 def reader(events: list[Event]):
