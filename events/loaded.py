@@ -1,7 +1,7 @@
 """A table loaded once for a page: the folded state (from the app's cache), the recent
 events the log shows, the events a page names beside them (the move Undo takes back,
-a tap's event and the move it voided, the last move the game's view highlights), the open disputes, the join code and what the
-phone's seat token says. Every store read a table page needs happens here, in one
+a tap's event and the move it voided, the last move the game's view highlights), the
+open disputes, the join code and what the phone's seat token says. Every store read a table page needs happens here, in one
 place; the templates render the object and the views never query the store.
 """
 from __future__ import annotations
