@@ -24,7 +24,7 @@ from contextlib import contextmanager, nullcontext
 
 from bench.common import scratch_dir, summary_ms
 from bench.load import (Phone, Server, Stats, _client_cpu, _form, _open_all, _run_in_own_loop,
-                        _sleep_until)
+                        _sleep_until, hall)
 
 IDLE_WINDOW_S = 20.0
 
@@ -155,48 +155,43 @@ def fan_out(tables: int, phones: int, seconds: float, mode: str = "push",
             move_every: float = 15.0, idle_window: float = IDLE_WINDOW_S, hog: bool = False) -> dict:
     """``mode``: "push" (every phone holds the stream) or "poll" (every phone polls);
     ``hog``: with another process taking one core throughout (``cpu_hog``)."""
-    with scratch_dir() as tmp, (cpu_hog() if hog else nullcontext()):
-        server = Server(tmp)
-        seats = server.tables(tables, phones)
-        with server:
-            table_phones = [[Phone(server.port, *s) for s in table] for table in seats]
-            everyone = [p for t in table_phones for p in t]
+    with (cpu_hog() if hog else nullcontext()), hall(tables, phones) as (server, table_phones, everyone):
 
-            async def main():
-                await _open_all(everyone)
-                stats, arrivals, opened = Stats(), Arrivals(), []
-                rss0 = _rss_kb(server.pids)
-                t0 = time.perf_counter()
-                until = t0 + idle_window + seconds
-                if mode == "push":
-                    listeners = [asyncio.create_task(_stream(p, arrivals, stats, until, opened))
-                                 for p in everyone]
-                else:
-                    listeners = [asyncio.create_task(_poll(p, arrivals, stats, until)) for p in everyone]
-                await asyncio.sleep(min(5.0, idle_window / 2))  # every stream opened
-                rss1 = _rss_kb(server.pids)
-                cpu0, window0 = server.cpu(), time.perf_counter()
-                await asyncio.sleep(max(0.0, t0 + idle_window - time.perf_counter()))
-                idle_cpu, idle_s = server.cpu() - cpu0, time.perf_counter() - window0
-                cpu1, client0, busy0 = server.cpu(), _client_cpu(), time.perf_counter()
-                await asyncio.gather(*(_mover(t, arrivals, stats, busy0, until, move_every)
-                                       for t in table_phones))
-                await asyncio.gather(*listeners)
-                busy_s = time.perf_counter() - busy0
-                return {"mode": mode, "streams_open": len(opened),
-                        "tap_to_other_phones": summary_ms(arrivals.latency) if arrivals.latency else {},
-                        "deliveries": len(arrivals.latency), "moves": len(arrivals.tapped),
-                        "errors": sum(stats.errors.values()), "error_samples": stats.error_samples,
-                        "idle_cpu_ms_per_phone_per_min": idle_cpu * 1000 / len(everyone) / (idle_s / 60),
-                        "idle_window_s": idle_s,
-                        "memory_kb_per_connection": (rss1 - rss0) / len(everyone),
-                        "server_rss_mb": rss1 / 1024,
-                        "busy_server_cpu_share": (server.cpu() - cpu1) / busy_s,
-                        "client_cpu_s": _client_cpu() - client0,
-                        "requests": {k: {"count": len(v), "latency": summary_ms(v)}
-                                     for k, v in stats.latency.items()}}
+        async def main():
+            await _open_all(everyone)
+            stats, arrivals, opened = Stats(), Arrivals(), []
+            rss0 = _rss_kb(server.pids)
+            t0 = time.perf_counter()
+            until = t0 + idle_window + seconds
+            if mode == "push":
+                listeners = [asyncio.create_task(_stream(p, arrivals, stats, until, opened))
+                             for p in everyone]
+            else:
+                listeners = [asyncio.create_task(_poll(p, arrivals, stats, until)) for p in everyone]
+            await asyncio.sleep(min(5.0, idle_window / 2))  # every stream opened
+            rss1 = _rss_kb(server.pids)
+            cpu0, window0 = server.cpu(), time.perf_counter()
+            await asyncio.sleep(max(0.0, t0 + idle_window - time.perf_counter()))
+            idle_cpu, idle_s = server.cpu() - cpu0, time.perf_counter() - window0
+            cpu1, client0, busy0 = server.cpu(), _client_cpu(), time.perf_counter()
+            await asyncio.gather(*(_mover(t, arrivals, stats, busy0, until, move_every)
+                                   for t in table_phones))
+            await asyncio.gather(*listeners)
+            busy_s = time.perf_counter() - busy0
+            return {"mode": mode, "streams_open": len(opened),
+                    "tap_to_other_phones": summary_ms(arrivals.latency) if arrivals.latency else {},
+                    "deliveries": len(arrivals.latency), "moves": len(arrivals.tapped),
+                    "errors": sum(stats.errors.values()), "error_samples": stats.error_samples,
+                    "idle_cpu_ms_per_phone_per_min": idle_cpu * 1000 / len(everyone) / (idle_s / 60),
+                    "idle_window_s": idle_s,
+                    "memory_kb_per_connection": (rss1 - rss0) / len(everyone),
+                    "server_rss_mb": rss1 / 1024,
+                    "busy_server_cpu_share": (server.cpu() - cpu1) / busy_s,
+                    "client_cpu_s": _client_cpu() - client0,
+                    "requests": {k: {"count": len(v), "latency": summary_ms(v)}
+                                 for k, v in stats.latency.items()}}
 
-            result = _run_in_own_loop(main)
+        result = _run_in_own_loop(main)
     result.update({"tables": tables, "phones": phones, "seconds": seconds, "move_every_s": move_every,
                    "cpu_hog": hog})
     return result

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 import html
 import os
 import random
@@ -318,32 +319,39 @@ def _report(stats: Stats, seconds: float, server_cpu: float, client_cpu: float) 
             "seconds": seconds, "workers": WORKERS, "threads": THREADS}
 
 
-def load_test(tables: int, phones: int, seconds: float, move_every: float = MOVE_EVERY_S) -> dict:
-    """``tables`` × ``phones`` for ``seconds``: polls and table-pace moves."""
+@contextmanager
+def hall(tables: int, phones: int):
+    """A running server on a scratch database with ``tables`` tables of ``phones`` seated
+    phones each: (the server, each table's phones, every phone)."""
     with scratch_dir() as tmp:
         server = Server(tmp)
         seats = server.tables(tables, phones)
         with server:
             table_phones = [[Phone(server.port, *s) for s in table] for table in seats]
-            everyone = [p for t in table_phones for p in t]
+            yield server, table_phones, [p for t in table_phones for p in t]
 
-            async def main():
-                await _open_all(everyone)
-                stats = Stats()
-                cpu0, client0, t0 = server.cpu(), _client_cpu(), time.perf_counter()
-                until = t0 + seconds
-                await asyncio.gather(*(_poller(p, path, stats, until)
-                                       for p in everyone for path in p.polled),
-                                     *(_mover(t, stats, until, move_every) for t in table_phones))
-                elapsed = time.perf_counter() - t0
-                for p in everyone:
-                    p.close()
-                return _report(stats, elapsed, server.cpu() - cpu0, _client_cpu() - client0)
 
-            result = _run_in_own_loop(main)
-            result["connections_per_phone"] = sum(p.opened for p in everyone) / len(everyone)
-            result["polled"] = {path.rsplit("/", 1)[-1]: every
-                                for path, (_, every) in everyone[0].polled.items()}
+def load_test(tables: int, phones: int, seconds: float, move_every: float = MOVE_EVERY_S) -> dict:
+    """``tables`` × ``phones`` for ``seconds``: polls and table-pace moves."""
+    with hall(tables, phones) as (server, table_phones, everyone):
+
+        async def main():
+            await _open_all(everyone)
+            stats = Stats()
+            cpu0, client0, t0 = server.cpu(), _client_cpu(), time.perf_counter()
+            until = t0 + seconds
+            await asyncio.gather(*(_poller(p, path, stats, until)
+                                   for p in everyone for path in p.polled),
+                                 *(_mover(t, stats, until, move_every) for t in table_phones))
+            elapsed = time.perf_counter() - t0
+            for p in everyone:
+                p.close()
+            return _report(stats, elapsed, server.cpu() - cpu0, _client_cpu() - client0)
+
+        result = _run_in_own_loop(main)
+        result["connections_per_phone"] = sum(p.opened for p in everyone) / len(everyone)
+        result["polled"] = {path.rsplit("/", 1)[-1]: every
+                            for path, (_, every) in everyone[0].polled.items()}
     result.update({"tables": tables, "phones": phones,
                    "move_every_s": move_every})
     return result
