@@ -180,3 +180,11 @@ def test_other_tables_moves_are_measured_during_the_largest_imports():
     assert result["phases"]["game import"]["import"]["status"] == 303
     assert result["phases"]["BG Stats import"]["import"]["status"] == 200
     assert "during the largest imports" in "\n".join(__import__("bench.imports", fromlist=["render"]).render(result))
+
+
+def test_the_report_ends_with_issue_27s_targets_this_run_beside_the_previous(quick):
+    """``make bench`` prints, last, a verdict per target it measured (bench/targets.py)."""
+    report = bench.render(quick)
+    targets = report[report.index("### Issue 27's targets in this run"):]
+    assert "| measure | previous | this run | target | verdict |" in targets
+    assert "load average" in targets and "history pages cold" in targets and "tap → other phones" in targets
