@@ -13,9 +13,17 @@ SSE := static/vendor/htmx-ext-sse-$(call version,htmx-ext-sse).min.js
 MORPH := static/vendor/idiomorph-ext-$(call version,idiomorph).min.js
 NOSLEEP := static/vendor/nosleep-$(call version,nosleep.js).min.js
 
-.PHONY: setup run test bench lock chromium postgresql
+.PHONY: setup run test bench lock chromium postgresql messages
 
-setup: $(VENV)/.installed $(HTMX) $(SSE) $(MORPH) $(NOSLEEP) instance/.ready
+# Each language's catalog (translations/<lang>/LC_MESSAGES/messages.po, committed) compiled
+# to its .mo beside it (git ignores it), again whenever the .po changes.
+CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
+PYBABEL := $(VENV)/bin/pybabel
+EXTRACT = $(PYBABEL) extract -F babel.cfg -k msg -k msgn:1,2 -k msgp:1c,2 --add-location=file \
+	--sort-by-file --no-wrap --project=Tablescribe --copyright-holder=Tablescribe
+
+setup: $(VENV)/.installed $(HTMX) $(SSE) $(MORPH) $(NOSLEEP) $(COMPILED) instance/.ready
 
 # Every package from the lock, each file checked against its hash; then the app itself,
 # editable, adding nothing (--no-deps); `pip check`: every requirement is met by what is installed.
@@ -42,6 +50,15 @@ COMPILE = $(VENV)/bin/uv pip compile --quiet --no-config --universal --python-ve
 lock: $(VENV)/.test-installed
 	$(COMPILE) -o requirements.txt
 	$(COMPILE) --extra test --constraint requirements.txt -o requirements-test.txt
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(VENV)/.installed
+	$(PYBABEL) -q compile -l $* -i $< -o $@
+
+# After changing a text in a template or a game: every catalog gets the new messages (to
+# translate) and loses the ones no code says any more (docs/translating.md).
+messages: $(VENV)/.installed
+	$(EXTRACT) -o translations/messages.pot .
+	$(PYBABEL) -q update -i translations/messages.pot -d translations --no-wrap --ignore-obsolete --no-fuzzy-matching
 
 node_modules/.package-lock.json: package.json package-lock.json
 	@command -v npm >/dev/null || { echo "npm is missing: install Node.js with npm (Debian: apt-get install npm)"; exit 1; }

@@ -5,6 +5,7 @@ import re
 import secrets
 
 from flask import Flask, abort, jsonify, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import BadRequest, InternalServerError
 
@@ -180,49 +181,41 @@ def _register_errors(app: Flask) -> None:
     def wants_json() -> bool:
         return request.path.startswith("/api/")
 
-    def error(status: int, en: str, hu: str):
+    def error(status: int, message: str):
         if wants_json():  # every API answer is JSON, in the client's language, errors too
-            from web.i18n import t
-            return jsonify({"error": t(hu, en)}), status
-        return render_template("error.html", status=status, message_en=en, message_hu=hu), status
+            return jsonify({"error": message}), status
+        return render_template("error.html", status=status, message=message), status
 
     app.register_error_handler(CSRFError, lambda e: error(
-        400, "The form expired; reload the page and try again.",
-        "Az űrlap lejárt; töltsd újra az oldalt, és próbáld újra."))
-    app.register_error_handler(404, lambda e: error(404, "Not found.", "Nincs ilyen oldal."))
-    app.register_error_handler(405, lambda e: (*error(405, "Method not allowed.", "Nem engedélyezett kérés."),
+        400, gettext("The form expired; reload the page and try again.")))
+    app.register_error_handler(404, lambda e: error(404, gettext("Not found.")))
+    app.register_error_handler(405, lambda e: (*error(405, gettext("Method not allowed.")),
                                                {"Allow": ", ".join(sorted(e.valid_methods or ()))}))
-    app.register_error_handler(413, lambda e: error(413, "The request is too large.", "A kérés túl nagy."))
-    app.register_error_handler(400, lambda e: error(400, "Bad request.", "Hibás kérés."))
+    app.register_error_handler(413, lambda e: error(413, gettext("The request is too large.")))
+    app.register_error_handler(400, lambda e: error(400, gettext("Bad request.")))
     app.register_error_handler(429, lambda e: (*error(
-        429, "Too many attempts; wait a minute and try again.",
-        "Túl sok próbálkozás; várj egy percet, és próbáld újra."), {"Retry-After": str(e.retry_after or 60)}))
+        429, gettext("Too many attempts; wait a minute and try again.")), {"Retry-After": str(e.retry_after or 60)}))
     app.register_error_handler(HoldsNul, lambda e: error(
-        400, "The request holds a NUL character (U+0000), which no text here may contain.",
-        "A kérésben NUL karakter (U+0000) van, ilyen egy szövegben sem lehet."))
+        400, gettext("The request holds a NUL character (U+0000), which no text here may contain.")))
     # A JSON body nested deeper than the parser can recurse (found by tests/web/test_fuzz_http.py).
     app.register_error_handler(RecursionError, lambda e: error(
-        400, "The data is nested too deeply.", "Az adat túl mélyen egymásba ágyazott."))
+        400, gettext("The data is nested too deeply.")))
     from events import pg
     if pg.is_url(app.config["DATABASE"]):
         # PostgreSQL went away mid-request: its transaction rolled back, nothing was
         # half-written; the phone may simply send again (docs/scaling.md).
         for lost in pg.lost_connection_errors():
             app.register_error_handler(lost, lambda e: (*error(
-                503, "The database cannot be reached just now; try again in a few seconds.",
-                "Az adatbázis most nem érhető el; próbáld újra pár másodperc múlva."),
+                503, gettext("The database cannot be reached just now; try again in a few seconds.")),
                 {"Retry-After": "5"}))
     def busy(e):
         """SQLite's write lock not had within busy_timeout (a long write elsewhere): nothing
         was written; the phone is told to send again shortly, never a 500."""
         if "locked" not in str(e) and "busy" not in str(e):
-            return error(500, "Something went wrong on the server; try again.",
-                         "Hiba történt a szerveren; próbáld újra.")
-        return (*error(503, "The server is busy writing; your move was not recorded yet, send it again "
-                            "in a moment.",
-                       "A szerver éppen ír; a lépésed még nincs rögzítve, küldd el újra egy pillanat múlva."),
+            return error(500, gettext("Something went wrong on the server; try again."))
+        return (*error(503, gettext("The server is busy writing; your move was not recorded yet, send it again in a moment.")),
                 {"Retry-After": "2"})
     import sqlite3
     app.register_error_handler(sqlite3.OperationalError, busy)
     app.register_error_handler(InternalServerError, lambda e: error(
-        500, "Something went wrong on the server; try again.", "Hiba történt a szerveren; próbáld újra."))
+        500, gettext("Something went wrong on the server; try again.")))

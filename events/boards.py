@@ -10,7 +10,8 @@ import json
 import re
 
 from events.store import WithTheEvent, lock_game, now, write_lock
-from scoring.base import FormError, GameKind, Problem
+from scoring.base import FormError, GameKind, Problem, Text
+from scoring.i18n import msg, msgp
 from scoring.schema import unencodable_path
 
 FORMAT = "tablescribe-board"
@@ -24,8 +25,8 @@ class BadProfile(ValueError):
         self.problems = problems
 
 
-def _problem(hu: str, en: str) -> Problem:
-    return Problem("boards", hu, en)
+def _problem(message: Text) -> Problem:
+    return Problem("boards", message)
 
 
 def ensure_builtin(db, game: GameKind) -> None:
@@ -75,12 +76,10 @@ def load(db, game: GameKind, profile_id: str, version: int | None = None) -> dic
 def save(db, game: GameKind, profile_id: str, data) -> dict:
     """Validate and store ``data`` as the next version of ``profile_id``."""
     if not isinstance(profile_id, str) or not PROFILE_ID.match(profile_id):
-        raise BadProfile([_problem("A profil azonosítója kisbetű, szám és kötőjel (max. 40).",
-                                   "A profile id is lower-case letters, digits and hyphens (at most 40).")])
+        raise BadProfile([_problem(msg("A profile id is lower-case letters, digits and hyphens (at most 40)."))])
     where = unencodable_path(data)
     if where is not None:
-        raise BadProfile([_problem(f"Érvénytelen Unicode-szöveg itt: {where}.",
-                                   f"The text at {where} is not valid Unicode (a lone surrogate).")])
+        raise BadProfile([_problem(msgp("board profile", "The text at %(where)s is not valid Unicode (a lone surrogate).", where=where))])
     problems = game.boards.validate(data)
     if problems:
         raise BadProfile(problems)
@@ -136,8 +135,7 @@ def completed(db, game: GameKind, board: dict) -> dict:
     version; ``save_completed`` stores it as a new version once the game can start."""
     profile = load(db, game, board["id"]) if PROFILE_ID.match(board["id"]) else None
     if profile is None:
-        raise BadProfile([_problem(f"Nincs ilyen tábla-profil: {board['id'][:40]}.",
-                                   f"No such board profile: {board['id'][:40]}.")])
+        raise BadProfile([_problem(msg("No such board profile: %(value)s.", value=board['id'][:40]))])
     try:
         data = game.boards.complete(profile["data"], board)
     except FormError as err:
@@ -168,6 +166,5 @@ def import_document(db, game: GameKind, document, profile_id: str | None = None)
     if not isinstance(document, dict) or document.get("format") != FORMAT \
             or type(document.get("format_version")) is not int \
             or document.get("format_version") != FORMAT_VERSION or document.get("kind") != game.kind:
-        raise BadProfile([_problem("Ez nem ennek a játéknak a tábla-profilja (tablescribe-board, 1).",
-                                   "This is not a board profile of this game (tablescribe-board, 1).")])
+        raise BadProfile([_problem(msg("This is not a board profile of this game (tablescribe-board, 1)."))])
     return save(db, game, profile_id or document.get("id"), document.get("data"))

@@ -11,7 +11,9 @@ from typing import Any, Callable, Mapping
 
 from events.photos import MAX_CAPTION, MAX_INPUT_SIDE, MAX_PHOTOS, MAX_UPLOAD_BYTES, MEDIA_TYPE, SHA256
 from scoring import knows_rules
-from scoring.base import Problem, RuleSection, Text, text
+from scoring.base import Problem, RuleSection, Text
+from scoring.i18n import joined
+from scoring.i18n import msg, msgp
 
 MAX_TEXT = 500
 CORE_VERSION = 1
@@ -43,16 +45,14 @@ class CoreEvent:
 # ---- checks ---------------------------------------------------------------------------
 
 def _check_created(table, data: dict) -> list[Problem]:
-    return [Problem("core §1", "A játék már létezik.", "The game already exists.")]
+    return [Problem("core §1", msg("The game already exists."))]
 
 
 def _check_target(table, target: int) -> list[Problem]:
     if target not in table.game_seqs and target not in table.photos:
-        return [Problem("core §3", f"Csak a játék lépései érvényteleníthetők vagy vitathatók; "
-                                   f"a(z) #{target} nem lépés.",
-                        f"Only moves of the game can be voided or disputed; #{target} is not a move.")]
+        return [Problem("core §3", msg("Only moves of the game can be voided or disputed; #%(target)s is not a move.", target=target))]
     if target in table.voided:
-        return [Problem("core §3", f"A(z) #{target} lépés már érvénytelen.", f"Move #{target} is already void.")]
+        return [Problem("core §3", msg("Move #%(target)s is already void.", target=target))]
     return []
 
 
@@ -63,15 +63,14 @@ def _check_void(table, data: dict) -> list[Problem]:
 def _check_open(table, data: dict) -> list[Problem]:
     problems = _check_target(table, data["target"])
     if any(d["target"] == data["target"] and d["status"] == "open" for d in table.disputes.values()):
-        problems.append(Problem("core §4", "Erről a lépésről már folyik vita.",
-                                "This move is already disputed."))
+        problems.append(Problem("core §4", msg("This move is already disputed.")))
     return problems
 
 
 def _open_dispute(table, data: dict) -> dict | list[Problem]:
     dispute = table.disputes.get(data["dispute"])
     if dispute is None or dispute["status"] != "open":
-        return [Problem("core §4", "Nincs ilyen nyitott vita.", "There is no such open dispute.")]
+        return [Problem("core §4", msg("There is no such open dispute."))]
     return dispute
 
 
@@ -89,39 +88,35 @@ def _check_resolve(table, data: dict) -> list[Problem]:
 
 def _check_photo(table, data: dict) -> list[Problem]:
     if len(table.photos) >= MAX_PHOTOS:
-        return [Problem("core §9", f"Egy játékhoz legfeljebb {MAX_PHOTOS} fénykép csatolható.",
-                        f"A game takes at most {MAX_PHOTOS} photos.")]
+        return [Problem("core §9", msg("A game takes at most %(MAX_PHOTOS)s photos.", MAX_PHOTOS=MAX_PHOTOS))]
     if data["about"] == "dispute":
         if "dispute" not in data:
-            return [Problem("core §9", "Melyik vitához?", "Which dispute is it for?")]
+            return [Problem("core §9", msg("Which dispute is it for?"))]
         dispute = _open_dispute(table, data)
         return dispute if isinstance(dispute, list) else []
     if "dispute" in data:
-        return [Problem("core §9", "Csak vitához csatolt fénykép nevezhet meg vitát.",
-                        "Only a photo attached to a dispute names one.")]
+        return [Problem("core §9", msg("Only a photo attached to a dispute names one."))]
     return []
 
 
 def _check_rescore(table, data: dict) -> list[Problem]:
     version = data["rules_version"]
     if version <= table.rules_version or not knows_rules(table.kind, version):
-        return [Problem("core §6", "Csak egy ismert, újabb szabályverzióval lehet újrapontozni.",
-                        "A game can only be rescored with known, newer rules.")]
+        return [Problem("core §6", msg("A game can only be rescored with known, newer rules."))]
     return []
 
 
 def _check_pause(table, data: dict) -> list[Problem]:
     if table.paused is not None:
-        return [Problem("core §8", "A játék már szünetel.", "The game is already paused.")]
+        return [Problem("core §8", msg("The game is already paused."))]
     if table.rules.is_over(table.game):
-        return [Problem("core §8", "A játék véget ért, nincs mit szüneteltetni.",
-                        "The game is over: there is nothing to pause.")]
+        return [Problem("core §8", msg("The game is over: there is nothing to pause."))]
     return []
 
 
 def _check_resume(table, data: dict) -> list[Problem]:
     if table.paused is None:
-        return [Problem("core §8", "A játék nem szünetel.", "The game is not paused.")]
+        return [Problem("core §8", msg("The game is not paused."))]
     return []
 
 
@@ -173,12 +168,12 @@ def _fold_photo(table, event):
 # ---- the log --------------------------------------------------------------------------
 
 def _describe_void(label: Text, d: dict) -> Text:
-    why_hu, why_en = ("visszavonás", "undo") if d.get("undo") else (d["reason"], d["reason"])
-    return text(f"{label['hu']}: #{d['target']} ({why_hu})", f"{label['en']}: #{d['target']} ({why_en})")
+    why = msgp("a void's reason", "undo") if d.get("undo") else d["reason"]
+    return msg("%(label)s: #%(target)s (%(why)s)", label=label, target=d["target"], why=why)
 
 
 def _describe_opened(label: Text, d: dict) -> Text:
-    return text(f"{label['hu']}: #{d['target']} – {d['comment']}", f"{label['en']}: #{d['target']} – {d['comment']}")
+    return msg("%(label)s: #%(target)s – %(comment)s", label=label, target=d['target'], comment=d['comment'])
 
 
 def _clock(seconds: int) -> str:
@@ -187,16 +182,14 @@ def _clock(seconds: int) -> str:
 
 
 def _describe_timer(label: Text, d: dict) -> Text:
-    hu, en = [], []
+    said = []
     if d.get("turn"):
-        hu.append(f"{_clock(d['turn'])} egy körre")
-        en.append(f"{_clock(d['turn'])} a turn")
+        said.append(msg("%(time)s a turn", time=_clock(d["turn"])))
     if d.get("total"):
-        hu.append(f"{_clock(d['total'])} játékosonként összesen")
-        en.append(f"{_clock(d['total'])} per player in all")
-    if not hu:
-        return text(f"{label['hu']}: nincs", f"{label['en']}: none")
-    return text(f"{label['hu']}: {', '.join(hu)}", f"{label['en']}: {', '.join(en)}")
+        said.append(msg("%(time)s per player in all", time=_clock(d["total"])))
+    if not said:
+        return msg("%(label)s: none", label=label)
+    return joined(": ", [label, joined(", ", said)])
 
 
 MAX_TIMER = 24 * 3600
@@ -204,11 +197,10 @@ _timer_seconds = {"type": "integer", "minimum": 0, "maximum": MAX_TIMER}
 
 
 def _describe_photo(label: Text, d: dict) -> Text:
-    where_hu, where_en = {"final": (" (a tábla a végén)", " (the final board)"),
-                          "dispute": (f" a(z) #{d.get('dispute')} vitához", f" for dispute #{d.get('dispute')}")
-                          }.get(d["about"], ("", ""))
+    where = {"final": msg(" (the final board)"),
+             "dispute": msg(" for dispute #%(dispute)s", dispute=d.get("dispute"))}.get(d["about"], "")
     caption = f": {d['caption']}" if d.get("caption") else ""
-    return text(f"{label['hu']}{where_hu}{caption}", f"{label['en']}{where_en}{caption}")
+    return joined("", [label, where, caption])
 
 
 _sha256 = {"type": "string", "pattern": SHA256}
@@ -222,46 +214,46 @@ CORE_EVENTS: dict[str, CoreEvent] = {
                         "type": "object", "required": ["name"],
                         "properties": {"name": {"type": "string"}, "colour": {"type": "string"}}}},
                     "options": {"type": "object"}, "origin": {"type": "string"}}},
-        label=text("Játék létrehozva", "Game created"), check=_check_created),
+        label=msg("Game created"), check=_check_created),
     "event-voided": CoreEvent(
         schema={"type": "object", "additionalProperties": False, "required": ["target", "reason"],
                 "properties": {"target": _seq, "undo": {"type": "boolean"},
                                "reason": {"type": "string", "maxLength": MAX_TEXT}}},
-        label=text("Esemény érvénytelenítve", "Event voided"), check=_check_void,
+        label=msg("Event voided"), check=_check_void,
         voids=lambda data: True, describe=_describe_void),
     "dispute-opened": CoreEvent(
         schema={"type": "object", "additionalProperties": False, "required": ["target", "comment"],
                 "properties": {"target": _seq, "comment": _comment}},
-        label=text("Vitatott lépés", "Move disputed"), check=_check_open, fold=_fold_opened,
+        label=msg("Move disputed"), check=_check_open, fold=_fold_opened,
         describe=_describe_opened),
     "dispute-commented": CoreEvent(
         schema={"type": "object", "additionalProperties": False, "required": ["dispute", "comment"],
                 "properties": {"dispute": _seq, "comment": _comment}},
-        label=text("Hozzászólás a vitához", "Dispute comment"), check=_check_comment,
+        label=msg("Dispute comment"), check=_check_comment,
         fold=_fold_commented),
     "dispute-resolved": CoreEvent(
         schema={"type": "object", "additionalProperties": False, "required": ["dispute", "outcome", "reason"],
                 "properties": {"dispute": _seq, "outcome": {"enum": ["kept", "voided"]},
                                "reason": {"type": "string", "maxLength": MAX_TEXT}}},
-        label=text("Vita lezárva", "Dispute resolved"), check=_check_resolve, fold=_fold_resolved,
+        label=msg("Dispute resolved"), check=_check_resolve, fold=_fold_resolved,
         voids=lambda data: data["outcome"] == "voided"),
     "rules-rescored": CoreEvent(
         schema={"type": "object", "additionalProperties": False, "required": ["rules_version"],
                 "properties": {"rules_version": {"type": "integer", "minimum": 1, "maximum": 2**31}}},
-        label=text("Újrapontozás az új szabályokkal", "Rescored with current rules"),
+        label=msg("Rescored with current rules"),
         check=_check_rescore, rescores=True),
     # Time at the table (docs/events.md, "Time"): a break stops every clock; a turn timer
     # is shown and kept, never enforced. None of them is a move: undo passes them by.
     "game-paused": CoreEvent(
         schema={"type": "object", "additionalProperties": False, "properties": {}},
-        label=text("Szünet", "Paused"), check=_check_pause, fold=_fold_paused),
+        label=msg("Paused"), check=_check_pause, fold=_fold_paused),
     "game-resumed": CoreEvent(
         schema={"type": "object", "additionalProperties": False, "properties": {}},
-        label=text("Folytatás", "Resumed"), check=_check_resume, fold=_fold_resumed),
+        label=msg("Resumed"), check=_check_resume, fold=_fold_resumed),
     "timer-set": CoreEvent(
         schema={"type": "object", "additionalProperties": False, "required": ["turn", "total"],
                 "properties": {"turn": _timer_seconds, "total": _timer_seconds}},
-        label=text("Időzítő", "Turn timer"), check=_check_timer, fold=_fold_timer,
+        label=msgp("event", "Turn timer"), check=_check_timer, fold=_fold_timer,
         describe=_describe_timer),
     # A photo (events/photos.py): its image is stored by the digest recorded here, so the
     # chain covers the picture; voidable like a move, its bytes stay.
@@ -274,7 +266,7 @@ CORE_EVENTS: dict[str, CoreEvent] = {
                                "height": {"type": "integer", "minimum": 1, "maximum": MAX_INPUT_SIDE},
                                "caption": {"type": "string", "maxLength": MAX_CAPTION},
                                "about": {"enum": ["game", "final", "dispute"]}, "dispute": _seq}},
-        label=text("Fénykép", "Photo"), check=_check_photo, fold=_fold_photo, describe=_describe_photo),
+        label=msg("Photo"), check=_check_photo, fold=_fold_photo, describe=_describe_photo),
 }
 CLOCK_EVENTS = frozenset({"game-paused", "game-resumed", "timer-set"})
 CORE_SCHEMAS = {type_: spec.schema for type_, spec in CORE_EVENTS.items()}
@@ -283,43 +275,26 @@ CORE_SCHEMAS = {type_: spec.schema for type_, spec in CORE_EVENTS.items()}
 # The rules every table shares, as a player reads them on /rules/core: the sections the
 # core's refusals cite ("core §n"). Tablescribe's own rules: no rulebook has them.
 RULEBOOK = (
-    RuleSection("1", text("Új játék", "A new game"), (
-        text("Minden játékosnak legyen neve, a paletta egy színével; a játékosszám és a beállítások a játéké (pl. Han: 2–5 játékos).",
-             "Every player has a name and a colour of the palette; the number of players and the options are the game's (e.g. Han: 2–5 players)."),)),
-    RuleSection("2", text("Egy lépés rögzítése", "Recording a move"), (
-        text("Egy lépés az adott játék egy ismert lépése, hiánytalan adatokkal.",
-             "A move is one the game knows, with all its data."),
-        text("Az űrlap azt az állást rögzíti, amelyet a telefon látott: ha közben más rögzített, a lépés nem kerül be, és a tábla frissül.",
-             "A form records against the board the phone saw: if someone recorded meanwhile, the move is not recorded and the board is refreshed."),
-        text("Egy beküldés egyszer rögzül: az újraküldött ugyanazt a lépést adja vissza; más lépés ugyanazzal az azonosítóval nem kerül be.",
-             "A submission is recorded once: sent again it returns the same move; a different move under the same id is not recorded."))),
-    RuleSection("3", text("Érvénytelenítés", "Voiding a move"), (
-        text("Csak a játék lépései (és fényképei) érvényteleníthetők, mindegyik egyszer; az érvénytelenített lépés áthúzva a naplóban marad.",
-             "Only the game's moves (and photos) can be voided, each once; a voided move stays in the log, struck through."),)),
-    RuleSection("4", text("Viták", "Disputes"), (
-        text("Egy lépésről egyszerre egy vita folyhat; lezárva a lépés marad vagy érvénytelen lesz.",
-             "One dispute at a time per move; resolved, the move is kept or voided."),)),
-    RuleSection("5", text("Helyek", "Seats"), (
-        text("Csak leült játékos rögzíthet: a QR-kóddal csatlakozik és választ egy helyet. A házigazda lezárhat egy helyet, "
-             "és egy elveszett telefon helyét új linkkel átadhatja; a régi link ezután nem érvényes.",
-             "Only a seated player records: join by the QR code and choose a seat. The host may lock a seat "
-             "and hand a lost phone's seat over with a new link; the old link then no longer works."),)),
-    RuleSection("6", text("Újrapontozás", "Rescoring"), (
-        text("Egy régebbi szabályverzióval rögzített játék egy ismert, újabb verzióval pontozható újra; visszafelé nem.",
-             "A game recorded under older rules can be rescored with a known, newer version; never backwards."),)),
-    RuleSection("7", text("Egy játék importja", "Importing a game"), (
-        text("Csak egy exportált játék (JSON-fájl) importálható, és csak ha minden lépése ép és szabályos.",
-             "Only an exported game (a JSON file) can be imported, and only when every move in it is intact and legal."),)),
-    RuleSection("8", text("Idő az asztalnál", "Time at the table"), (
-        text("A szünet megállítja a játék óráját; szüneteltetni csak futó játékot lehet, folytatni csak szünetelőt.",
-             "A break stops the game's clock; only a running game can be paused, and only a paused one resumed."),
-        text("Az időzítő perc, perc:mp vagy óra:perc:mp alakban adható meg, legfeljebb 24 óra.",
-             "A timer is given as minutes, min:sec or h:min:sec, at most 24 hours."))),
-    RuleSection("9", text("Fényképek", "Photos"), (
-        text("Leült játékos csatolhat fényképet a játékhoz, a végső táblához vagy egy nyitott vitához: JPEG, PNG vagy WebP, "
-             "legfeljebb 20 MB és 50 megapixel; játékonként legfeljebb 40. A helyadatokat és minden EXIF-adatot eltávolítjuk.",
-             "A seated player may attach a photo to the game, its final board or an open dispute: JPEG, PNG or WebP, "
-             "at most 20 MB and 50 megapixels; at most 40 per game. Location and every other EXIF field are removed."),
-        text("Ami nem fénykép (SVG, weboldal, csonka vagy sérült fájl, túl nagy kép), az nem kerül be; a fénykép lépésként érvényteleníthető.",
-             "What is not a photo (SVG, a web page, a cut-short or damaged file, an image too large) is not attached; a photo can be voided like a move."))),
+    RuleSection("1", msg("A new game"), (
+        msg("Every player has a name and a colour of the palette; the number of players and the options are the game's (e.g. Han: 2–5 players)."),)),
+    RuleSection("2", msg("Recording a move"), (
+        msg("A move is one the game knows, with all its data."),
+        msg("A form records against the board the phone saw: if someone recorded meanwhile, the move is not recorded and the board is refreshed."),
+        msg("A submission is recorded once: sent again it returns the same move; a different move under the same id is not recorded."))),
+    RuleSection("3", msg("Voiding a move"), (
+        msg("Only the game's moves (and photos) can be voided, each once; a voided move stays in the log, struck through."),)),
+    RuleSection("4", msg("Disputes"), (
+        msg("One dispute at a time per move; resolved, the move is kept or voided."),)),
+    RuleSection("5", msg("Seats"), (
+        msg("Only a seated player records: join by the QR code and choose a seat. The host may lock a seat and hand a lost phone's seat over with a new link; the old link then no longer works."),)),
+    RuleSection("6", msg("Rescoring"), (
+        msg("A game recorded under older rules can be rescored with a known, newer version; never backwards."),)),
+    RuleSection("7", msg("Importing a game"), (
+        msg("Only an exported game (a JSON file) can be imported, and only when every move in it is intact and legal."),)),
+    RuleSection("8", msg("Time at the table"), (
+        msg("A break stops the game's clock; only a running game can be paused, and only a paused one resumed."),
+        msg("A timer is given as minutes, min:sec or h:min:sec, at most 24 hours."))),
+    RuleSection("9", msg("Photos"), (
+        msg("A seated player may attach a photo to the game, its final board or an open dispute: JPEG, PNG or WebP, at most 20 MB and 50 megapixels; at most 40 per game. Location and every other EXIF field are removed."),
+        msg("What is not a photo (SVG, a web page, a cut-short or damaged file, an image too large) is not attached; a photo can be voided like a move."))),
 )

@@ -20,6 +20,9 @@ from events.seats import hash_token
 from events.states import Walker, reader
 from events.table import announce, check_move, check_setup, new_game_id
 from scoring import get_game, knows_rules, rules_for
+from scoring.base import Text, text
+from scoring.i18n import joined
+from scoring.i18n import msg
 from scoring.schema import schema_texts, strict_validator, unencodable_path
 
 FORMAT = "tablescribe-export"
@@ -42,21 +45,27 @@ _ENVELOPE = strict_validator({
 # a day after now (a server's clock may run a little ahead of this one's).
 EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
 _CREATED = strict_validator(CORE_SCHEMAS["game-created"])
-_CHAIN_HU = {True: "hiányzó vagy felcserélt esemény: nem ez a sorszám következik",
-             False: "a lenyomat (hash) nem egyezik a tartalommal és az előző lenyomattal"}
+# Why the hash chain breaks; the English is the chain's own words (events/hashing.py).
+_CHAIN = {True: msg("an event is missing or out of place: this is not the number that comes next"),
+          False: msg("the hash does not match the content and the previous hash")}
 
 
 class BadExport(ValueError):
     """The file is refused: ``seq`` is the first bad event (0: the document itself),
-    ``reason`` says why in English, ``hu`` in Hungarian; ``problems``: the rules' refusals
-    behind it, whose rules the import page links and the command line names."""
+    ``message`` says why (a {lang: text} mapping; ``reason`` is its English, ``hu`` its
+    Hungarian); ``problems``: the rules' refusals behind it, whose rules the import page
+    links and the command line names."""
 
-    def __init__(self, seq: int, reason: str, hu: str | None = None, problems=()):
+    def __init__(self, seq: int, message: Text | str, problems=()):
+        if isinstance(message, str):  # the command line's own reasons: English
+            message = {"hu": message, "en": message}
+        reason = message["en"]
         cited = "".join(f" ({p.rule})" for p in problems)
         super().__init__(f"event {seq}: {reason}{cited}" if seq else reason + cited)
         self.seq = seq
         self.reason = reason
-        self.hu = hu or reason
+        self.hu = message.get("hu") or reason
+        self.text = message
         self.problems = list(problems)
 
 
@@ -65,9 +74,8 @@ class AlreadyHere(BadExport):
     importing it again would count it twice. ``game_id`` is the game here."""
 
     def __init__(self, game_id: str):
-        super().__init__(1, f"this game is already on this server (game {game_id}); importing it "
-                            "again would count it twice",
-                         f"ez a játék már megvan ezen a szerveren ({game_id}); újra importálva kétszer számítana")
+        super().__init__(1, msg("this game is already on this server (game %(game_id)s); importing it "
+                                "again would count it twice", game_id=game_id))
         self.game_id = game_id
 
 
@@ -115,7 +123,7 @@ def verified(doc) -> tuple[list[Event], TableState]:
     try:
         return _verify(doc)
     except RecursionError:
-        raise BadExport(0, "the data is nested too deeply", "az adat túl mélyen egymásba ágyazott") from None
+        raise BadExport(0, msg("the data is nested too deeply")) from None
 
 
 def _verify(doc) -> tuple[list[Event], TableState]:
@@ -123,7 +131,7 @@ def _verify(doc) -> tuple[list[Event], TableState]:
     broken = first_broken_link(store.cooperating(envelopes, 64))
     if broken:
         seq, reason = broken
-        raise BadExport(seq, reason, _CHAIN_HU[reason.startswith("expected")])
+        raise BadExport(seq, {**_CHAIN[reason.startswith("expected")], "en": reason})
     events = [Event(**{k: env[k] for k in (*HASHED_FIELDS, "hash")}) for env in envelopes]
     _check_complete(doc["game"], events[-1])
     _check_created(doc, events[0])
@@ -140,55 +148,49 @@ def _verify(doc) -> tuple[list[Event], TableState]:
 def _photos(doc: dict, events: list[Event]) -> list[photos.Blob]:
     """The images a file's photo events name, each checked against its digest."""
     if doc["format_version"] == 1 and ("photos" in doc or photos.attached(events)):
-        raise BadExport(0, "a format version 1 file carries no photos", "az 1. formátumverziójú fájlban nincs fénykép")
+        raise BadExport(0, msg("a format version 1 file carries no photos"))
     try:
         return photos.import_blobs(doc, events)
     except photos.BadPhotos as bad:
-        raise BadExport(bad.seq, bad.en, bad.hu) from None
+        raise BadExport(bad.seq, bad.text) from None
 
 
 def _envelopes(doc) -> list[dict]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise BadExport(0, f"not a {FORMAT} document", "ez nem Tablescribe-export")
+        raise BadExport(0, msg("not a %(format)s document", format=FORMAT))
     if type(doc.get("format_version")) is not int or doc["format_version"] not in READS:
-        raise BadExport(0, f"format version {doc.get('format_version')!r} is not supported "
-                           f"(this is version {FORMAT_VERSION})",
-                        f"a(z) {doc.get('format_version')!r} formátumverzió nem támogatott")
+        raise BadExport(0, msg("format version %(version)s is not supported (this is version %(ours)s)",
+                               version=repr(doc.get("format_version")), ours=FORMAT_VERSION))
     game, envelopes = doc.get("game"), doc.get("events")
     if not isinstance(game, dict) or not isinstance(game.get("kind"), str):
-        raise BadExport(0, "the game metadata is missing", "hiányoznak a játék adatai")
+        raise BadExport(0, msg("the game metadata is missing"))
     if not isinstance(envelopes, list) or not envelopes:
-        raise BadExport(0, "the file has no events", "a fájlban nincs esemény")
+        raise BadExport(0, msg("the file has no events"))
     seen: dict[str, int] = {}
     for i, env in enumerate(store.cooperating(envelopes, 16), start=1):
         _check_envelope(i, env)
         first = seen.setdefault(env["client_event_id"], i)
         if first != i:
-            raise BadExport(i, f"its client_event_id repeats event {first}'s",
-                            f"a client_event_id-ja a(z) {first}. eseményét ismétli")
+            raise BadExport(i, msg("its client_event_id repeats event %(first)s's", first=first))
     where = unencodable_path({k: v for k, v in doc.items() if k != "events"})  # each event's: above
     if where is not None:
-        raise BadExport(0, f"{where} is not valid Unicode text (a lone surrogate)",
-                        f"{where}: érvénytelen Unicode-szöveg (magányos helyettesítő karakter)")
+        raise BadExport(0, msg("%(where)s is not valid Unicode text (a lone surrogate)", where=where))
     return envelopes
 
 
 def _check_envelope(i: int, env) -> None:
     bad_text = unencodable_path(env)
     if bad_text is not None:
-        raise BadExport(i, f"{bad_text} is not valid Unicode text (a lone surrogate)",
-                        f"{bad_text}: érvénytelen Unicode-szöveg (magányos helyettesítő karakter)")
+        raise BadExport(i, msg("%(bad_text)s is not valid Unicode text (a lone surrogate)", bad_text=bad_text))
     error = next(iter(_ENVELOPE.iter_errors(env)), None)
     if error is not None:
         where = ".".join(str(p) for p in error.path)
         where = f" ({where})" if where else ""
         hu, en = schema_texts(error)
-        raise BadExport(i, f"malformed envelope{where}: {en}", f"hibás boríték{where}: {hu}")
+        raise BadExport(i, msg("malformed envelope%(where)s: %(why)s", where=where, why=text(hu, en)))
     if not _sane_time(env["recorded_at"]):
-        raise BadExport(i, f"recorded_at {env['recorded_at']!r} is not a time with its offset "
-                           f"between {EARLIEST.year} and tomorrow",
-                        f"a recorded_at ({env['recorded_at']!r}) nem időpont időeltolással "
-                        f"{EARLIEST.year} és holnap között")
+        raise BadExport(i, msg("recorded_at %(at)s is not a time with its offset between %(year)s and tomorrow",
+                               at=repr(env["recorded_at"]), year=EARLIEST.year))
 
 
 def _sane_time(recorded_at: str) -> bool:
@@ -206,73 +208,61 @@ def _check_complete(game: dict, last: Event) -> None:
         return
     named_seq, named_hash = game.get("last_seq"), game.get("last_hash")
     if type(named_seq) is not int or not isinstance(named_hash, str):
-        raise BadExport(0, "game.last_seq must be a whole number and game.last_hash a hash",
-                        "a game.last_seq egész szám, a game.last_hash lenyomat legyen")
+        raise BadExport(0, msg("game.last_seq must be a whole number and game.last_hash a hash"))
     if last.seq < named_seq:
-        raise BadExport(last.seq + 1, f"the file is cut short at event {last.seq} of {named_seq}: "
-                                      "the events after it are missing",
-                        f"a fájl a(z) {last.seq}. eseménynél véget ér, de {named_seq} eseménye volt: "
-                        "a többi hiányzik")
+        raise BadExport(last.seq + 1, msg("the file is cut short at event %(seq)s of %(named_seq)s: the events after it are missing", seq=last.seq, named_seq=named_seq))
     if last.seq != named_seq or last.hash != named_hash:
-        raise BadExport(last.seq, f"the file's events end at event {last.seq}, not at the event "
-                                  f"{named_seq} its export named (another last hash)",
-                        f"a fájl eseményei a(z) {last.seq}. eseménynél érnek véget, nem az exportban "
-                        f"megnevezett {named_seq}. eseménynél (más az utolsó lenyomat)")
+        raise BadExport(last.seq, msg("the file's events end at event %(seq)s, not at the event %(named_seq)s its export named (another last hash)", seq=last.seq, named_seq=named_seq))
 
 
 def _check_created(doc: dict, created: Event) -> None:
-    def bad(en: str, hu: str):
-        raise BadExport(1, en, hu)
+    def bad(message: Text):
+        raise BadExport(1, message)
 
     if created.type != "game-created":
-        bad("the first event must be game-created", "az első esemény a játék létrehozása (game-created) legyen")
+        bad(msg("the first event must be game-created"))
     error = next(iter(_CREATED.iter_errors(created.data)), None)
     if error is not None:
         hu, en = schema_texts(error)
-        bad(f"invalid set-up: {en}", f"hibás beállítás: {hu}")
+        bad(msg("invalid set-up: %(why)s", why=text(hu, en)))
     kind, version = created.data["kind"], created.data["rules_version"]
     if kind != doc["game"]["kind"]:
-        bad(f"the game is {kind!r} but the file says {doc['game']['kind']!r}",
-            f"a játék {kind!r}, a fájl szerint {doc['game']['kind']!r}")
+        bad(msg("the game is %(kind)s but the file says %(said)s", kind=repr(kind), said=repr(doc["game"]["kind"])))
     if get_game(kind) is None:
-        bad(f"unknown game kind {kind!r}", f"ismeretlen játék: {kind!r}")
+        bad(msg("unknown game kind %(kind)s", kind=repr(kind)))
     if not knows_rules(kind, version):
-        bad(f"rules version {version} of {kind!r} is not known here",
-            f"a(z) {kind!r} {version}. szabályverzióját itt nem ismerjük")
+        bad(msg("rules version %(version)s of %(kind)s is not known here", version=version, kind=repr(kind)))
     players = [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in created.data["players"]]
     _refuse_problems(1, check_setup(rules_for(kind, version), players, created.data["options"]))
 
 
 def _check_event(table: TableState, event: Event) -> None:
-    def bad(en: str, hu: str):
-        raise BadExport(event.seq, en, hu)
+    def bad(message: Text):
+        raise BadExport(event.seq, message)
 
-    unknown_version = (f"{event.type} version {event.version} is not known",
-                       f"a(z) {event.type} {event.version}. verzióját nem ismerjük")
+    unknown_version = msg("%(type)s version %(version)s is not known", type=event.type, version=event.version)
     if event.seat is not None and not 0 <= event.seat < len(table.players):
-        bad(f"recorded by seat {event.seat}, which the game does not have",
-            f"a(z) {event.seat}. hely rögzítette, ilyen hely nincs a játékban")
+        bad(msg("recorded by seat %(seat)s, which the game does not have", seat=event.seat))
     if event.type in CORE_SCHEMAS:
         data = event.data
         if event.version != CORE_VERSION:
-            bad(*unknown_version)
+            bad(unknown_version)
     else:
         spec = table.rules.event_types.get(event.type)
         if spec is None:
-            bad(f"unknown event type {event.type!r}", f"ismeretlen eseménytípus: {event.type!r}")
+            bad(msg("unknown event type %(type)s", type=repr(event.type)))
         if not 1 <= event.version <= spec.version:
-            bad(*unknown_version)
+            bad(unknown_version)
         try:
             data = dict(upcast(table.rules, event).data)
         except Exception as err:  # an old payload the upcaster cannot read
-            bad(f"cannot upcast {event.type} version {event.version}: {err}",
-                f"a(z) {event.type} {event.version}. verziója nem alakítható át: {err}")
+            bad(msg("cannot upcast %(type)s version %(version)s: %(err)s", type=event.type, version=event.version, err=err))
     _refuse_problems(event.seq, check_move(table, event.type, data))
 
 
 def _refuse_problems(seq: int, problems) -> None:
     if problems:
-        raise BadExport(seq, "; ".join(p.en for p in problems), "; ".join(p.hu for p in problems), problems)
+        raise BadExport(seq, joined("; ", [p.text for p in problems]), problems)
 
 
 def replay(doc, at: int | None = None) -> dict:

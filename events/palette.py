@@ -1,18 +1,18 @@
 """Player colours (CSS classes c-<id>: inline styles are barred by the CSP)."""
-from scoring.base import text
+from scoring.i18n import msg
 
 COLOURS = [
-    {"id": "red", "label": text("piros", "red")},
-    {"id": "blue", "label": text("kék", "blue")},
-    {"id": "green", "label": text("zöld", "green")},
-    {"id": "yellow", "label": text("sárga", "yellow")},
-    {"id": "black", "label": text("fekete", "black")},
-    {"id": "white", "label": text("fehér", "white")},
-    {"id": "purple", "label": text("lila", "purple")},
-    {"id": "orange", "label": text("narancs", "orange")},
-    {"id": "pink", "label": text("rózsaszín", "pink")},
-    {"id": "grey", "label": text("szürke", "grey")},
-    {"id": "brown", "label": text("barna", "brown")},
-    {"id": "teal", "label": text("türkiz", "teal")},
+    {"id": "red", "label": msg("red")},
+    {"id": "blue", "label": msg("blue")},
+    {"id": "green", "label": msg("green")},
+    {"id": "yellow", "label": msg("yellow")},
+    {"id": "black", "label": msg("black")},
+    {"id": "white", "label": msg("white")},
+    {"id": "purple", "label": msg("purple")},
+    {"id": "orange", "label": msg("orange")},
+    {"id": "pink", "label": msg("pink")},
+    {"id": "grey", "label": msg("grey")},
+    {"id": "brown", "label": msg("brown")},
+    {"id": "teal", "label": msg("teal")},
 ]
 COLOUR_IDS = {c["id"] for c in COLOURS}

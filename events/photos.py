@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageFile, ImageOps
 
-from scoring.base import Problem
+from scoring.base import Problem, Text
+from scoring.i18n import msg
 
 MAX_UPLOAD_BYTES = 20 * 2**20     # one photo as the phone sends it (a 12 MP JPEG is 3–6 MB)
 MAX_INPUT_PIXELS = 50_000_000     # 50 megapixels: a phone's largest mode; a bomb names far more
@@ -45,32 +46,22 @@ _MARKUP = (b"<script", b"<html", b"<svg", b"<!doctype", b"<iframe", b"<body", b"
 SNIFFED = 1024  # what a browser reads to guess a type: the file's start, and a trailer's
 
 
-def _problem(hu: str, en: str) -> Problem:
-    return Problem("core §9", hu, en)
+def _problem(message: Text) -> Problem:
+    return Problem("core §9", message)
 
 
-TOO_LARGE = _problem(f"A fénykép legfeljebb {MAX_UPLOAD_BYTES // 2**20} MB lehet.",
-                     f"A photo may be at most {MAX_UPLOAD_BYTES // 2**20} MB.")
-EMPTY = _problem("Válassz egy fényképet.", "Choose a photo.")
-NOT_AN_IMAGE = _problem("Ez a fájl nem JPEG, PNG vagy WebP kép; csak ilyen fényképet lehet csatolni.",
-                        "This file is not a JPEG, PNG or WebP image; only those can be attached.")
-HEIC = _problem("HEIC-képet nem tudunk olvasni. Az iPhone a böngészőnek JPEG-et küld; ha mégis HEIC jött, "
-                "válaszd a Beállítások › Kamera › Formátumok › Legkompatibilisebb lehetőséget.",
-                "HEIC images cannot be read here. An iPhone sends a browser JPEG; if HEIC came anyway, choose "
-                "Settings › Camera › Formats › Most Compatible.")
-POLYGLOT = _problem("A fájl képnek látszik, de weboldalt vagy programkódot is hordoz; nem csatoljuk.",
-                    "The file looks like an image but also carries web page or script code; it is not attached.")
-BROKEN = _problem("A kép sérült vagy csonka (nem ért át egészen); készíts vagy válassz újat.",
-                  "The image is damaged or cut short (it did not arrive whole); take or choose it again.")
+TOO_LARGE = _problem(msg("A photo may be at most %(value)s MB.", value=MAX_UPLOAD_BYTES // 2 ** 20))
+EMPTY = _problem(msg("Choose a photo."))
+NOT_AN_IMAGE = _problem(msg("This file is not a JPEG, PNG or WebP image; only those can be attached."))
+HEIC = _problem(msg("HEIC images cannot be read here. An iPhone sends a browser JPEG; if HEIC came anyway, choose Settings › Camera › Formats › Most Compatible."))
+POLYGLOT = _problem(msg("The file looks like an image but also carries web page or script code; it is not attached."))
+BROKEN = _problem(msg("The image is damaged or cut short (it did not arrive whole); take or choose it again."))
 
 
 def too_big(width: int | None = None, height: int | None = None) -> Problem:
-    size_hu = f": {width} × {height} képpont" if width else ""
-    size_en = f": {width} × {height} pixels" if width else ""
-    return _problem(f"A kép túl nagy{size_hu}; legfeljebb {MAX_INPUT_PIXELS // 10**6} megapixeles, "
-                    f"{MAX_INPUT_SIDE} képpont oldalú kép csatolható.",
-                    f"The image is too large{size_en}; at most {MAX_INPUT_PIXELS // 10**6} megapixels "
-                    f"and {MAX_INPUT_SIDE} pixels a side can be attached.")
+    size = msg(": %(width)s × %(height)s pixels", width=width, height=height) if width else ""
+    return _problem(msg("The image is too large%(size)s; at most %(megapixels)s megapixels and %(side)s pixels a side can be attached.",
+                        size=size, megapixels=MAX_INPUT_PIXELS // 10**6, side=MAX_INPUT_SIDE))
 
 
 class PhotoRefused(ValueError):
@@ -310,11 +301,13 @@ def export_blobs(db, events) -> dict[str, str]:
 
 
 class BadPhotos(ValueError):
-    """A file's photos do not fit its events: (seq, en, hu) of the first that does not."""
+    """A file's photos do not fit its events: the first that does not (``seq``) and why
+    (``text``, a {lang: text} mapping)."""
 
-    def __init__(self, seq: int, en: str, hu: str):
-        super().__init__(en)
-        self.seq, self.en, self.hu = seq, en, hu
+    def __init__(self, seq: int, message: Text):
+        super().__init__(message["en"])
+        self.seq, self.text = seq, message
+        self.en, self.hu = message["en"], message["hu"]
 
 
 def import_blobs(doc: dict, events) -> list[Blob]:
@@ -324,31 +317,26 @@ def import_blobs(doc: dict, events) -> list[Blob]:
     import binascii
     carried = doc.get("photos", {})
     if not isinstance(carried, dict):
-        raise BadPhotos(0, "photos must be an object of base64 images by digest",
-                        "a photos mező digest szerinti base64 képek objektuma legyen")
+        raise BadPhotos(0, msg("photos must be an object of base64 images by digest"))
     blobs, named = [], set()
     for event in attached(events):
         for sha, size in zip(digests_of(event), ((event.data["width"], event.data["height"]), (None, None))):
             named.add(sha)
             encoded = carried.get(sha)
             if not isinstance(encoded, str):
-                raise BadPhotos(event.seq, f"the photo's image {sha[:12]}… is not in the file",
-                                f"a fénykép képe ({sha[:12]}…) nincs a fájlban")
+                raise BadPhotos(event.seq, msg("the photo's image %(value)s… is not in the file", value=sha[:12]))
             try:
                 data = base64.b64decode(encoded, validate=True)
             except (binascii.Error, ValueError):
                 data = b""
             if digest(data) != sha:
-                raise BadPhotos(event.seq, f"the photo's image {sha[:12]}… does not match its digest",
-                                f"a fénykép képe ({sha[:12]}…) nem egyezik a lenyomatával")
+                raise BadPhotos(event.seq, msg("the photo's image %(value)s… does not match its digest", value=sha[:12]))
             if not is_stored_jpeg(data, *size):
-                raise BadPhotos(event.seq, f"the photo's image {sha[:12]}… is not a JPEG as Tablescribe stores them",
-                                f"a fénykép képe ({sha[:12]}…) nem olyan JPEG, amilyet a Tablescribe tárol")
+                raise BadPhotos(event.seq, msg("the photo's image %(value)s… is not a JPEG as Tablescribe stores them", value=sha[:12]))
             blobs.append(Blob(sha, data))
     extra = sorted(set(carried) - named)
     if extra:
-        raise BadPhotos(0, f"the file carries an image no event names ({str(extra[0])[:12]}…)",
-                        f"a fájlban olyan kép is van, amelyet egy esemény sem nevez meg ({str(extra[0])[:12]}…)")
+        raise BadPhotos(0, msg("the file carries an image no event names (%(value)s…)", value=str(extra[0])[:12]))
     return blobs
 
 
@@ -362,8 +350,7 @@ def copy_blobs(source, target, events) -> None:
                 store_blobs(target, [Blob(sha, data)])
 
 
-WITHOUT_IMAGE = _problem("Fénykép csak a képével együtt csatolható (az asztal oldalán, a Fénykép csatolása űrlappal).",
-                         "A photo is attached together with its image (the table page's Attach a photo form).")
+WITHOUT_IMAGE = _problem(msg("A photo is attached together with its image (the table page's Attach a photo form)."))
 
 
 def unbacked(type_: str, data, blobs) -> list[Problem]:

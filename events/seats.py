@@ -11,12 +11,12 @@ import secrets
 
 from events import store
 from scoring.base import Problem
+from scoring.i18n import msg
 
 HOST_SEAT = 0
-NO_SUCH_SEAT = Problem("core §5", "Válassz egy helyet.", "Choose a seat.")
-SEAT_LOCKED = Problem("core §5", "Ezt a helyet a házigazda lezárta.", "The host has locked this seat.")
-HOST_SEAT_CLOSED = Problem("core §5", "A házigazda helyét csak a házigazda adhatja át (Helyek kezelése).",
-                           "The host's seat passes only by the host's own hand-over (Manage seats).")
+NO_SUCH_SEAT = Problem("core §5", msg("Choose a seat."))
+SEAT_LOCKED = Problem("core §5", msg("The host has locked this seat."))
+HOST_SEAT_CLOSED = Problem("core §5", msg("The host's seat passes only by the host's own hand-over (Manage seats)."))
 
 
 def hash_token(token: str) -> str:

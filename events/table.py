@@ -17,7 +17,8 @@ from events.seats import hash_token
 from events.states import States, UnknownGame, folded_after, uncached
 from events.store import Event, NewEvent, StaleSequence, WithTheEvent, with_the_event
 from scoring import get_game, rules_for
-from scoring.base import FormError, Problem
+from scoring.base import FormError, Problem, text
+from scoring.i18n import msg
 from scoring.schema import schema_texts, strict_validator
 
 from events.palette import COLOUR_IDS
@@ -45,14 +46,10 @@ class ReusedId(Exception):
         super().__init__(f"client_event_id {earlier.client_event_id!r} was already used for event {earlier.seq}")
         self.earlier = earlier
         self.problem = Problem(
-            "core §2", f"Ez a beküldési azonosító már a(z) #{earlier.seq} lépésé, amely más volt; "
-                       "töltsd újra az oldalt, és küldd újra.",
-            f"This submission id already belongs to event #{earlier.seq}, a different move; "
-            "reload the page and send again.")
+            "core §2", msg("This submission id already belongs to event #%(seq)s, a different move; reload the page and send again.", seq=earlier.seq))
 
 
-STALE = Problem("core §2", "Közben valaki más rögzített egy lépést. Nézd meg a táblát, és küldd újra.",
-                "Someone else recorded a move meanwhile. Check the board and send again.")
+STALE = Problem("core §2", msg("Someone else recorded a move meanwhile. Check the board and send again."))
 
 # What ``record`` raises when it records nothing; ``not_recorded`` turns each into the answer.
 NOT_RECORDED = (StaleSequence, ReusedId, Refused)
@@ -73,14 +70,12 @@ class NotRecorded:
 
 def not_recorded(err: Exception) -> NotRecorded:
     if isinstance(err, StaleSequence):
-        return NotRecorded(409, [STALE], {"hu": "elavult: közben más rögzített", "en": "stale: someone recorded first"},
+        return NotRecorded(409, [STALE], msg("stale: someone recorded first"),
                            stale=True, seq=err.current_seq)
     if isinstance(err, ReusedId):
-        return NotRecorded(409, [err.problem], {"hu": "a client_event_id már egy másik lépésé",
-                                                "en": "client_event_id reused for a different move"},
+        return NotRecorded(409, [err.problem], msg("client_event_id reused for a different move"),
                            stale=True, seq=err.earlier.seq)
-    return NotRecorded(422, err.problems, {"hu": "a szabályok nem engedik ezt a lépést",
-                                           "en": "the rules refuse this move"})
+    return NotRecorded(422, err.problems, msg("the rules refuse this move"))
 
 
 __all__ = ["NOT_RECORDED", "NotRecorded", "Refused", "ReusedId", "UnknownGame", "StaleSequence", "new_game",
@@ -100,7 +95,7 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
     API hands them all to its caller)."""
     game = get_game(kind)
     if game is None:
-        raise Refused([Problem("core §1", "Ismeretlen játék.", f"Unknown game kind {kind!r}.")])
+        raise Refused([Problem("core §1", msg("Unknown game kind %(kind)s.", kind=repr(kind)))])
     players = [{"name": str(p.get("name", "")).strip(), "colour": str(p.get("colour") or "")}
                for p in players]
     options = {**game.default_options(), **(options or {})}
@@ -138,30 +133,21 @@ def _refused_if_bad(step, *args):
 def check_setup(game, players: list[dict], options: dict) -> list[Problem]:
     problems = []
     if not game.min_players <= len(players) <= game.max_players:
-        problems.append(Problem("core §1", f"{game.min_players}–{game.max_players} játékos kell.",
-                                f"This game takes {game.min_players}–{game.max_players} players."))
+        problems.append(Problem("core §1", msg("This game takes %(min_players)s–%(max_players)s players.", min_players=game.min_players, max_players=game.max_players)))
     if any(not p["name"] or len(p["name"]) > MAX_NAME for p in players):
-        problems.append(Problem("core §1", f"Minden játékosnak legyen neve (max. {MAX_NAME} karakter).",
-                                f"Every player needs a name of at most {MAX_NAME} characters."))
+        problems.append(Problem("core §1", msg("Every player needs a name of at most %(MAX_NAME)s characters.", MAX_NAME=MAX_NAME)))
     turned = [i + 1 for i, p in enumerate(players) if has_direction_control(p["name"] or "")]
     if turned:
-        problems.append(Problem("core §1", f"A(z) {', '.join(map(str, turned))}. játékos neve írásirány-vezérlő "
-                                           "karaktert tartalmaz (megfordítaná a nevek megjelenését).",
-                                f"Player {', '.join(map(str, turned))}'s name holds a text direction control "
-                                "character (it would turn how names are shown)."))
+        problems.append(Problem("core §1", msg("Player %(value)s's name holds a text direction control character (it would turn how names are shown).", value=', '.join(map(str, turned)))))
     odd = sorted({p["colour"] for p in players if p["colour"] and p["colour"] not in COLOUR_IDS})
     if odd:
-        problems.append(Problem("core §1", f"Ismeretlen szín: {', '.join(odd)[:80]}; a paletta színei: "
-                                           f"{', '.join(sorted(COLOUR_IDS))}.",
-                                f"Unknown colour {', '.join(odd)[:80]}; the palette has "
-                                f"{', '.join(sorted(COLOUR_IDS))}."))
+        problems.append(Problem("core §1", msg("Unknown colour %(value)s; the palette has %(value2)s.", value=', '.join(odd)[:80], value2=', '.join(sorted(COLOUR_IDS)))))
     declared = {o.name: o for o in game.options}
     for name, value in options.items():
         option = declared.get(name)
         if option is None or (option.choices is not None and value not in option.choices) or \
                 (option.choices is None and type(value) is not type(option.default)):
-            problems.append(Problem("core §1", f"Érvénytelen beállítás: {name}.",
-                                    f"Invalid option: {name}."))
+            problems.append(Problem("core §1", msg("Invalid option: %(name)s.", name=name)))
     if not problems and game.check_setup:
         problems += game.check_setup(players, options)
     return problems
@@ -180,8 +166,7 @@ def text_problems(value) -> list[Problem]:
     where = unencodable_path(value)
     if where is None:
         return []
-    return [Problem("core §2", f"Érvénytelen Unicode-szöveg itt: {where} (magányos helyettesítő karakter).",
-                    f"The text at {where} is not valid Unicode (a lone surrogate).")]
+    return [Problem("core §2", msg("The text at %(where)s is not valid Unicode (a lone surrogate).", where=where))]
 
 
 def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
@@ -190,12 +175,12 @@ def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
     if problems:
         return problems
     if type_ not in CORE_EVENTS and type_ not in game.event_types:
-        return [Problem("core §2", f"Ismeretlen eseménytípus: {type_}.", f"Unknown event type {type_!r}.")]
+        return [Problem("core §2", msg("Unknown event type %(type)s.", type=repr(type_)))]
     if not isinstance(data, dict):
-        return [Problem("core §2", "Az adat JSON objektum legyen.", "data must be a JSON object.")]
+        return [Problem("core §2", msg("data must be a JSON object."))]
     key = ("", 0, type_) if type_ in CORE_EVENTS else (table.kind, table.rules_version, type_)
     errors = sorted(_validator(*key).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem("core §2", f"Hibás adat: {hu}", f"Invalid data: {en}")
+    return [Problem("core §2", msg("Invalid data: %(why)s", why=text(hu, en)))
             for hu, en in map(schema_texts, errors[:5])]
 
 

@@ -15,7 +15,8 @@ from urllib.parse import quote
 
 from events import store
 from scoring import GAMES
-from scoring.base import Problem
+from scoring.base import Problem, Text, text
+from scoring.i18n import msg
 from scoring.schema import has_direction_control, unencodable_path
 
 SOURCE = "Tablescribe"
@@ -105,24 +106,23 @@ def source_player_id(seat: dict) -> str:
 
 # ---- reading a BG Stats export ---------------------------------------------------------
 
-def _bad(hu: str, en: str) -> BadBGStats:
-    return BadBGStats([Problem("people §8", hu, en)])
+def _bad(message: Text) -> BadBGStats:
+    return BadBGStats([Problem("people §8", message)])
 
 
 def _by_id(doc: dict, key: str, required: bool = True) -> dict[int, dict]:
     items = doc.get(key, [] if not required else None)
     if not isinstance(items, list):
-        raise _bad(f"A(z) „{key}” lista kell.", f"\"{key}\" must be a list.")
+        raise _bad(msg("\"%(key)s\" must be a list.", key=key))
     found: dict[int, dict] = {}
     for i, item in enumerate(items, start=1):
         if not isinstance(item, dict) or type(item.get("id")) is not int or item["id"] in found:
-            raise _bad(f"{key} {i}.: egyedi egész „id” kell.", f"{key} #{i}: needs a unique integer \"id\".")
+            raise _bad(msg("%(key)s #%(i)s: needs a unique integer \"id\".", key=key, i=i))
         if not isinstance(item.get("name"), str):
-            raise _bad(f"{key} {i}.: „name” szöveg kell.", f"{key} #{i}: \"name\" must be text.")
+            raise _bad(msg("%(key)s #%(i)s: \"name\" must be text.", key=key, i=i))
         if key != "players" and not _plain(item["name"]):  # a player's name: roster.clean_name
-            raise _bad(f"{key} {i}.: a névben vezérlőkarakter vagy írásirány-jel van ({item['name'][:40]!r}).",
-                       f"{key} #{i}: the name holds a control character or a text direction mark "
-                       f"({item['name'][:40]!r}); see docs/people.md §1.")
+            raise _bad(msg("%(key)s #%(i)s: the name holds a control character or a text direction mark (%(name)s); "
+                           "see docs/people.md §1.", key=key, i=i, name=repr(item["name"][:40])))
         found[item["id"]] = item
     return found
 
@@ -139,40 +139,36 @@ def read_export(doc, zone) -> list[dict]:
     score, rank, winner, seat, start}]}, or BadBGStats naming the first problem: an unknown
     reference, a score that is not a whole number, a malformed field."""
     if not isinstance(doc, dict):
-        raise _bad("Ez nem BG Stats-export (JSON objektum kell).", "This is no BG Stats export (a JSON object is needed).")
+        raise _bad(msg("This is no BG Stats export (a JSON object is needed)."))
     where = unencodable_path(doc)
     if where is not None:  # a lone surrogate: JSON can carry it, UTF-8 cannot store it
-        raise _bad(f"Érvénytelen Unicode-szöveg itt: {where[:80]}.", f"The text at {where[:80]} is not valid Unicode.")
+        raise _bad(msg("The text at %(value)s is not valid Unicode.", value=where[:80]))
     players, games = _by_id(doc, "players"), _by_id(doc, "games")
     locations = _by_id(doc, "locations", required=False)
     plays = doc.get("plays")
     if not isinstance(plays, list) or len(plays) > MAX_PLAYS:
-        raise _bad(f"A „plays” legfeljebb {MAX_PLAYS} elemű lista legyen.",
-                   f"\"plays\" must be a list of at most {MAX_PLAYS}.")
+        raise _bad(msg("\"plays\" must be a list of at most %(MAX_PLAYS)s.", MAX_PLAYS=MAX_PLAYS))
     # 10,000 plays take a while: the worker's other connections run meanwhile (store.cooperate)
     return [_read_play(i, play, players, games, locations, zone)
             for i, play in enumerate(store.cooperating(plays, 64), start=1)]
 
 
 def _read_play(n: int, play, players, games, locations, zone) -> dict:
-    where = (f"{n}. játszma", f"play #{n}")
+    where = msg("play #%(n)s", n=n)
     if not isinstance(play, dict):
-        raise _bad(f"{where[0]}: objektum kell.", f"{where[1]}: must be an object.")
+        raise _bad(msg("%(where)s: must be an object.", where=where))
     game = games.get(play.get("gameRefId")) if type(play.get("gameRefId")) is int else None
     if game is None:
-        raise _bad(f"{where[0]}: a gameRefId {play.get('gameRefId')!r} nincs a játékok között.",
-                   f"{where[1]}: gameRefId {play.get('gameRefId')!r} is not among the games.")
+        raise _bad(msg("%(where)s: gameRefId %(ref)s is not among the games.", where=where, ref=repr(play.get("gameRefId"))))
     if "locationRefId" in play and play["locationRefId"] not in (None, 0) and play["locationRefId"] not in locations:
-        raise _bad(f"{where[0]}: a locationRefId {play['locationRefId']!r} nincs a helyszínek között.",
-                   f"{where[1]}: locationRefId {play['locationRefId']!r} is not among the locations.")
+        raise _bad(msg("%(where)s: locationRefId %(ref)s is not among the locations.", where=where, ref=repr(play["locationRefId"])))
     started = _date(play.get("playDate"), where, zone)
     minutes = play.get("durationMin", 0)
     if type(minutes) is not int or not 0 <= minutes <= 60 * 24 * 14:
-        raise _bad(f"{where[0]}: a durationMin 0 és 20160 közti egész legyen.",
-                   f"{where[1]}: durationMin must be a whole number 0–20160.")
+        raise _bad(msg("%(where)s: durationMin must be a whole number 0–20160.", where=where))
     scores = play.get("playerScores")
     if not isinstance(scores, list) or not 1 <= len(scores) <= 12:
-        raise _bad(f"{where[0]}: 1–12 playerScores kell.", f"{where[1]}: needs 1–12 playerScores.")
+        raise _bad(msg("%(where)s: needs 1–12 playerScores.", where=where))
     read = [_read_score(where, i, s, players) for i, s in enumerate(scores, start=1)]
     highest = game.get("highestWins", True) is not False
     _settle_seats_and_ranks(read, highest)
@@ -200,24 +196,20 @@ def _date(raw, where, zone) -> datetime:
             raise ValueError
         return moment
     except ValueError:
-        raise _bad(f"{where[0]}: a playDate „ÉÉÉÉ-HH-NN óó:pp:mm” alakú legyen, {FIRST_YEAR}–{LAST_YEAR} "
-                   f"közti évvel, nem {str(raw)[:30]!r}.",
-                   f"{where[1]}: playDate must be \"YYYY-MM-DD HH:mm:ss\" in a year {FIRST_YEAR}–{LAST_YEAR}, "
-                   f"not {str(raw)[:30]!r}.") from None
+        raise _bad(msg("%(where)s: playDate must be \"YYYY-MM-DD HH:mm:ss\" in a year %(first)s–%(last)s, not %(raw)s.",
+                       where=where, first=FIRST_YEAR, last=LAST_YEAR, raw=repr(str(raw)[:30]))) from None
 
 
 def _read_score(where, i: int, s, players) -> dict:
     if not isinstance(s, dict):
-        raise _bad(f"{where[0]}, {i}. eredmény: objektum kell.", f"{where[1]}, score #{i}: must be an object.")
+        raise _bad(msg("%(where)s, score #%(i)s: must be an object.", where=where, i=i))
     player = players.get(s.get("playerRefId")) if type(s.get("playerRefId")) is int else None
     if player is None:
-        raise _bad(f"{where[0]}: a playerRefId {s.get('playerRefId')!r} nincs a játékosok között.",
-                   f"{where[1]}: playerRefId {s.get('playerRefId')!r} is not among the players.")
+        raise _bad(msg("%(where)s: playerRefId %(ref)s is not among the players.", where=where, ref=repr(s.get("playerRefId"))))
     raw = s.get("score")
     text_ = raw.strip() if isinstance(raw, str) else str(raw) if type(raw) is int else None
     if text_ is None or not _WHOLE.fullmatch(text_):
-        raise _bad(f"{where[0]}, {player['name']}: a pontszám ({str(raw)[:20]!r}) nem egész szám.",
-                   f"{where[1]}, {player['name']}: the score {str(raw)[:20]!r} is not a whole number.")
+        raise _bad(msg("%(where)s, %(name)s: the score %(score)s is not a whole number.", where=where, name=player["name"], score=repr(str(raw)[:20])))
     rank = s.get("rank") if type(s.get("rank")) is int and 0 < s.get("rank") <= 12 else None
     seat = s.get("seatOrder") if type(s.get("seatOrder")) is int else None
     return {"name": player["name"], "score": int(text_), "rank": rank, "winner": s.get("winner") is True,

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 
 from events import integrity, store
 from events.hashing import GENESIS, chain_hash, first_broken_link
-from scoring.base import Problem
+from scoring.base import Problem, text
+from scoring.i18n import joined
+from scoring.i18n import msg
 from scoring.schema import has_direction_control
 
 MAX_NAME = 40
@@ -40,10 +42,8 @@ class RosterConflict(RosterRefused):
     brought back an old form): nothing is written, the phone is told (409)."""
 
 
-ONE_SEAT = Problem("people §4", "Egy ember egy játszmában csak egy helyen ülhet.",
-                   "One person sits at one seat of a play.")
-REUSED_ID = Problem("people §5", "Ezt az űrlapot már elküldték egy másik változással; töltsd újra az oldalt.",
-                    "This form was already sent with another change; reload the page and try again.")
+ONE_SEAT = Problem("people §4", msg("One person sits at one seat of a play."))
+REUSED_ID = Problem("people §5", msg("This form was already sent with another change; reload the page and try again."))
 
 
 @dataclass(frozen=True)
@@ -135,26 +135,22 @@ def _clean_text(raw: str) -> bool:
         not any(unicodedata.category(c) in ("Cc", "Cs", "Co") or c == "\ufffd" for c in raw)
 
 
-BAD_NAME = Problem("people §1", f"A név 1–{MAX_NAME} karakter legyen, vezérlőkarakterek nélkül.",
-                   f"A name is 1–{MAX_NAME} characters without control characters.")
+BAD_NAME = Problem("people §1", msg("A name is 1–%(MAX_NAME)s characters without control characters.", MAX_NAME=MAX_NAME))
 
 
 def _person(roster: Roster, person, role_hu: str = "", role_en: str = "") -> list[Problem]:
     if type(person) is not int or person not in roster.people:
-        return [Problem("people §2", f"Nincs {role_hu}ilyen személy: {person!r}.",
-                        f"There is no {role_en}person {person!r}.")]
+        return [Problem("people §2", msg("There is no %(role)sperson %(person)s.", role=text(role_hu, role_en), person=repr(person)))]
     if roster.people[person]["merged_into"] is not None:
         into = roster.people[roster.canonical(person)]["name"]
-        return [Problem("people §3", f"{roster.people[person]['name']} már össze lett vonva vele: {into}.",
-                        f"{roster.people[person]['name']} was merged into {into}.")]
+        return [Problem("people §3", msg("%(name)s was merged into %(into)s.", name=roster.people[person]['name'], into=into))]
     return []
 
 
 def _name_free(roster: Roster, name: str, person: int | None = None) -> list[Problem]:
     other = roster.by_name(name)
     if other is not None and other["id"] != person:
-        return [Problem("people §1", f"Már van ilyen nevű személy: {other['name']} (#{other['id']}).",
-                        f"There is already a person called {other['name']} (#{other['id']}).")]
+        return [Problem("people §1", msg("There is already a person called %(name)s (#%(id)s).", name=other['name'], id=other['id']))]
     return []
 
 
@@ -173,8 +169,7 @@ def _check_renamed(roster: Roster, d: dict) -> list[Problem]:
 
 def _check_merged(roster: Roster, d: dict) -> list[Problem]:
     if d.get("source") == d.get("into"):
-        return [Problem("people §3", "Senkit sem lehet önmagával összevonni.",
-                        "A person cannot be merged into himself.")]
+        return [Problem("people §3", msg("A person cannot be merged into himself."))]
     return _person(roster, d.get("source")) + _person(roster, d.get("into"))
 
 
@@ -184,19 +179,17 @@ def _check_linked(roster: Roster, d: dict) -> list[Problem]:
     linked = seats.get(d.get("seat"))
     if linked is not None:
         who = roster.people[roster.canonical(linked)]["name"]
-        problems.append(Problem("people §4", f"Ez a hely már össze van kötve vele: {who}; előbb bontsd a kötést.",
-                                f"This seat is already linked to {who}; unlink it first."))
+        problems.append(Problem("people §4", msg("This seat is already linked to %(who)s; unlink it first.", who=who)))
     elif not problems and d["person"] in {roster.canonical(p) for p in seats.values()}:
         seat = next(s for s, p in seats.items() if roster.canonical(p) == d["person"])
-        problems.append(Problem("people §4", f"{roster.people[d['person']]['name']} már a(z) {seat + 1}. helyen ül ebben a játékban.",
-                                f"{roster.people[d['person']]['name']} already sits at seat {seat + 1} of this game."))
+        problems.append(Problem("people §4", msg("%(name)s already sits at seat %(value)s of this game.", name=roster.people[d['person']]['name'], value=seat + 1)))
     return problems
 
 
 def _check_unlinked(roster: Roster, d: dict) -> list[Problem]:
     game = d.get("game")
     if not isinstance(game, str) or d.get("seat") not in roster.links.get(game, {}):
-        return [Problem("people §4", "Ez a hely nincs senkihez kötve.", "This seat is linked to nobody.")]
+        return [Problem("people §4", msg("This seat is linked to nobody."))]
     return []
 
 
@@ -212,18 +205,14 @@ def _check_reverted(roster: Roster, d: dict, events: list[RosterEvent]) -> list[
     target = d.get("target")
     if type(target) is not int or not 1 <= target <= len(events) \
             or events[target - 1].type == "change-reverted":
-        return [Problem("people §5", "Csak a névsor egy változása vonható vissza.",
-                        "Only a change of the roster can be reverted.")]
+        return [Problem("people §5", msg("Only a change of the roster can be reverted."))]
     if target in roster.reverted:
-        return [Problem("people §5", f"A(z) #{target} változást már visszavonták.",
-                        f"Change #{target} is already reverted.")]
+        return [Problem("people §5", msg("Change #%(target)s is already reverted.", target=target))]
     try:
         fold(events, extra_reverted={target})
     except RosterRefused as err:
-        return [Problem("people §5", f"A(z) #{target} nem vonható vissza, mert egy későbbi változás épít rá: "
-                        + "; ".join(p.hu for p in err.problems),
-                        f"Change #{target} cannot be reverted: a later change depends on it: "
-                        + "; ".join(p.en for p in err.problems))]
+        return [Problem("people §5", msg("Change #%(target)s cannot be reverted: a later change depends on it: %(why)s",
+                                         target=target, why=joined("; ", [p.text for p in err.problems])))]
     return []
 
 
@@ -404,7 +393,7 @@ def append_locked(db, changes, device: str, client_event_id: str | None = None, 
 
 def _check(db, roster: Roster, type_: str, data) -> list[Problem]:
     if type_ not in TYPES or not isinstance(data, dict):
-        return [Problem("people §5", "Ismeretlen névsor-változás.", "Unknown roster change.")]
+        return [Problem("people §5", msg("Unknown roster change."))]
     if type_ == "change-reverted":
         return _check_reverted(roster, data, read_log(db))
     if type_ == "seat-linked":
@@ -417,11 +406,10 @@ def _check(db, roster: Roster, type_: str, data) -> list[Problem]:
 def _check_seat(db, game_id, seat) -> list[Problem]:
     row = store.game_row(db, game_id) if isinstance(game_id, str) else None
     if row is None:
-        return [Problem("people §4", "Nincs ilyen játék.", "There is no such game.")]
+        return [Problem("people §4", msg("There is no such game."))]
     seats = len(json.loads(row["players"]))
     if type(seat) is not int or not 0 <= seat < seats:
-        return [Problem("people §4", f"A játékban {seats} hely van; {seat!r}. hely nincs.",
-                        f"The game has {seats} seats; there is no seat {seat!r}.")]
+        return [Problem("people §4", msg("The game has %(seats)s seats; there is no seat %(seat)s.", seats=seats, seat=repr(seat)))]
     return []
 
 
@@ -584,8 +572,7 @@ def import_links(doc) -> list[str | None]:
     block = doc.get("people") if isinstance(doc, dict) else None
     if block is None:
         return [p.get("name") for p in players]
-    bad = Problem("people §4", "Az export „people” része hibás: [{seat, name}] kell, létező helyekkel.",
-                  "The export's \"people\" is malformed: [{seat, name}] with seats the game has.")
+    bad = Problem("people §4", msg("The export's \"people\" is malformed: [{seat, name}] with seats the game has."))
     if not isinstance(block, list) or len(block) > len(players):
         raise RosterRefused([bad])
     linked: list[str | None] = [None] * len(players)

@@ -12,24 +12,35 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
 import orjson
+from scoring.i18n import msg
 
-Text = Mapping[str, str]  # {"hu": ..., "en": ...}
+Text = Mapping[str, str]  # {lang: text}: scoring.i18n.msg("English") in every catalog's language
 
 
 def text(hu: str, en: str) -> dict[str, str]:
+    """A text put together from texts already in their language (a list of names joined, a
+    label and its mark): Hungarian and English; other languages show the English. A message
+    of its own is ``msg("English %(value)s", value=...)`` from the catalogs (scoring/i18n.py)."""
     return {"hu": hu, "en": en}
 
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a move is refused: the rule it breaks and a message in both languages."""
+    """Why a move is refused: the rule it breaks and a message in every language."""
 
     rule: str
-    hu: str
-    en: str
+    text: Text = field(hash=False)
+
+    @property
+    def hu(self) -> str:
+        return self.text["hu"]
+
+    @property
+    def en(self) -> str:
+        return self.text["en"]
 
     def as_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "hu": self.hu, "en": self.en}
+        return {"rule": self.rule, **self.text}
 
     def naming(self, players) -> "Problem":
         """The problem with each ``player(seat)`` in its texts replaced by that seat's name:
@@ -38,9 +49,9 @@ class Problem:
         def name(found: re.Match) -> str:
             seat = int(found[1])
             return players[seat].get("name", f"#{seat + 1}") if 0 <= seat < len(players) else f"#{seat + 1}"
-        if "\u27e8" not in self.hu + self.en:
+        if not any("\u27e8" in said for said in self.text.values()):
             return self
-        return Problem(self.rule, _PLAYER.sub(name, self.hu), _PLAYER.sub(name, self.en))
+        return Problem(self.rule, {lang: _PLAYER.sub(name, said) for lang, said in self.text.items()})
 
 
 _PLAYER = re.compile("\u27e8player (-?\\d+)\u27e9")
@@ -54,7 +65,7 @@ def player(seat: int) -> str:
 
 def hu_rulebook(where: str) -> dict[str, str]:
     """A rule page's pointer into the Hungarian rulebook in the box: its section or heading."""
-    return text(f"Szabálykönyv: {where}", f"Rulebook (HU): {where}")
+    return msg("Rulebook (HU): %(where)s", where=where)
 
 
 @dataclass(frozen=True)

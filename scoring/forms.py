@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Mapping
 
 from scoring.base import FormError, Problem, Text
+from scoring.i18n import msg
 
 MAX_DIGITS = 9  # no count on any board needs more; int() of 5,000 digits is slow and refused
 
 
-def fail(hu: str, en: str, rule: str = "form"):
-    raise FormError([Problem(rule, hu, en)])
+def fail(message: Text, rule: str = "form"):
+    raise FormError([Problem(rule, message)])
 
 
 def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form",
@@ -21,16 +22,14 @@ def form_int(form: Mapping[str, str], name: str, label: Text, rule: str = "form"
     raw = (form.get(name) or "").strip()
     digits = raw[1:] if raw[:1] in "+-" else raw
     if not digits.isascii() or not digits.isdigit():
-        fail(f"{label['hu']}: egész számot adj meg.", f"{label['en']}: enter a whole number.", rule)
+        fail(msg("%(label)s: enter a whole number.", label=label), rule)
     if len(digits) > MAX_DIGITS:
         _too_long(raw, digits, label, rule, high)
     value = int(raw)
     if low is not None and value < low:
-        fail(f"{label['hu']}: legalább {low} kell (most {value}).",
-             f"{label['en']}: at least {low} is needed (got {value}).", rule)
+        fail(msg("%(label)s: at least %(low)s is needed (got %(value)s).", label=label, low=low, value=value), rule)
     if high is not None and value > high:
-        fail(f"{label['hu']}: legfeljebb {high} lehet (most {value}).",
-             f"{label['en']}: at most {high} is allowed (got {value}).", rule)
+        fail(msg("%(label)s: at most %(high)s is allowed (got %(value)s).", label=label, high=high, value=value), rule)
     return value
 
 
@@ -41,10 +40,8 @@ def _too_long(raw: str, digits: str, label, rule: str, high: int | None):
     read: int() of thousands of digits is slow). Only the first digits are repeated."""
     if high is not None and raw[:1] != "-":
         shown = raw if len(raw) <= 20 else raw[:20] + "…"
-        fail(f"{label['hu']}: legfeljebb {high} lehet (most {shown}).",
-             f"{label['en']}: at most {high} is allowed (got {shown}).", rule)
-    fail(f"{label['hu']}: túl nagy szám ({len(digits)} számjegy; legfeljebb {MAX_DIGITS}).",
-         f"{label['en']}: too large a number ({len(digits)} digits; at most {MAX_DIGITS}).", rule)
+        fail(msg("%(label)s: at most %(high)s is allowed (got %(shown)s).", label=label, high=high, shown=shown), rule)
+    fail(msg("%(label)s: too large a number (%(count)s digits; at most %(MAX_DIGITS)s).", label=label, count=len(digits), MAX_DIGITS=MAX_DIGITS), rule)
 
 
 def form_choice(form: Mapping[str, str], name: str, allowed, label: Text, optional: bool = False,
@@ -55,8 +52,8 @@ def form_choice(form: Mapping[str, str], name: str, allowed, label: Text, option
         return None
     if raw not in allowed:
         if not raw:
-            fail(f"{label['hu']}: válassz.", f"{label['en']}: choose one.", rule)
-        fail(f"{label['hu']}: érvénytelen választás.", f"{label['en']}: not a valid choice.", rule)
+            fail(msg("%(label)s: choose one.", label=label), rule)
+        fail(msg("%(label)s: not a valid choice.", label=label), rule)
     return raw
 
 
@@ -81,5 +78,5 @@ def parse_action(parsers: Mapping, state: dict, form: Mapping[str, str], rule: s
     action = form.get("action") or default
     parser = parsers.get(action)
     if parser is None:
-        fail("Ismeretlen művelet.", "Unknown action.", rule)
+        fail(msg("Unknown action."), rule)
     return action, parser(state, form)

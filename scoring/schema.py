@@ -6,7 +6,8 @@ import json
 from functools import lru_cache
 from typing import Any, Mapping
 
-from scoring.base import Problem, Text
+from scoring.base import Problem, Text, text
+from scoring.i18n import msg
 
 
 def obj(required, **properties) -> dict:
@@ -140,10 +141,10 @@ def schema_texts(error) -> tuple[str, str]:
 
 
 def schema_problems(schema: Mapping[str, Any], data, rule: str,
-                    subject: Text = {"hu": "adat", "en": "data"}, limit: int = 5) -> list[Problem]:
+                    subject: Text = msg("data"), limit: int = 5) -> list[Problem]:
     """What a JSON Schema finds wrong with ``data``, as problems citing ``rule``."""
     errors = sorted(strict_validator(schema).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem(rule, f"Hibás {subject['hu']}: {hu}", f"Invalid {subject['en']}: {en}")
+    return [Problem(rule, msg("Invalid %(subject)s: %(why)s", subject=subject, why=text(hu, en)))
             for hu, en in map(schema_texts, errors[:limit])]
 
 

@@ -9,7 +9,8 @@ from events.states import UnknownGame
 from events.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, record
 from group import roster
 from group.roster import RosterRefused
-from scoring.base import text
+from scoring.base import Text
+from scoring.i18n import msg
 from scoring.schema import unencodable_path
 from web.db import caches, get_db, get_states
 from web.i18n import tr
@@ -27,8 +28,8 @@ def _error(status: int, message: dict, **extra):
     return jsonify({"error": tr(message), **extra}), status
 
 
-NOT_AN_OBJECT = text("a törzs JSON-objektum legyen", "the body must be a JSON object")
-NO_SUCH_GAME = text("nincs ilyen játék", "no such game")
+NOT_AN_OBJECT = msg("the body must be a JSON object")
+NO_SUCH_GAME = msg("no such game")
 
 
 def _body():
@@ -39,8 +40,7 @@ def _body():
         return None
     where = unencodable_path(body)
     if where is not None:
-        abort(make_response(_error(400, text(f"érvénytelen Unicode-szöveg itt: {where} (magányos helyettesítő karakter)",
-                                              f"the text at {where} is not valid Unicode (a lone surrogate)"))))
+        abort(make_response(_error(400, msg("the text at %(where)s is not valid Unicode (a lone surrogate)", where=where))))
     return body
 
 
@@ -67,15 +67,12 @@ def create_game():
     if not set(body) <= {"kind", "players", "options"} \
             or not isinstance(body.get("kind"), str) or not isinstance(players, list) \
             or not all(_is_player(p) for p in players) or not isinstance(options, dict):
-        return _error(400, text("várt forma: {kind: str, players: [{name: str, colour?: str} vagy "
-                                "{person: int, colour?: str}], options?: {}}, más kulcs nélkül",
-                                "expected {kind: str, players: [{name: str, colour?: str} or "
-                                "{person: int, colour?: str}], options?: {}} and no other keys"))
+        return _error(400, msg("expected {kind: str, players: [{name: str, colour?: str} or {person: int, colour?: str}], options?: {}} and no other keys"))
     try:
         players, people = roster.resolve_players(roster.load(get_db(), caches().roster), players)
         created = new_game(get_db(), body["kind"], players, options, device_id())
     except (Refused, RosterRefused) as refusal:
-        return _error(422, text("a játék nem indítható így", "the game cannot be set up"),
+        return _error(422, msg("the game cannot be set up"),
                       problems=_problems(refusal))
     roster.link_game(get_db(), created["id"], people, device_id())
     return jsonify({"id": created["id"], "seq": created["seq"],
@@ -90,8 +87,7 @@ def append_event(game_id: str):
         return _error(404, NO_SUCH_GAME)
     token = request.headers.get("X-Seat-Token")
     seat = require_seat(game_id, lambda problems, status: _error(
-        status if token else 401, text("ennek a játéknak egy helyéhez tartozó token kell (X-Seat-Token)",
-                                       "a seat token of this game is needed (X-Seat-Token)")), token=token or "")
+        status if token else 401, msg("a seat token of this game is needed (X-Seat-Token)")), token=token or "")
     body = _body()
     if body is None:
         return _error(400, NOT_AN_OBJECT)
@@ -99,9 +95,7 @@ def append_event(game_id: str):
     if not set(body) <= {"type", "data", "expected_seq", "client_event_id"} \
             or not isinstance(type_, str) or not isinstance(body.get("data", {}), dict) \
             or type(expected) is not int or not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
-        return _error(400, text("várt forma: {type: str, data?: {}, expected_seq: int, client_event_id: str (1-64)}, "
-                                "más kulcs nélkül", "expected {type: str, data?: {}, expected_seq: int, "
-                                "client_event_id: str (1-64)} and no other keys"))
+        return _error(400, msg("expected {type: str, data?: {}, expected_seq: int, client_event_id: str (1-64)} and no other keys"))
     try:
         event, _ = record(db, game_id, type_, body.get("data", {}), expected, seat,
                           device_id(), client_id, states=get_states())
@@ -143,7 +137,7 @@ def state(game_id: str):
     at = request.args.get("at")
     # "²" is a digit too; 5,000 digits are refused by int() itself
     if at is not None and not (at.isascii() and at.isdigit() and len(at) <= 15 and int(at) >= 1):
-        return _error(400, text("az at pozitív sorszám legyen", "at must be a positive event number"))
+        return _error(400, msg("at must be a positive event number"))
     try:
         seat = my_seat(game_id, request.headers.get("X-Seat-Token"))
         return jsonify(_state_json(game_id, int(at) if at else None, seat))

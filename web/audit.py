@@ -7,6 +7,7 @@ import json
 import secrets
 
 from flask import (Blueprint, Response, abort, g, redirect, render_template, request, url_for)
+from flask_babel import gettext
 from markupsafe import Markup
 
 from events import disputes, store
@@ -20,19 +21,18 @@ from group import roster
 from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
+from scoring.i18n import msg
 from web import chart, timing, views
 from web.db import caches, get_db, get_states
 from web.organiser import is_organiser
-from web.i18n import t
 from web.seating import my_seat, remember_seat, require_seat
 from web.security import device_id
 
 bp = Blueprint("audit", __name__)
 
-COMMENT_NEEDED = Problem("core §4", "Írj megjegyzést.", "Write a comment.")
-BAD_FILE = Problem("core §7", "Válassz egy exportált játékot (JSON).", "Choose an exported game (JSON).")
-NOT_JSON = Problem("core §7", "Ez a fájl nem JSON (vagy nem UTF-8): válassz egy exportált játékot.",
-                   "This file is not JSON (or not UTF-8): choose an exported game.")
+COMMENT_NEEDED = Problem("core §4", msg("Write a comment."))
+BAD_FILE = Problem("core §7", msg("Choose an exported game (JSON)."))
+NOT_JSON = Problem("core §7", msg("This file is not JSON (or not UTF-8): choose an exported game."))
 
 
 # ---- the history of a game: one fold, cached and extended (events/states.py) ---------
@@ -71,7 +71,7 @@ def race(game_id: str, at: int | None = None) -> Markup:
     if views.unverified_record() is not None:
         return Markup("")
     game = _history(game_id)
-    return chart.race_chart(game.found.totals, game.final.players, at, t("Pontverseny", "Score race"))
+    return chart.race_chart(game.found.totals, game.final.players, at, gettext("Score race"))
 
 
 def nav_context(game_id: str, table: TableState) -> dict:

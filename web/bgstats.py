@@ -19,6 +19,7 @@ from group.bgstats import BadBGStats
 from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
+from scoring.i18n import msg
 from web.db import caches, get_db
 from web.i18n import local_iso
 from web.organiser import require_organiser
@@ -26,8 +27,7 @@ from web.stats import left_out
 from web.security import device_id
 
 bp = Blueprint("bgstats", __name__)
-NO_FILE = Problem("people §8", "Válassz egy BG Stats-exportot (JSON, UTF-8).",
-                  "Choose a BG Stats export (JSON, UTF-8).")
+NO_FILE = Problem("people §8", msg("Choose a BG Stats export (JSON, UTF-8)."))
 
 
 def _zone():

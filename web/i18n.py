@@ -1,16 +1,22 @@
-"""Hungarian and English. Texts sit next to each other where they are used:
-``t("Új játék", "New game")`` in templates, ``{"hu": ..., "en": ...}`` from games."""
+"""The phone's language and the texts in it: gettext catalogs through Flask-Babel.
+
+Templates say ``_("New game")`` (English is the msgid; ``ngettext`` for a count,
+``pgettext`` where another language says the same English two ways); the games hand
+``{lang: text}`` mappings made from the same catalogs (``scoring/i18n.py``), which
+``tr`` shows in the phone's language. The catalogs are translations/<lang>/LC_MESSAGES/
+messages.po (docs/translating.md); a new one is a new language, with no code change."""
 import os
 from datetime import datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app, g, request, url_for
+from babel.dates import format_date
+from babel.numbers import format_decimal
+from flask_babel import Babel, gettext, ngettext, pgettext
 
+from scoring.i18n import CATALOGS, DEFAULT, LANGS, catalog
 from web.assets import HTMX_FILE, MORPH_FILE, NOSLEEP_FILE, SSE_FILE
-
-LANGS = ("hu", "en")
-DEFAULT = "hu"  # the tables we serve play in Hungarian
 
 
 def current_lang() -> str:
@@ -23,14 +29,17 @@ def current_lang() -> str:
     return lang
 
 
-def t(hu: str, en: str) -> str:
-    return hu if current_lang() == "hu" else en
-
-
 def tr(texts) -> str:
+    """A ``{lang: text}`` mapping in the phone's language. One that lacks it (a text stored in
+    Hungarian and English, like a board profile's name) shows its English through the catalog:
+    a shipped name is a message the catalog translates; a name a table typed stays as typed."""
     if not texts:
         return ""
-    return texts.get(current_lang()) or texts.get("en") or ""
+    said = texts.get(current_lang())
+    if said:
+        return said
+    english = texts.get("en") or ""
+    return gettext(english) if english else ""
 
 
 def problem_text(problem) -> str:
@@ -57,14 +66,31 @@ def game_css(kind: str) -> str | None:
     return url_for("static", filename=f"games/{kind}.css") if os.path.exists(path) else None
 
 
-def _local(recorded_at: str, fmt: str, fallback: slice) -> str:
-    """A server time (UTC) on the table's wall clock and calendar (config TIMEZONE)."""
+def _local(recorded_at: str, fmt, fallback: slice) -> str:
+    """A server time (UTC) on the table's wall clock and calendar (config TIMEZONE), written
+    by ``fmt`` (a strftime pattern, or a function of the local moment)."""
     try:
         moment = datetime.fromisoformat(recorded_at)
-        return moment.astimezone(ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest"))).strftime(fmt)
+        local = moment.astimezone(ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest")))
+        return local.strftime(fmt) if isinstance(fmt, str) else fmt(local)
     except (ValueError, OverflowError, TypeError, ZoneInfoNotFoundError):
         # Whatever was stored renders: the recorded text as it is (docs/reliability.md).
         return str(recorded_at)[fallback].replace("T", " ")
+
+
+def _date(local: datetime) -> str:
+    """The date as the phone's language writes it (Babel, CLDR): 2026. nov. 26. · Nov 26, 2026 ·
+    26.11.2026."""
+    return format_date(local.date(), format="medium", locale=current_lang())
+
+
+def number(value) -> str:
+    """A figure as the phone's language writes it: 7, 7.5 or 7,5 (never 7.0); – for none."""
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return format_decimal(round(value, 1), format="0.#", locale=current_lang())
+    return str(value)
 
 
 def local_iso(recorded_at: str) -> str:
@@ -85,34 +111,62 @@ def clock(recorded_at: str) -> str:
 
 
 def day(recorded_at: str) -> str:
-    """The table's date (after 23:00 UTC it is already the next day in Budapest)."""
-    return _local(recorded_at, "%Y-%m-%d", slice(0, 10))
+    """The table's date (after 23:00 UTC it is already the next day in Budapest), written as
+    the phone's language writes dates."""
+    return _local(recorded_at, _date, slice(0, 10))
 
 
 def day_and_clock(recorded_at: str) -> str:
-    return _local(recorded_at, "%Y-%m-%d %H:%M", slice(0, 16))
+    """The date as ``day``, and the time on the 24-hour clock every table reads."""
+    return _local(recorded_at, lambda local: f"{_date(local)} {local:%H:%M}", slice(0, 16))
 
 
 def _bound_to_the_language() -> dict:
-    """``t`` and ``tr`` bound to this request's language, once per template rendered: a
-    table page calls them a few hundred times, and each call looked the language up
-    through Flask's context proxies (a tenth of rendering a tap's answer). Macros
-    imported without the context keep the global ones, which answer the same."""
+    """``_``, ``ngettext``, ``pgettext`` and ``tr`` bound to this request's language and its
+    catalog, once per template rendered: a table page calls them a few hundred times, and
+    each call looked the language up through Flask's context proxies (a tenth of rendering a
+    tap's answer). Macros imported without the context keep the global ones (Flask-Babel's),
+    which answer the same."""
     lang = current_lang()
+    said_in = catalog(lang)
 
-    def bound_t(hu: str, en: str) -> str:
-        return hu if lang == "hu" else en
+    def bound_gettext(string: str, **variables) -> str:
+        said = said_in.gettext(string)
+        return said % variables if variables else said
+
+    def bound_ngettext(singular: str, plural: str, num, **variables) -> str:
+        variables.setdefault("num", num)
+        return said_in.ngettext(singular, plural, num) % variables
+
+    def bound_pgettext(context: str, string: str, **variables) -> str:
+        said = said_in.pgettext(context, string)
+        return said % variables if variables else said
 
     def bound_tr(texts) -> str:
-        return (texts.get(lang) or texts.get("en") or "") if texts else ""
-    return {"t": bound_t, "tr": bound_tr}
+        if not texts:
+            return ""
+        said = texts.get(lang)
+        if said:
+            return said
+        english = texts.get("en") or ""
+        return said_in.gettext(english) if english else ""  # as tr: a stored name through the catalog
+    return {"tr": bound_tr, "_": bound_gettext, "gettext": bound_gettext, "ngettext": bound_ngettext,
+            "pgettext": bound_pgettext}
 
 
 def init_app(app) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", CATALOGS)
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    Babel(app, locale_selector=current_lang)
+    for lang in LANGS:
+        catalog(lang)  # compiled now if a .po is newer than its .mo: pages and games say the same
     from events.palette import COLOURS
     app.context_processor(_bound_to_the_language)
     from web.timing import duration
     app.jinja_env.filters.update(clock=clock, day=day, day_and_clock=day_and_clock, duration=duration)
     app.jinja_env.globals.update(colours=COLOURS, htmx_file=HTMX_FILE, sse_file=SSE_FILE, morph_file=MORPH_FILE,
-                                 nosleep_file=NOSLEEP_FILE, t=t, tr=tr, current_lang=current_lang, LANGS=LANGS,
-                                 problem_text=problem_text, game_css=game_css, lang_next=lang_next)
+                                 nosleep_file=NOSLEEP_FILE, tr=tr, current_lang=current_lang, LANGS=LANGS,
+                                 problem_text=problem_text, game_css=game_css, lang_next=lang_next,
+                                 # plain strings, escaped like any value (Flask-Babel's own Jinja
+                                 # callables return Markup: a catalog could then write HTML)
+                                 _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext)

@@ -16,13 +16,11 @@ from typing import Callable
 from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
 
 from scoring.base import Problem
+from scoring.i18n import msg
 
 bp = Blueprint("organiser", __name__)
 COOKIE = "organiser"
-NOT_ORGANISER = Problem("people §10", "A névsort csak a szervező változtathatja meg (a szerver indulásakor "
-                        "kiírt szervezői linket megnyitó telefon).",
-                        "Only the organiser can change the roster (the phone that opened the "
-                        "organiser's link printed when the server started).")
+NOT_ORGANISER = Problem("people §10", msg("Only the organiser can change the roster (the phone that opened the organiser's link printed when the server started)."))
 
 
 def secret() -> str:

@@ -7,6 +7,7 @@ import json
 import secrets
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from events import seats, store
 from events.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, parse_move, record
@@ -195,10 +196,8 @@ def join(game_id: str, code: str):
     row = store.game_row(get_db(), game_id) or abort(404)
     if not secrets.compare_digest(code.encode("utf-8", "surrogatepass"), row["join_code"].encode()):
         return render_template("error.html", status=404, watch=game_id,
-                               message_hu="Ez a csatlakozási link nem érvényes. Kérd meg a házigazdát, "
-                                          "hogy mutassa meg újra a QR-kódot; addig nézőként követheted az asztalt.",
-                               message_en="This join link is not valid. Ask the host to show the QR code "
-                                          "again; meanwhile you can follow the table as a spectator."), 404
+                               message=gettext("This join link is not valid. Ask the host to show the QR code "
+                                               "again; meanwhile you can follow the table as a spectator.")), 404
     table_state = table_or_404(game_id)
     closed = seats.closed_to_join(get_db(), game_id)
     if request.method == "GET":

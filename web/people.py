@@ -12,6 +12,7 @@ from group import plays, statistics
 from group import roster as roster_log
 from group.roster import RosterConflict, RosterRefused
 from scoring.base import Problem
+from scoring.i18n import msg
 from web.db import caches, get_db
 from web.organiser import require_organiser
 from web.stats import left_out
@@ -145,10 +146,7 @@ def link_mine(game_id: str):
     return _link(game_id, seat, roster_log.by_seat(game_id, seat), refused)
 
 
-NOT_YOUR_SEAT = Problem("people §10", "Csak a saját helyedet kapcsolhatod személyhez (ülj le a játékban a "
-                        "QR-kóddal), vagy a szervező kapcsolhatja.",
-                        "Only your own seat can be linked from this phone (join the game with its QR "
-                        "code), or the organiser links it.")
+NOT_YOUR_SEAT = Problem("people §10", msg("Only your own seat can be linked from this phone (join the game with its QR code), or the organiser links it."))
 
 
 def _link(game_id: str, seat: int, by: dict, refused):

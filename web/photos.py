@@ -15,16 +15,17 @@ from events.photos import PhotoRefused
 from events.projection import TableState, voided_in
 from events.table import Refused, ReusedId, StaleSequence, record
 from scoring.base import Problem
+from scoring.i18n import msg
 from web import views
 from web.db import get_db, get_states
+from web.i18n import tr
 from web.seating import my_seat, require_seat, table_or_404
 from web.security import device_id
 
 bp = Blueprint("photos", __name__)
 
 ABOUT = ("game", "final", "dispute")
-NO_SUCH_PHOTO_TARGET = Problem("core §9", "A fénykép a játékhoz, a végső táblához vagy egy vitához tartozhat.",
-                               "A photo belongs to the game, its final board or a dispute.")
+NO_SUCH_PHOTO_TARGET = Problem("core §9", msg("A photo belongs to the game, its final board or a dispute."))
 _SHA = re.compile(photos.SHA256)
 
 
@@ -40,8 +41,7 @@ def upload(game_id: str):
         return refuse([NO_SUCH_PHOTO_TARGET], 422)
     caption = (request.form.get("caption") or "").strip()
     if len(caption) > photos.MAX_CAPTION:
-        return refuse([Problem("core §9", f"A képaláírás legfeljebb {photos.MAX_CAPTION} karakter.",
-                               f"A caption takes at most {photos.MAX_CAPTION} characters.")], 422)
+        return refuse([Problem("core §9", msg("A caption takes at most %(MAX_CAPTION)s characters.", MAX_CAPTION=photos.MAX_CAPTION))], 422)
     raw = _chosen_file()
     try:
         prepared = store.off_the_hub(photos.prepare, raw)  # decoding takes a CPU a moment: off gevent's hub
@@ -101,7 +101,7 @@ def too_large(error):
     large): said as the photo's refusal, not as a bare 'request too large'."""
     from flask import render_template
     problem = photos.TOO_LARGE
-    return render_template("error.html", status=413, message_en=problem.en, message_hu=problem.hu), 413
+    return render_template("error.html", status=413, message=tr(problem.as_dict())), 413
 
 
 # ---- serving --------------------------------------------------------------------------

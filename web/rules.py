@@ -7,11 +7,12 @@ from flask import Blueprint, abort, render_template, url_for
 
 from events.core_types import RULEBOOK as CORE_RULES
 from scoring import BOOK_OF_KIND, GAMES, RULEBOOKS, cited
-from scoring.base import RuleSection, text
+from scoring.base import RuleSection
+from scoring.i18n import msg
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
-CORE_TITLE = text("Minden asztalra", "For every table")
+CORE_TITLE = msg("For every table")
 
 
 def _books() -> dict[str, tuple[RuleSection, ...]]:

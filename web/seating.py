@@ -11,10 +11,10 @@ from events import seats
 from events.states import UnknownGame
 from events.projection import TableState
 from scoring.base import Problem
+from scoring.i18n import msg
 from web.db import get_db, get_states
 
-NOT_SEATED = Problem("core §5", "Csak leült játékos rögzíthet; csatlakozz a QR-kóddal.",
-                     "Only a seated phone can record; join with the QR code.")
+NOT_SEATED = Problem("core §5", msg("Only a seated phone can record; join with the QR code."))
 JOIN_RATE = (30, 60.0)  # join and hand-over link attempts per address per minute (web/ratelimit.py)
 
 

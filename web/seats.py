@@ -8,14 +8,14 @@ from markupsafe import Markup
 
 from events import seats
 from scoring.base import Problem
+from scoring.i18n import msg
 from web import views
 from web.db import get_db
 from web.ratelimit import limit
 from web.seating import JOIN_RATE, forget_seat, remember_seat, require_host, table_or_404
 
 bp = Blueprint("seats", __name__)
-LINK_USED = Problem("core §5", "Ez a link már nem érvényes; kérj újat a házigazdától.",
-                    "This link is no longer valid; ask the host for a new one.")
+LINK_USED = Problem("core §5", msg("This link is no longer valid; ask the host for a new one."))
 
 
 def _page(game_id: str, table, handed=None):

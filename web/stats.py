@@ -14,7 +14,9 @@ from group import roster as roster_log
 from scoring import GAMES, get_game
 from web import stats_chart
 from web.db import caches, get_db
-from web.i18n import t, tr
+from flask_babel import gettext, ngettext
+
+from web.i18n import number, tr
 
 bp = Blueprint("stats", __name__)
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits: "٢٠٢٤" is no year here
@@ -23,9 +25,9 @@ PLAYS_PAGE = 50  # plays listed per page, the newest first
 
 
 class BadFilter(ValueError):
-    def __init__(self, hu: str, en: str, status: int = 400):
-        super().__init__(en)
-        self.hu, self.en, self.status = hu, en, status
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message, self.status = message, status
 
 
 def _date(name: str) -> str | None:
@@ -37,8 +39,7 @@ def _date(name: str) -> str | None:
             raise ValueError
         return date.fromisoformat(raw).isoformat()
     except ValueError:
-        raise BadFilter(f"A(z) {name} dátum ÉÉÉÉ-HH-NN alakú legyen.",
-                        f"{name} must be a date YYYY-MM-DD.") from None
+        raise BadFilter(gettext("%(name)s must be a date YYYY-MM-DD.", name=name)) from None
 
 
 def _person_ids(raw: list[str], roster) -> tuple[int, ...]:
@@ -48,20 +49,20 @@ def _person_ids(raw: list[str], roster) -> tuple[int, ...]:
             if not part:
                 continue
             if not (part.isascii() and part.isdigit() and len(part) < 12):
-                raise BadFilter(f"Ismeretlen személy: {part[:20]!r}.", f"Unknown person {part[:20]!r}.")
+                raise BadFilter(gettext("Unknown person %(name)s.", name=repr(part[:20])))
             person = int(part)
             if person not in roster.people:  # a well-formed id of nobody: not found, as a game's
-                raise BadFilter(f"Nincs #{person} személy.", f"There is no person #{person}.", status=404)
+                raise BadFilter(gettext("There is no person #%(person)s.", person=person), status=404)
             ids.append(roster.canonical(person))
     if len(ids) > MAX_PEOPLE:
-        raise BadFilter(f"Legfeljebb {MAX_PEOPLE} személy.", f"At most {MAX_PEOPLE} people.")
+        raise BadFilter(gettext("At most %(count)s people.", count=MAX_PEOPLE))
     return tuple(dict.fromkeys(ids))
 
 
 def _filters(roster) -> dict:
     kind = request.args.get("kind") or None
     if kind is not None and len(kind) > 100:
-        raise BadFilter("Túl hosszú játéknév.", "The game name is too long.")
+        raise BadFilter(gettext("The game name is too long."))
     since, until = _date("since"), _date("until")  # a malformed date (400) before a person of nobody (404)
     return {"key": kind, "people": _person_ids(request.args.getlist("people"), roster),
             "since": since, "until": until}
@@ -98,10 +99,8 @@ def page_link(page: int) -> str:
 
 
 def num(value) -> str:
-    """A figure as people write it: 7, 7.5 (never 7.0); – for none."""
-    if value is None:
-        return "–"
-    return f"{value:.1f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+    """A figure as people write it in the phone's language: 7, 7.5 / 7,5 (never 7.0); – for none."""
+    return number(value)
 
 
 def game_link(game_id: str) -> str:
@@ -149,8 +148,8 @@ def _page(render):
         return render()
     except BadFilter as err:
         if request.path.startswith("/api/"):
-            return jsonify({"error": t(err.hu, err.en)}), err.status
-        return render_template("error.html", status=err.status, message_en=err.en, message_hu=err.hu), err.status
+            return jsonify({"error": err.message}), err.status
+        return render_template("error.html", status=err.status, message=err.message), err.status
 
 
 def _render(template: str, roster, filters: dict, **context):
@@ -190,7 +189,7 @@ def index():
         people.sort(key=lambda p: (-p["wins"], -p["plays"], p["name"].casefold()))
         chart = stats_chart.bars([{"label": game_title(g["key"], g["title"]), "value": g["plays"],
                                    "href": with_filters("stats.game", filters, key=g["key"])} for g in games],
-                                 t("Játszmák játékonként", "Plays per game"))
+                                 gettext("Plays per game"))
         return _render("stats/index.html", roster, filters, games=games, people=people, plays=found,
                        chart=chart)
     return _page(render)
@@ -207,12 +206,12 @@ def person(person: int):
         chart = stats_chart.bars([
             {"label": game_title(key, g["title"]), "value": g["wins"], "text": f"{g['wins']} / {g['plays']}",
              "href": plays_link(filters, kind=key, people=canonical, won=canonical)}
-            for key, g in figures["games"].items()], t("Győzelmek játékonként", "Wins per game"))
+            for key, g in figures["games"].items()], gettext("Wins per game"))
         rated = plays.rated(get_db(), roster, left_out(), caches().plays)
         mine = {key: table[canonical] for key, table in rated.items() if canonical in table}
         start = ratings.Rating().conservative  # where everyone starts: the line's first point
         trends = {key: stats_chart.trend([start] + [p["rating"] for p in r.trend],
-                                         t("Értékszám játszmáról játszmára", "Rating play by play"))
+                                         gettext("Rating play by play"))
                   for key, r in mine.items()}
         return _render("stats/person.html", roster, filters, person=roster.people[canonical],
                        figures=figures, chart=chart, ratings=mine, trends=trends)
@@ -230,21 +229,19 @@ def game(key: str):
         distribution = stats_chart.bars([
             {"label": f"{b['low']}–{b['high']}" if b["high"] != b["low"] else str(b["low"]),
              "value": b["count"], "href": link} for b in figures["distribution"]],
-            t("Pontszámok eloszlása", "Score distribution"))
+            gettext("Score distribution"))
         deciding = [{"label": category_label(kind, c), "value": round(100 * d["rate"]),
                      "text": f"{d['winner_led']} / {d['games']}", "href": link}
                     for c, d in figures["deciding"].items() if category_label(kind, c)]
         durations = stats_chart.bars([
-            {"label": t(f"{n} játékos", f"{n} players" if n != 1 else "1 player"),
-             "value": round((d["average"] or 0) / 60, 1), "text": t(f"{round((d['average'] or 0) / 60)} perc · {d['plays']}×",
-                                                              f"{round((d['average'] or 0) / 60)} min · {d['plays']}×"),
+            {"label": ngettext("%(num)d player", "%(num)d players", n),
+             "value": round((d["average"] or 0) / 60, 1), "text": gettext("%(minutes)s min · %(plays)s×", minutes=round((d['average'] or 0) / 60), plays=d['plays']),
              "href": link} for n, d in figures["durations"].items()],
-            t("Átlagos játékidő játékosszám szerint", "Average playing time by number of players"))
+            gettext("Average playing time by number of players"))
         return _render("stats/game.html", roster, filters, key=key, figures=figures, durations_chart=durations,
                        ranking=ratings.ranked(plays.rated(get_db(), roster, left_out(), caches().plays).get(key, {})),
                        title=mine[0]["title"] if mine else "", kind=kind, distribution=distribution,
-                       deciding=stats_chart.bars(deciding, t("A győztes vezetett ebben a kategóriában",
-                                                             "The winner led this category")))
+                       deciding=stats_chart.bars(deciding, gettext("The winner led this category")))
     return _page(render)
 
 
@@ -256,7 +253,7 @@ def together():
         figures = statistics.head_to_head(found, people) if len(people) >= 2 else None
         chart = stats_chart.bars([{"label": roster.people[p]["name"], "value": len(figures["wins"][p]),
                                    "href": plays_link(filters, won=p)} for p in people],
-                                 t("Győzelmek a közös játszmákban", "Wins in the plays together")) if figures else ""
+                                 gettext("Wins in the plays together")) if figures else ""
         rated = plays.rated(get_db(), roster, left_out(), caches().plays)
         chances = {(pair["a"], pair["b"], key): ratings.chance_ahead(rated.get(key, {}), pair["a"], pair["b"])
                    for pair in (figures["pairs"] if figures else []) for key in pair["games"] if key}

@@ -8,7 +8,8 @@ import time
 from events import turns
 from events.core_types import MAX_TIMER
 from events.projection import TableState
-from scoring.base import FormError, Problem, text
+from scoring.base import FormError, Problem
+from scoring.i18n import msg
 from web.db import get_db, get_states
 
 
@@ -84,18 +85,17 @@ def parse_duration(raw: str | None, field: dict) -> int:
     parts = raw.split(":")
     if len(parts) > 3 or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts) \
             or any(int(p) > 59 for p in parts[1:]):
-        raise FormError([Problem("core §8", f"{field['hu']}: perc, perc:mp vagy óra:perc:mp kell (pl. 2:30), nem „{raw[:20]}”.",
-                                 f"{field['en']}: give minutes, min:sec or h:min:sec (e.g. 2:30), not “{raw[:20]}”.")])
+        raise FormError([Problem("core §8", msg("%(field)s: give minutes, min:sec or h:min:sec (e.g. 2:30), not “%(value)s”.", field=field, value=raw[:20]))])
     numbers = [int(p) for p in parts]
     seconds = numbers[0] * 60 if len(numbers) == 1 else \
         numbers[0] * 60 + numbers[1] if len(numbers) == 2 else numbers[0] * 3600 + numbers[1] * 60 + numbers[2]
     if seconds > MAX_TIMER:
-        raise FormError([Problem("core §8", f"{field['hu']}: legfeljebb 24 óra.", f"{field['en']}: 24 hours at most.")])
+        raise FormError([Problem("core §8", msg("%(field)s: 24 hours at most.", field=field))])
     return seconds
 
 
-TURN_FIELD = text("Egy kör ideje", "Time per turn")
-TOTAL_FIELD = text("A sakkóra ideje", "Chess clock time")
+TURN_FIELD = msg("Time per turn")
+TOTAL_FIELD = msg("Chess clock time")
 
 
 def timer_from_form(form) -> dict:

@@ -19,18 +19,16 @@ from events.core_types import CLOCK_EVENTS, CORE_EVENTS
 from events.projection import TableState, describe, last_move, standings
 from events.table import STALE
 from scoring import get_game
-from scoring.base import FormError, GameKind, Problem, text
+from scoring.base import FormError, GameKind, Problem
+from scoring.i18n import msg
 from web import address, timing
 from web.db import caches, get_db, get_states
 from web.i18n import current_lang
 from web.seating import seat_cookie
 
-NOTHING_TO_UNDO = Problem("core §3", "Nincs visszavonható lépés.", "There is no move to undo.")
-REASON_NEEDED = Problem("core §3", "Add meg az érvénytelenítés okát.", "Give a reason for the void.")
-STALE_FORM = Problem("core §2", "Közben valaki más rögzített egy lépést, ezért a tiédet nem mentettük el. "
-                                "Alább, hogy mi változott, és hogy mi legyen a tiéddel.",
-                     "Someone else recorded a move meanwhile, so yours was not saved. "
-                     "Below: what changed, and what to do with yours.")
+NOTHING_TO_UNDO = Problem("core §3", msg("There is no move to undo."))
+REASON_NEEDED = Problem("core §3", msg("Give a reason for the void."))
+STALE_FORM = Problem("core §2", msg("Someone else recorded a move meanwhile, so yours was not saved. Below: what changed, and what to do with yours."))
 MEANWHILE_SHOWN = 5
 CLOCK_ENDPOINTS = ("pages.pause", "pages.resume", "pages.timer")
 # The routes of forms in the shared regions (web/rendered.py): Undo and Void in the log,
@@ -113,8 +111,7 @@ def _coerce_option(option, raw: str):
     choices = {str(c): c for c in option.choices} if option.choices is not None else None
     if choices is not None:
         if raw not in choices:
-            raise FormError([Problem("core §1", f"Érvénytelen beállítás: {option.name}.",
-                                     f"Invalid option: {option.name}.")])
+            raise FormError([Problem("core §1", msg("Invalid option: %(name)s.", name=option.name))])
         return choices[raw]
     if isinstance(option.default, bool):
         return raw in ("1", "on", "true")
@@ -122,8 +119,7 @@ def _coerce_option(option, raw: str):
         try:
             return int(raw)
         except ValueError:
-            raise FormError([Problem("core §1", f"{option.label['hu']}: egész szám kell.",
-                                     f"{option.label['en']}: a whole number is needed.")]) from None
+            raise FormError([Problem("core §1", msg("%(label)s: a whole number is needed.", label=option.label))]) from None
     return raw
 
 
@@ -223,7 +219,7 @@ def acknowledgement(loaded: LoadedTable, seq) -> dict | None:
     core = CORE_EVENTS.get(event.type)
     if core is not None and core.voids(event.data) and "target" in event.data:  # an undo or a void
         target = event.data["target"]
-        verb = text("Visszavonva", "Undone") if event.data.get("undo") else text("Érvénytelenítve", "Voided")
+        verb = msg("Undone") if event.data.get("undo") else msg("Voided")
         what = describe(table, loaded.event(target))
         return {"seq": seq, "at": "undo", "over": over,
                 "text": {k: f"{verb[k]} #{target}: {what[k]}" for k in ("hu", "en")}}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scoring.base import GameKind, text
+from scoring.base import GameKind
 from scoring.dragon.apply import apply
 from scoring.dragon.check import check
 from scoring.dragon.data import EVENT_TYPES, OPTIONS, RULES_VERSION, labels
@@ -19,15 +19,15 @@ from scoring.dragon.score import is_over, score, tiebreak
 from scoring.dragon.turns import turn
 from scoring.dragon.setup import setup, setup_v1
 from scoring.dragon.view import view
+from scoring.i18n import msg
 
 GAME = GameKind(
-    kind="dragon", bgg_id=31594, title=text("A sárkány éve", "In the Year of the Dragon"),
+    kind="dragon", bgg_id=31594, title=msg("In the Year of the Dragon"),
     min_players=2, max_players=5, rules_version=RULES_VERSION, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, categories=labels(),
     tiebreak=tiebreak,
-    tiebreak_rule=text("Döntetlennél a személysávon előrébb álló nyer.",
-                       "Ties: the player further ahead on the person track wins."),
+    tiebreak_rule=msg("Ties: the player further ahead on the person track wins."),
     has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_players.html"}), turn=turn,
 )
 

@@ -7,7 +7,9 @@ docs/rules/dragon.md; the ``R_*`` names below are the references refusals cite.
 """
 from __future__ import annotations
 
-from scoring.base import EventSpec, Option, text
+from scoring.base import EventSpec, Option
+from scoring.i18n import msgn
+from scoring.i18n import msg
 from scoring.schema import count, obj, seat
 
 RULES = "docs/rules/dragon.md"
@@ -51,31 +53,31 @@ WILD = "wild"
 CARDS = TYPES + (WILD, WILD)  # 11 person cards per player: one per type and two "?" (§5)
 
 PERSON_NAMES = {
-    "craftsman": text("kézműves", "craftsman"),
-    "lady": text("udvarhölgy", "court lady"),
-    "tax": text("adószedő", "tax collector"),
-    "pyro": text("tűzijáték-készítő", "pyrotechnist"),
-    "warrior": text("harcos", "warrior"),
-    "monk": text("szerzetes", "monk"),
-    "healer": text("gyógyító", "healer"),
-    "farmer": text("földműves", "farmer"),
-    "scholar": text("tudós", "scholar"),
-    WILD: text("„?” kártya", "“?” card"),
+    "craftsman": msg("craftsman"),
+    "lady": msg("court lady"),
+    "tax": msg("tax collector"),
+    "pyro": msg("pyrotechnist"),
+    "warrior": msg("warrior"),
+    "monk": msg("monk"),
+    "healer": msg("healer"),
+    "farmer": msg("farmer"),
+    "scholar": msg("scholar"),
+    WILD: msg("“?” card"),
 }
-AGE_NAMES = {"young": text("fiatal", "young"), "old": text("idős", "old")}
+AGE_NAMES = {"young": msg("young"), "old": msg("old")}
 
 # Actions and the person whose symbols add to each (§9).
 ACTIONS = ("taxes", "build", "harvest", "fireworks", "parade", "research", "privilege")
 ACTION_PERSON = {"taxes": "tax", "build": "craftsman", "harvest": "farmer", "fireworks": "pyro",
                  "parade": "warrior", "research": "scholar"}
 ACTION_NAMES = {
-    "taxes": text("Adók", "Taxes"),
-    "build": text("Építkezés", "Build"),
-    "harvest": text("Betakarítás", "Harvest"),
-    "fireworks": text("Tűzijáték", "Fireworks display"),
-    "parade": text("Katonai parádé", "Military parade"),
-    "research": text("Kutatás", "Research"),
-    "privilege": text("Kiváltságjog", "Privilege"),
+    "taxes": msg("Taxes"),
+    "build": msg("Build"),
+    "harvest": msg("Harvest"),
+    "fireworks": msg("Fireworks display"),
+    "parade": msg("Military parade"),
+    "research": msg("Research"),
+    "privilege": msg("Privilege"),
 }
 # Group sizes of the 7 action cards by player count (§8).
 GROUP_SIZES = {2: (4, 3), 3: (3, 2, 2), 4: (2, 2, 2, 1), 5: (2, 2, 1, 1, 1)}
@@ -87,12 +89,12 @@ PRIVILEGE_DRAGONS = {"small": 1, "large": 2}
 # Events (§4, §13).
 EVENTS = ("peace", "tribute", "drought", "festival", "mongols", "contagion")
 EVENT_NAMES = {
-    "peace": text("Béke", "Peace"),
-    "tribute": text("Császári hűbér", "Imperial tribute"),
-    "drought": text("Aszály", "Drought"),
-    "festival": text("Sárkányfesztivál", "Dragon festival"),
-    "mongols": text("Mongol támadás", "Mongol invasion"),
-    "contagion": text("Fertőzés", "Contagion"),
+    "peace": msg("Peace"),
+    "tribute": msg("Imperial tribute"),
+    "drought": msg("Drought"),
+    "festival": msg("Dragon festival"),
+    "mongols": msg("Mongol invasion"),
+    "contagion": msg("Contagion"),
 }
 DRAWN_EVENTS = EVENTS[1:]  # 2 of each are shuffled for months 3–12
 TRIBUTE = 4
@@ -105,28 +107,28 @@ START_PALACES = (2, 2)
 MAX_FLOORS = 3
 
 CATEGORIES = {
-    "research": text("Kutatás", "Research"),
-    "mongols": text("Mongol támadás", "Mongol invasion"),
-    "festival": text("Sárkányfesztivál", "Dragon festival"),
-    "palaces": text("Paloták (havi)", "Palaces (monthly)"),
-    "ladies": text("Udvarhölgyek (havi)", "Court ladies (monthly)"),
-    "privileges": text("Kiváltságjogok (havi)", "Privileges (monthly)"),
-    "persons": text("Alattvalók (vége, 2 pont)", "Persons (end, 2 each)"),
-    "monks": text("Szerzetesek (vége)", "Monks (end)"),
-    "money": text("Pénz (vége, 3 yüan = 1 pont)", "Money (end, 1 per 3 yuan)"),
-    "earlier": text("Eddigi pontok", "Points so far"),
+    "research": msg("Research"),
+    "mongols": msg("Mongol invasion"),
+    "festival": msg("Dragon festival"),
+    "palaces": msg("Palaces (monthly)"),
+    "ladies": msg("Court ladies (monthly)"),
+    "privileges": msg("Privileges (monthly)"),
+    "persons": msg("Persons (end, 2 each)"),
+    "monks": msg("Monks (end)"),
+    "money": msg("Money (end, 1 per 3 yuan)"),
+    "earlier": msg("Points so far"),
 }
 
 # What the table is doing now (the phase names of the guided month).
 PHASE_NAMES = {
-    "lay-events": text("az eseménysor lerakása", "laying the event row"),
-    "opening": text("az első két alattvaló kiválasztása", "the opening recruitment"),
-    "deal": text("az akciókártyák kiosztása", "dealing the action cards"),
-    "action": text("akcióválasztás", "the action phase"),
-    "build": text("a palotaszintek lerakása", "placing palace floors"),
-    "person": text("új alattvaló behívása", "the person phase"),
-    "release": text("elbocsátás", "releasing persons"),
-    "over": text("vége a játéknak", "the game is over"),
+    "lay-events": msg("laying the event row"),
+    "opening": msg("the opening recruitment"),
+    "deal": msg("dealing the action cards"),
+    "action": msg("the action phase"),
+    "build": msg("placing palace floors"),
+    "person": msg("the person phase"),
+    "release": msg("releasing persons"),
+    "over": msg("the game is over"),
 }
 
 
@@ -156,7 +158,7 @@ def person_name(person: dict) -> dict[str, str]:
     if len(PERSONS[person["type"]]) == 1:
         return dict(name)
     age = AGE_NAMES[person["age"]]
-    return text(f"{age['hu']} {name['hu']}", f"{age['en']} {name['en']}")
+    return msg("%(age)s %(name)s", age=age, name=name)
 
 
 def labels() -> dict[str, dict[str, str]]:
@@ -184,34 +186,34 @@ EVENT_TYPES = {
     "dragon-events-laid": EventSpec(
         schema=obj(["row"], row={"type": "array", "minItems": 10, "maxItems": 10,
                                  "items": {"enum": list(DRAWN_EVENTS)}}),
-        label=text("Eseménysor lerakva", "Event row laid")),
+        label=msg("Event row laid")),
     "dragon-opening-recruited": EventSpec(
         schema=obj(["seat", "persons"], seat=_SEAT, persons={
             "type": "array", "minItems": 2, "maxItems": 2,
             "items": obj(["type", "palace"], type=_TYPE, palace={"enum": [0, 1]})}),
-        label=text("Első két alattvaló", "Opening recruitment")),
+        label=msg("Opening recruitment")),
     "dragon-actions-dealt": EventSpec(
         schema=obj(["groups"], groups={"type": "array", "minItems": 2, "maxItems": 5,
                                        "items": {"type": "array", "minItems": 1, "maxItems": 4,
                                                  "items": {"enum": list(ACTIONS)}}}),
-        label=text("Akciókártyák kiosztva", "Action cards dealt")),
+        label=msg("Action cards dealt")),
     "dragon-action-chosen": EventSpec(
         schema=obj(["seat", "group", "action"], seat=_SEAT, group=count(4),
                    action={"enum": list(ACTIONS)}, privilege={"enum": ["small", "large"]}),
-        label=text("Akció", "Action")),
+        label=msg("Action")),
     "dragon-money-refilled": EventSpec(
         schema=obj(["seat"], seat=_SEAT),
-        label=text("Pénz feltöltése 3 yüanra", "Money refilled to 3 yuan")),
+        label=msg("Money refilled to 3 yuan")),
     "dragon-floors-placed": EventSpec(
         schema=obj(["seat", "add", "new"], seat=_SEAT,
                    add={"type": "array", "maxItems": 40, "items": count(99)},
                    new={"type": "array", "maxItems": 20, "items": count(MAX_FLOORS, low=1)}),
-        label=text("Palotaszintek lerakva", "Palace floors placed")),
+        label=msg("Palace floors placed")),
     "dragon-person-recruited": EventSpec(
         schema=obj(["seat", "card"], seat=_SEAT, card={"enum": list(TYPES) + [WILD]},
                    person=obj(["type", "age"], type=_TYPE, age=_AGE),
                    palace=count(40), replace=count(2), away={"type": "boolean"}),
-        label=text("Új alattvaló", "Person recruited")),
+        label=msg("Person recruited")),
     # persons: [palace, slot] pairs, both counted in the court as it was before the
     # release (the phone form computes them from "old monk, palace 2", §23).
     "dragon-persons-released": EventSpec(
@@ -219,14 +221,13 @@ EVENT_TYPES = {
             "type": "array", "minItems": 1, "maxItems": 40,
             "items": {"type": "array", "minItems": 2, "maxItems": 2,
                       "prefixItems": [count(40), count(2)]}}),
-        label=text("Alattvalók elbocsátva", "Persons released")),
+        label=msg("Persons released")),
 }
 
 OPTIONS = (
-    Option("large_privilege", 6, text("Nagy kiváltságjog ára (yüan)", "Large privilege price (yuan)"),
+    Option("large_privilege", 6, msg("Large privilege price (yuan)"),
            choices=(6, 7),
-           help=text("6: a 2007-es kiadás és a magyar szabály; 7: újabb kiadás.",
-                     "6: the 2007 edition and the Hungarian rules; 7: newer edition.")),
+           help=msg("6: the 2007 edition and the Hungarian rules; 7: newer edition.")),
 )
 
 
@@ -273,12 +274,16 @@ def group_fee(state: dict, group: int) -> int:
 
 
 # What each yielding action gives, in words: (Hungarian, English singular, English plural).
-GAIN_UNITS = {"taxes": ("yüan", "yuan", "yuan"), "build": ("palotaszint", "palace floor", "palace floors"),
-              "harvest": ("rizs", "rice", "rice"), "fireworks": ("tűzijáték", "fireworks", "fireworks"),
-              "parade": ("lépés a személysávon", "step on the person track", "steps on the person track"),
-              "research": ("pont", "point", "points")}
+# What each action's gain is counted in, with its plural: the month's report says "+2 rice".
+GAIN_UNITS = {
+    "taxes": lambda n: msgn("+%(num)d yuan", "+%(num)d yuan", n),
+    "build": lambda n: msgn("+%(num)d palace floor", "+%(num)d palace floors", n),
+    "harvest": lambda n: msgn("+%(num)d rice", "+%(num)d rice", n),
+    "fireworks": lambda n: msgn("+%(num)d fireworks", "+%(num)d fireworks", n),
+    "parade": lambda n: msgn("+%(num)d step on the person track", "+%(num)d steps on the person track", n),
+    "research": lambda n: msgn("+%(num)d point", "+%(num)d points", n),
+}
 
 
 def gain_text(action: str, gain: int) -> dict:
-    hu, one, many = GAIN_UNITS[action]
-    return text(f"+{gain} {hu}", f"+{gain} {one if gain == 1 else many}")
+    return GAIN_UNITS[action](gain)

@@ -12,6 +12,8 @@ from scoring.base import Move, text
 from scoring.dragon.data import (ACTION_NAMES, ACTIONS, DRAWN_EVENTS, EVENT_NAMES, MAX_FLOORS,
                                  PERSON_NAMES, PERSONS, R_FORM, TYPES, WILD, person_name)
 from scoring.forms import fail, form_choice, form_int, form_list, parse_action, player_name
+from scoring.i18n import joined, msgn
+from scoring.i18n import msg
 
 MAX_PALACES = 41  # the schema's bound on a palace index
 _TILES = [f"{k}:{a}" for k, ages in PERSONS.items() for a in ages]
@@ -32,7 +34,7 @@ def parse_form(state: dict, form: Mapping[str, str]) -> tuple[str, dict]:
 
 
 def _row(state: dict, form) -> dict:
-    row = [form_choice(form, f"ev{m}", DRAWN_EVENTS, text(f"{m}. hónap", f"Month {m}"), rule=R_FORM)
+    row = [form_choice(form, f"ev{m}", DRAWN_EVENTS, msg("Month %(m)s", m=m), rule=R_FORM)
            for m in range(3, 13)]
     return {"row": row}
 
@@ -40,8 +42,8 @@ def _row(state: dict, form) -> dict:
 def _opening(state: dict, form) -> dict:
     persons = []
     for i in (1, 2):
-        kind = form_choice(form, f"type{i}", TYPES, text(f"{i}. személy", f"Person {i}"), rule=R_FORM)
-        palace = form_int(form, f"palace{i}", text(f"{i}. személy palotája", f"Person {i}'s palace"),
+        kind = form_choice(form, f"type{i}", TYPES, msg("Person %(i)s", i=i), rule=R_FORM)
+        palace = form_int(form, f"palace{i}", msg("Person %(i)s's palace", i=i),
                           R_FORM, low=0, high=1)
         persons.append({"type": kind, "palace": palace})
     return {"seat": _seat(state), "persons": persons}
@@ -50,13 +52,13 @@ def _opening(state: dict, form) -> dict:
 def _dealt(state: dict, form) -> dict:
     groups = [[] for _ in range(state["n"])]
     for name in ACTIONS:
-        label = text(f"{ACTION_NAMES[name]['hu']} csoportja", f"Group of {ACTION_NAMES[name]['en']}")
+        label = msg("Group of %(text)s", text=ACTION_NAMES[name])
         groups[form_int(form, f"group_{name}", label, R_FORM, low=1, high=state["n"]) - 1].append(name)
     return {"groups": groups}
 
 
 def _action(state: dict, form) -> dict:
-    choice = form_choice(form, "choice", _CHOICES, text("Akció", "Action"), rule=R_FORM)
+    choice = form_choice(form, "choice", _CHOICES, msg("Action"), rule=R_FORM)
     parts = choice.split(":")
     data = {"seat": _seat(state), "group": int(parts[0]), "action": parts[1]}
     if len(parts) == 3:
@@ -71,9 +73,9 @@ def _refill(state: dict, form) -> dict:
 def _floors(state: dict, form) -> dict:
     seat = _seat(state)
     palaces = state["players"][seat]["palaces"]
-    add = [form_int({"n": form.get(f"add{i}") or "0"}, "n", text(f"{i + 1}. palota", f"Palace {i + 1}"),
+    add = [form_int({"n": form.get(f"add{i}") or "0"}, "n", msg("Palace %(value)s", value=i + 1),
                     R_FORM, low=0, high=MAX_FLOORS) for i in range(len(palaces))]
-    new = [form_int({"n": raw}, "n", text("Új palota", "New palace"), R_FORM, low=0, high=MAX_FLOORS)
+    new = [form_int({"n": raw}, "n", msg("New palace"), R_FORM, low=0, high=MAX_FLOORS)
            for raw in form_list(form, "new")]
     return {"seat": seat, "add": add, "new": [f for f in new if f]}
 
@@ -83,13 +85,13 @@ def _recruit(state: dict, form) -> dict:
     ``place`` = "p:<palace>", "r:<palace>:<type>:<age>" (replace that person) or "away"."""
     card, _, tile = (form.get("pick") or "").partition("|")
     if card not in _CARDS or (tile and tile not in _TILES):
-        fail("Válaszd ki a kijátszott kártyát és a lapkát.", "Choose the card played and the tile.", R_FORM)
+        fail(msg("Choose the card played and the tile."), R_FORM)
     data = {"seat": _seat(state), "card": card}
     if not tile:
         return data
     kind, _, age = tile.partition(":")
     data["person"] = {"type": kind, "age": age}
-    place = form_choice(form, "place", _PLACES, text("Hová kerül", "Where it goes"), rule=R_FORM)
+    place = form_choice(form, "place", _PLACES, msg("Where it goes"), rule=R_FORM)
     if place == "away":
         data["away"] = True
     elif place.startswith("p:"):
@@ -100,10 +102,10 @@ def _recruit(state: dict, form) -> dict:
 
 
 def _release(state: dict, form) -> dict:
-    persons = [form_choice({"v": raw}, "v", _PERSONS, text("Elbocsátott", "Released"), rule=R_FORM)
+    persons = [form_choice({"v": raw}, "v", _PERSONS, msg("Released"), rule=R_FORM)
                for raw in form_list(form, "release")]
     if not persons:
-        fail("Jelöld be, kiket bocsát el.", "Tick the persons to release.", R_FORM)
+        fail(msg("Tick the persons to release."), R_FORM)
     return {"seat": _seat(state), "persons": [list(spot) for spot in _slots(state, persons)]}
 
 
@@ -120,8 +122,7 @@ def _slots(state: dict, persons: list[str]) -> list[tuple[int, int]]:
         free = [j for j, p in enumerate(lives) if p == tile and (i, j) not in taken]
         if not free:
             name = person_name(tile)
-            fail(f"A(z) {i + 1}. palotában nincs (több) {name['hu']}.",
-                 f"Palace {i + 1} holds no (further) {name['en']}.", R_FORM)
+            fail(msg("Palace %(value)s holds no (further) %(name)s.", value=i + 1, name=name), R_FORM)
         taken.append((i, free[0]))
     return taken
 
@@ -145,66 +146,62 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
     if "seat" not in move.data:
         return said
     who = player_name(players, move.data["seat"])
-    return text(f"{who}: {said['hu']}", f"{who}: {said['en']}")
+    return msg("%(who)s: %(said)s", who=who, said=said)
 
 
 def _said_row(d: dict) -> dict:
     names = [EVENT_NAMES[e] for e in d["row"]]
-    return text("Eseménysor (3–12. hónap): " + _join(names, "hu"), "Event row (months 3–12): " + _join(names, "en"))
+    return msg("Event row (months 3–12): %(events)s", events=joined(", ", names))
 
 
 def _said_opening(d: dict) -> dict:
-    items = [text(f"{PERSON_NAMES[p['type']]['hu']} ({p['palace'] + 1}. palota)",
-                  f"{PERSON_NAMES[p['type']]['en']} (palace {p['palace'] + 1})") for p in d["persons"]]
-    return text(_join(items, "hu"), _join(items, "en"))
+    items = [msg("%(text)s (palace %(value)s)", text=PERSON_NAMES[p['type']], value=p['palace'] + 1) for p in d["persons"]]
+    return joined(", ", items)
 
 
 def _said_dealt(d: dict) -> dict:
-    hu = " | ".join(" + ".join(ACTION_NAMES[a]["hu"] for a in g) for g in d["groups"])
-    en = " | ".join(" + ".join(ACTION_NAMES[a]["en"] for a in g) for g in d["groups"])
-    return text(f"Akciócsoportok: {hu}", f"Action groups: {en}")
+    groups = joined(" | ", [joined(" + ", [ACTION_NAMES[a] for a in g]) for g in d["groups"]])
+    return msg("Action groups: %(groups)s", groups=groups)
 
 
 def _said_action(d: dict) -> dict:
     name = ACTION_NAMES[d["action"]]
-    extra = {"small": text(" (kicsi)", " (small)"), "large": text(" (nagy)", " (large)")}.get(
+    extra = {"small": msg(" (small)"), "large": msg(" (large)")}.get(
         d.get("privilege"), text("", ""))
-    return text(f"{name['hu']}{extra['hu']} – {d['group'] + 1}. csoport",
-                f"{name['en']}{extra['en']} – group {d['group'] + 1}")
+    return msg("%(name)s%(extra)s – group %(value)s", name=name, extra=extra, value=d['group'] + 1)
 
 
 def _said_refill(d: dict) -> dict:
-    return text("pénz feltöltése 3 yüanra", "refills money to 3 yuan")
+    return msg("refills money to 3 yuan")
 
 
 def _said_floors(d: dict) -> dict:
-    hu = ", ".join(f"{i + 1}. palota +{a}" for i, a in enumerate(d["add"]) if a)
-    en = ", ".join(f"palace {i + 1} +{a}" for i, a in enumerate(d["add"]) if a)
+    said = [msg("palace %(palace)s +%(floors)s", palace=i + 1, floors=a) for i, a in enumerate(d["add"]) if a]
     if d["new"]:
-        hu += (", " if hu else "") + "új palota: " + ", ".join(f"{f} szint" for f in d["new"])
-        en += (", " if en else "") + "new palace: " + ", ".join(f"{f} floor(s)" for f in d["new"])
-    return text(hu, en)
+        said.append(msg("new palace: %(floors)s", floors=joined(", ", [msgn("%(num)d floor", "%(num)d floors", f)
+                                                                     for f in d["new"]])))
+    return joined(", ", said)
 
 
 def _said_recruit(d: dict) -> dict:
     card = PERSON_NAMES[d["card"]]
     if "person" not in d:
-        return text(f"{card['hu']} – nincs több lapka, nem kap semmit", f"{card['en']} – no tile left, gets nothing")
+        return msg("%(card)s – no tile left, gets nothing", card=card)
     tile = person_name(d["person"])
     if d.get("away"):
-        where = text("elküldve", "sent away")
+        where = msg("sent away")
     elif "replace" in d:
-        where = text(f"{d['palace'] + 1}. palota, cserével", f"palace {d['palace'] + 1}, replacing")
+        where = msg("palace %(value)s, replacing", value=d['palace'] + 1)
     else:
-        where = text(f"{d['palace'] + 1}. palota", f"palace {d['palace'] + 1}")
+        where = msg("palace %(value)s", value=d['palace'] + 1)
     if d["card"] != WILD:
-        return text(f"{tile['hu']} ({where['hu']})", f"{tile['en']} ({where['en']})")
-    return text(f"{card['hu']} → {tile['hu']} ({where['hu']})", f"{card['en']} → {tile['en']} ({where['en']})")
+        return msg("%(tile)s (%(where)s)", tile=tile, where=where)
+    return msg("%(card)s → %(tile)s (%(where)s)", card=card, tile=tile, where=where)
 
 
 def _said_release(d: dict) -> dict:
     n = len(d["persons"])
-    return text(f"{n} alattvaló elbocsátva", f"{n} person(s) released")
+    return msg("%(n)s person(s) released", n=n)
 
 
 DESCRIBE: dict[str, Callable[[dict], dict]] = {

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from scoring.base import text
 from scoring.dragon.data import (ACTION_NAMES, ACTIONS, GROUP_SIZES, MAX_FLOORS, REFILL_TO, TYPES, WILD,
                                  action_yield, available, free_rooms, gain_text, group_fee, person_name,
                                  privilege_price, turn_order)
+from scoring.i18n import joined
+from scoring.i18n import msg
 
 
 def view(state: dict, players: list[dict]) -> dict:
@@ -31,44 +32,42 @@ def note_text(note: dict) -> dict[str, str]:
 def _action_note(note: dict) -> dict:
     name = ACTION_NAMES[note["action"]]
     if note["action"] == "privilege":
-        size = text("kicsi", "small") if note["privilege"] == "small" else text("nagy", "large")
+        size = msg("small") if note["privilege"] == "small" else msg("large")
         price = note["price"]
-        said = text(f"{name['hu']} ({size['hu']}): −{price} yüan", f"{name['en']} ({size['en']}): −{price} yuan")
+        said = msg("%(name)s (%(size)s): −%(price)s yuan", name=name, size=size, price=price)
     else:
         got = gain_text(note["action"], note["gain"])
-        said = text(f"{name['hu']}: {got['hu']}", f"{name['en']}: {got['en']}")
+        said = msg("%(name)s: %(got)s", name=name, got=got)
     if note["fee"]:
         fee = note["fee"]
-        said = text(f"{said['hu']} (foglalt csoport: −{fee} yüan)", f"{said['en']} (taken group: −{fee} yuan)")
+        said = msg("%(said)s (taken group: −%(fee)s yuan)", said=said, fee=fee)
     return said
 
 
 def _floors_note(note: dict) -> dict:
-    extended = [text(f"{i + 1}. palota +{a}", f"palace {i + 1} +{a}") for i, a in enumerate(note["add"]) if a]
-    started = [text(f"új {f} szintes palota", f"new {f}-floor palace") for f in note["new"]]
-    return text("szintek: " + ", ".join(x["hu"] for x in extended + started),
-                "floors: " + ", ".join(x["en"] for x in extended + started))
+    extended = [msg("palace %(value)s +%(a)s", value=i + 1, a=a) for i, a in enumerate(note["add"]) if a]
+    started = [msg("new %(f)s-floor palace", f=f) for f in note["new"]]
+    return msg("floors: %(floors)s", floors=joined(", ", extended + started))
 
 
 def _moved_in_note(note: dict) -> dict:
     name, steps = person_name(note["person"]), note["steps"]
-    where = text(f"{note['palace'] + 1}. palota", f"palace {note['palace'] + 1}")
+    where = msg("palace %(value)s", value=note['palace'] + 1)
     if note["replaced"]:
         gone = person_name(note["replaced"])
-        where = text(f"{where['hu']}, {gone['hu']} helyett", f"{where['en']}, replacing the {gone['en']}")
-    return text(f"{name['hu']} ({where['hu']}): +{steps} a személysávon",
-                f"{name['en']} ({where['en']}): +{steps} on the person track")
+        where = msg("%(where)s, replacing the %(gone)s", where=where, gone=gone)
+    return msg("%(name)s (%(where)s): +%(steps)s on the person track", name=name, where=where, steps=steps)
 
 
 def _away_note(note: dict) -> dict:
     name = person_name(note["person"])
-    return text(f"{name['hu']}: elküldve, nincs lépés", f"{name['en']}: sent away, no steps")
+    return msg("%(name)s: sent away, no steps", name=name)
 
 
 NOTES: dict[str, Callable[[dict], dict]] = {
     "action": _action_note, "floors": _floors_note, "moved-in": _moved_in_note, "away": _away_note,
-    "refill": lambda note: text(f"pénz 3 yüanra: +{note['gain']} yüan", f"money up to 3 yuan: +{note['gain']} yuan"),
-    "no-tile": lambda note: text("nincs több ilyen lapka: semmi", "no tile of the card left: nothing")}
+    "refill": lambda note: msg("money up to 3 yuan: +%(gain)s yuan", gain=note['gain']),
+    "no-tile": lambda note: msg("no tile of the card left: nothing")}
 
 
 def _ask_opening(state: dict) -> dict:

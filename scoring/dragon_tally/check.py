@@ -6,6 +6,7 @@ from typing import Callable
 
 from scoring.base import Move, Problem
 from scoring.dragon.data import PERSONS, R_PALACE, R_TALLY, R_TILES, person_name, supply_for
+from scoring.i18n import msg
 
 
 def check(state: dict, move: Move) -> list[Problem]:
@@ -15,19 +16,14 @@ def check(state: dict, move: Move) -> list[Problem]:
 def _check_position(state: dict, move: Move) -> list[Problem]:
     d = move.data
     if d["seat"] >= state["n"]:
-        return [Problem(R_TALLY, f"Nincs {d['seat'] + 1}. játékos ({state['n']} van).",
-                        f"There is no player {d['seat'] + 1} ({state['n']} players).")]
+        return [Problem(R_TALLY, msg("There is no player %(value)s (%(n)s players).", value=d['seat'] + 1, n=state['n']))]
     if state["positions"][d["seat"]] is not None:
-        return [Problem(R_TALLY, "Ennek a játékosnak a végállása már megvan (javítás: visszavonás).",
-                        "This player's position is already entered (undo or void it to correct it).")]
+        return [Problem(R_TALLY, msg("This player's position is already entered (undo or void it to correct it)."))]
     for i, palace in enumerate(d["palaces"]):
         if len(palace["persons"]) > palace["floors"]:
-            return [Problem(R_PALACE, f"A(z) {i + 1}. palota {palace['floors']} szintes, de {len(palace['persons'])} "
-                                      "alattvaló lakna benne; szintenként legfeljebb egy.",
-                            f"Palace {i + 1} has {palace['floors']} floor(s) but {len(palace['persons'])} persons; "
-                            "at most one per floor.")]
+            return [Problem(R_PALACE, msg("Palace %(value)s has %(floors)s floor(s) but %(count)s persons; at most one per floor.", value=i + 1, floors=palace['floors'], count=len(palace['persons'])))]
         if any(p["age"] not in PERSONS[p["type"]] for p in palace["persons"]):
-            return [Problem(R_TILES, "Ilyen korú lapka nincs ebből a típusból.", "That type has no tile of that age.")]
+            return [Problem(R_TILES, msg("That type has no tile of that age."))]
     return _check_supply(state, d)
 
 
@@ -40,9 +36,7 @@ def _check_supply(state: dict, d: dict) -> list[Problem]:
         if count > supply[kind][age]:
             name = person_name({"type": kind, "age": age})
             return [Problem(R_TILES,
-                            f"{state['n']} játékosnál csak {supply[kind][age]} {name['hu']} lapka van, itt {count}.",
-                            f"With {state['n']} players there are only {supply[kind][age]} {name['en']} tiles; "
-                            f"the courts hold {count}.")]
+                            msg("With %(n)s players there are only %(value)s %(name)s tiles; the courts hold %(count)s.", n=state['n'], value=supply[kind][age], name=name, count=count))]
     return []
 
 

@@ -2,8 +2,9 @@
 The printed tiles and the scoring arithmetic are the full game's (scoring/dragon/)."""
 from __future__ import annotations
 
-from scoring.base import EventSpec, text
+from scoring.base import EventSpec
 from scoring.dragon.data import AGES, MAX_FLOORS, TYPES
+from scoring.i18n import msg
 from scoring.schema import count, obj, seat
 
 MAX_PALACES = 8
@@ -17,5 +18,5 @@ EVENT_TYPES = {
                        ["floors", "persons"], floors=count(MAX_FLOORS, low=1),
                        persons={"type": "array", "maxItems": MAX_FLOORS, "items": obj(
                            ["type", "age"], type={"enum": list(TYPES)}, age={"enum": list(AGES)})})}),
-        label=text("Végállás beírva", "Final position entered")),
+        label=msg("Final position entered")),
 }

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from scoring.base import Move, text
+from scoring.base import Move
 from scoring.dragon.data import MAX_FLOORS, PERSONS, R_FORM
 from scoring.dragon_tally.data import MAX_PALACES
 from scoring.forms import fail, form_choice, form_int, parse_action, player_name
+from scoring.i18n import msg
 
 _TILES = [f"{k}:{a}" for k, ages in PERSONS.items() for a in ages]
-_COUNTS = {"score": text("Eddigi pontok", "Points so far"), "yuan": text("Yüan", "Yuan"),
-           "rice": text("Rizs", "Rice"), "fireworks": text("Tűzijáték", "Fireworks"),
-           "track": text("Személysáv", "Person track")}
+_COUNTS = {"score": msg("Points so far"), "yuan": msg("Yuan"),
+           "rice": msg("Rice"), "fireworks": msg("Fireworks"),
+           "track": msg("Person track")}
 
 
 def parse_form(state: dict, form: Mapping[str, str]) -> tuple[str, dict]:
@@ -19,7 +20,7 @@ def parse_form(state: dict, form: Mapping[str, str]) -> tuple[str, dict]:
 
 
 def _position(state: dict, form) -> dict:
-    data = {"seat": form_int(form, "seat", text("Játékos", "Player"), R_FORM, low=0, high=state["n"] - 1)}
+    data = {"seat": form_int(form, "seat", msg("Player"), R_FORM, low=0, high=state["n"] - 1)}
     for name, label in _COUNTS.items():
         data[name] = form_int({name: form.get(name) or "0"}, name, label, R_FORM, low=0, high=999)
     data["palaces"] = [p for p in (_palace(form, i) for i in range(MAX_PALACES)) if p]
@@ -27,19 +28,17 @@ def _position(state: dict, form) -> dict:
 
 
 def _palace(form, i: int) -> dict | None:
-    label = text(f"{i + 1}. palota", f"Palace {i + 1}")
+    label = msg("Palace %(value)s", value=i + 1)
     floors = form_int({"f": form.get(f"floors{i}") or "0"}, "f", label, R_FORM, low=0, high=MAX_FLOORS)
     persons = []
     for j in range(MAX_FLOORS):
-        tile = form_choice(form, f"person{i}_{j}", _TILES, text(f"{label['hu']}, {j + 1}. lakó",
-                                                               f"{label['en']}, person {j + 1}"),
+        tile = form_choice(form, f"person{i}_{j}", _TILES, msg("%(label)s, person %(value)s", label=label, value=j + 1),
                            optional=True, rule=R_FORM)
         if tile:
             kind, _, age = tile.partition(":")
             persons.append({"type": kind, "age": age})
     if persons and not floors:
-        fail(f"{label['hu']}: alattvaló csak palotában lehet, add meg a szintek számát.",
-             f"{label['en']}: persons live in palaces; give the palace's floors.", R_FORM)
+        fail(msg("%(label)s: persons live in palaces; give the palace's floors.", label=label), R_FORM)
     return {"floors": floors, "persons": persons} if floors else None
 
 
@@ -50,7 +49,4 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
     d = move.data
     who = player_name(players, d["seat"])
     persons = sum(len(p["persons"]) for p in d["palaces"])
-    return text(f"{who}: {d['score']} pont, {len(d['palaces'])} palota, {persons} alattvaló, "
-                f"{d['yuan']} yüan, {d['rice']} rizs, {d['fireworks']} tűzijáték",
-                f"{who}: {d['score']} points, {len(d['palaces'])} palaces, {persons} persons, "
-                f"{d['yuan']} yuan, {d['rice']} rice, {d['fireworks']} fireworks")
+    return msg("%(who)s: %(score)s points, %(count)s palaces, %(persons)s persons, %(yuan)s yuan, %(rice)s rice, %(fireworks)s fireworks", who=who, score=d['score'], count=len(d['palaces']), persons=persons, yuan=d['yuan'], rice=d['rice'], fireworks=d['fireworks'])

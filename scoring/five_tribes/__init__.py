@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scoring.base import GameKind, text
+from scoring.base import GameKind
 from scoring.five_tribes.apply import apply
 from scoring.five_tribes.check import check
 from scoring.five_tribes.data import EVENT_TYPES
@@ -18,9 +18,10 @@ from scoring.five_tribes.score import CATEGORIES, is_over, score
 from scoring.five_tribes.turns import turn
 from scoring.five_tribes.setup import setup, setup_v1
 from scoring.five_tribes.view import view
+from scoring.i18n import msg
 
 GAME = GameKind(
-    kind="five-tribes", bgg_id=157354, title=text("Five Tribes – Naqala dzsinnjei", "Five Tribes"),
+    kind="five-tribes", bgg_id=157354, title=msg("Five Tribes"),
     min_players=2, max_players=4, rules_version=2, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, categories=CATEGORIES,

@@ -14,9 +14,11 @@ from scoring.five_tribes.data import (CARD_KINDS, CELLS, DJINNS, GOODS, MEEPLES_
                                       PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES, card_label, deal,
                                       distance, drop_options, hand_of, rule, walk)
 from scoring.forms import fail, form_choice, form_int, form_list, player_name
+from scoring.i18n import joined
+from scoring.i18n import msg, msgp
 
-FIELD = text("Mező", "Field")
-TILE = text("Lapka", "Tile")
+FIELD = msg("Field")
+TILE = msg("Tile")
 
 
 def _num(form, name: str, label=FIELD, required: bool = False) -> int:
@@ -42,7 +44,7 @@ def _path(raw: str) -> list[str]:
     for word in raw.replace(",", " ").replace(".", " ").split():
         word = word.upper()
         if word not in TILE_INDEX:
-            fail(f"Útvonal: ismeretlen lapka „{word[:8]}” (A1–F5).", f"Path: unknown tile “{word[:8]}” (A1–F5).")
+            fail(msg("Path: unknown tile “%(value)s” (A1–F5).", value=word[:8]))
         out.append(word)
     return out
 
@@ -60,7 +62,7 @@ def parse_form(state: dict, form) -> tuple[str, dict]:
     action = form.get("action") or ("meeples-moved" if form.get("tap") else "")
     parser = PARSERS.get(action)
     if parser is None:
-        fail("Ismeretlen művelet.", "Unknown action.")
+        fail(msg("Unknown action."))
     return parser(state, form)
 
 
@@ -73,13 +75,11 @@ def _board(state, form):
     """The sultanate as the table laid it: each tile's kind and its 3 meeples (§2)."""
     missing = [TILE_NAMES[i] for i in range(CELLS) if form.get(f"tile_{i}") not in TILES]
     if missing:
-        fail(f"Add meg minden lapka típusát (hiányzik: {' '.join(missing)}).",
-             f"Give every tile its kind (missing: {' '.join(missing)}).")
+        fail(msg("Give every tile its kind (missing: %(value)s).", value=' '.join(missing)))
     short = [TILE_NAMES[i] for i in range(CELLS)
              if any(form.get(f"meeple_{i}_{k}") not in TRIBES for k in range(MEEPLES_PER_TILE))]
     if short:
-        fail(f"Minden lapkára 3 figura kell (hiányos: {' '.join(short)}).",
-             f"Every tile holds 3 meeples (incomplete: {' '.join(short)}).")
+        fail(msg("Every tile holds 3 meeples (incomplete: %(value)s).", value=' '.join(short)))
     tiles = [form[f"tile_{i}"] for i in range(CELLS)]
     meeples = [[form[f"meeple_{i}_{k}"] for k in range(MEEPLES_PER_TILE)] for i in range(CELLS)]
     return "board-laid", {"tiles": tiles, "meeples": meeples} | _displays(form)
@@ -95,10 +95,10 @@ def _dealt(state, form):
 
 def _bid(state, form):
     if state["next"]["step"] != "bid":
-        fail("Most nincs licit.", "It is not time to bid.")
+        fail(msgp("form", "It is not time to bid."))
     seat = state["bid_order"][len(state["bids"])]
-    data = {"seat": seat, "cost": _num(form, "cost", text("Licit", "Bid"), required=True)}
-    if fakirs := _num(form, "bid_fakirs", text("Fakírok", "Fakirs")):
+    data = {"seat": seat, "cost": _num(form, "cost", msgp("noun", "Bid"), required=True)}
+    if fakirs := _num(form, "bid_fakirs", msg("Fakirs")):
         data["fakirs"] = fakirs
     return "bid-placed", data
 
@@ -116,7 +116,7 @@ def _move(state, form):
             done = walk(state["meeples"], indexes, drops)
             data |= {"tile": path[-1], "tribe": done["tribe"], "count": done["count"], "emptied": done["emptied"]}
     tribe = data.get("tribe")
-    if tribe == "builder" and (fakirs := _num(form, "move_fakirs", text("Fakírok", "Fakirs"))):
+    if tribe == "builder" and (fakirs := _num(form, "move_fakirs", msg("Fakirs"))):
         data["fakirs"] = fakirs
     if tribe == "merchant" and not state.get("displays"):
         data["cards"] = [k for k, n in _counts(form, "mcard_", CARD_KINDS).items() for _ in range(n)]
@@ -130,7 +130,7 @@ def _drops(form, meeples, indexes) -> list[str]:
     steps = len(indexes) - 1
     chosen = [form.get(f"drop_{i}") for i in range(1, steps + 1)]
     if any(chosen):
-        return [_choice(form, f"drop_{i}", TRIBES, label=text(f"{i}. lépés", f"Step {i}")) for i in range(1, steps + 1)]
+        return [_choice(form, f"drop_{i}", TRIBES, label=msg("Step %(i)s", i=i)) for i in range(1, steps + 1)]
     if sum(hand_of(meeples, indexes[0]).values()) != steps:
         return []   # the path is as long as the hand or check says why not
     proposed, _ = drop_options(meeples, indexes, form.get("last"))
@@ -147,7 +147,7 @@ def _kills(state, form, data) -> dict:
             if v["tribe"] == "merchant":
                 v["card"] = card
     far = max((distance(TILE_INDEX[v["tile"]], TILE_INDEX[data["tile"]]) for v in victims if "tile" in v), default=0)
-    fakirs = _num(form, "move_fakirs", text("Fakírok", "Fakirs")) or max(0, far - data["count"])
+    fakirs = _num(form, "move_fakirs", msg("Fakirs")) or max(0, far - data["count"])
     if fakirs:
         out["fakirs"] = fakirs
     return out
@@ -160,22 +160,22 @@ def _victim(form, name: str) -> dict | None:
         return None
     parts = raw.split(":")
     if len(parts) != 3 or parts[2] not in TRIBES:
-        fail("Áldozat: érvénytelen választás.", "Victim: not a valid choice.")
+        fail(msg("Victim: not a valid choice."))
     where, place, tribe = parts
     if where == "tile" and place in TILE_INDEX:
         return {"tile": place, "tribe": tribe}
     if where == "seat" and place in ("0", "1", "2", "3"):
         return {"seat": int(place), "tribe": tribe}
-    fail("Áldozat: érvénytelen választás.", "Victim: not a valid choice.")
+    fail(msg("Victim: not a valid choice."))
 
 
 def _move_entered(state, form):
     """A game whose meeples the app does not track (§13): the table enters the move's result."""
     tribe = _choice(form, "tribe", TRIBES)
     data = {"tile": _tile(form, "move_tile"), "tribe": tribe,
-            "count": _num(form, "count", text("Figurák száma", "Number of meeples"), required=True),
+            "count": _num(form, "count", msg("Number of meeples"), required=True),
             "emptied": bool(form.get("emptied"))}
-    if tribe in ("builder", "assassin") and (fakirs := _num(form, "move_fakirs", text("Fakírok", "Fakirs"))):
+    if tribe in ("builder", "assassin") and (fakirs := _num(form, "move_fakirs", msg("Fakirs"))):
         data["fakirs"] = fakirs
     if path := _path(form.get("path") or ""):
         data["path"] = path
@@ -212,8 +212,7 @@ def _building(kind):
 def _buy(state, form):
     cards = _cards(form, ["buy_0", "buy_1"])
     if not cards:   # else the payload's schema refuses it in its own words ("cards": at least 1 item)
-        fail("Válaszd ki, melyik lapot veszed: nincs kiválasztva lap.",
-             "Choose the card to buy: none is chosen.", rule(5))
+        fail(msg("Choose the card to buy: none is chosen."), rule(5))
     return "goods-bought", {"cards": cards}
 
 
@@ -250,13 +249,14 @@ def _sheet(state, form):
     seat = int(_choice(form, "sheet_seat", [str(i) for i in range(state["n"])]))
     djinns = form_list(form, "sheet_djinn")
     if any(d not in DJINNS for d in djinns):
-        fail("Ismeretlen dzsinn.", "Unknown djinn.")
+        fail(msg("Unknown djinn."))
     data = {"seat": seat, "djinns": djinns,
             "goods": _counts(form, "s_goods_", GOODS), "tiles": _counts(form, "s_tiles_", TILES)}
-    for key, hu, en in (("gold", "Arany", "Gold"), ("viziers", "Vezírek", "Viziers"), ("elders", "Vének", "Elders"),
-                        ("palms", "Pálmafák", "Palm trees"), ("palaces", "Paloták", "Palaces"),
-                        ("fakirs", "Fakírok", "Fakirs"), ("tile_vp", "Lapkák GyP", "Tiles' VP")):
-        data[key] = _num(form, f"s_{key}", text(hu, en))
+    for key, label in (("gold", msgp("sheet field", "Gold")), ("viziers", msgp("sheet field", "Viziers")),
+                       ("elders", msgp("sheet field", "Elders")), ("palms", msgp("sheet field", "Palm trees")),
+                       ("palaces", msgp("sheet field", "Palaces")), ("fakirs", msgp("sheet field", "Fakirs")),
+                       ("tile_vp", msgp("sheet field", "Tiles' VP"))):
+        data[key] = _num(form, f"s_{key}", label)
     return "sheet-entered", data
 
 
@@ -272,61 +272,62 @@ PARSERS = {
 
 # ---------------------------------------------------------------- the log
 
-def _list(cards, lang) -> str:
-    return ", ".join(card_label(c)[lang] for c in cards) or "–"
+def _list(cards) -> dict[str, str]:
+    """Resource cards named in every language; – for none."""
+    return joined(", ", [card_label(c) for c in cards]) if cards else joined("", ["–"])
 
 
 def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
     d, t = move.data, move.type
     if t == "board-laid":
-        how = ((f", kiosztás: {d['seed']}", f", dealt from seed {d['seed']}") if "seed" in d
-               else (", 90 figurával", ", with its 90 meeples") if "meeples" in d else ("", ""))
-        return text(f"A szultánság lerakva (5 × 6 lapka{how[0]})", f"The sultanate laid (5 × 6 tiles{how[1]})")
+        if "seed" in d:
+            return msg("The sultanate laid (5 × 6 tiles, dealt from seed %(seed)s)", seed=d["seed"])
+        if "meeples" in d:
+            return msg("The sultanate laid (5 × 6 tiles, with its 90 meeples)")
+        return msg("The sultanate laid (5 × 6 tiles)")
     if t == "bid-placed":
         who = player_name(players, d["seat"])
         fk = f" ({d['fakirs']} fakír, Kumarbi)" if d.get("fakirs") else ""
-        return text(f"{who} licitje: {d['cost']}{fk}", f"{who} bids {d['cost']}{fk}")
+        return msg("%(who)s bids %(cost)s%(fk)s", who=who, cost=d['cost'], fk=fk)
     if t == "meeples-moved":
         return _describe_move(d)
     if t in ("palm-placed", "palace-placed"):
         label = EVENT_LABEL[t]
-        return text(f"{label['hu']}: {d['tile']}", f"{label['en']}: {d['tile']}")
+        return msg("%(label)s: %(tile)s", label=label, tile=d['tile'])
     if t == "goods-bought":
-        return text(f"Vásárlás: {_list(d['cards'], 'hu')}", f"Bought: {_list(d['cards'], 'en')}")
+        return msg("Bought: %(cards)s", cards=_list(d["cards"]))
     if t == "djinn-taken":
         p = PAYMENT_LABELS[d["pay"]]
-        return text(f"Dzsinn: {d['djinn']} ({p['hu']})", f"Djinn: {d['djinn']} ({p['en']})")
+        return msg("Djinn: %(djinn)s (%(p)s)", djinn=d['djinn'], p=p)
     if t == "djinn-used":
         p = PAYMENT_LABELS[d["pay"]]
         at = f" → {d['tile']}" if "tile" in d else f" → {d['keep']}" if "keep" in d else ""
         if "card" in d:
-            at = (f" → {card_label(d['card'])['hu']}", f" → {card_label(d['card'])['en']}")
-        at = at if isinstance(at, tuple) else (at, at)
-        return text(f"{d['djinn']} képessége ({p['hu']}){at[0]}", f"{d['djinn']}'s power ({p['en']}){at[1]}")
+            at = joined("", [" → ", card_label(d["card"])])
+        return joined("", [msg("%(djinn)s's power (%(pay)s)", djinn=d["djinn"], pay=p), at])
     if t == "goods-sold":
         cards = [k for k, n in d["goods"].items() for _ in range(n)]
-        return text(f"Eladva: {_list(cards, 'hu')}", f"Sold: {_list(cards, 'en')}")
+        return msg("Sold: %(cards)s", cards=_list(cards))
     if t == "turn-ended" and d.get("no_move"):
-        return text("Kör vége: nincs szabályos lépés", "Turn ended: no legal move")
+        return msg("Turn ended: no legal move")
     if t == "sheet-entered":
         who = player_name(players, d["seat"])
-        return text(f"{who} pontozólapja", f"{who}'s score sheet")
+        return msg("%(who)s's score sheet", who=who)
     return dict(EVENT_LABEL[t])
 
 
 def _describe_move(d) -> dict[str, str]:
     path = " → ".join(d.get("path", [])) if "drops" in d else ""
     if not {"tile", "tribe", "count"} <= set(d):   # a tracked move sent with its path only
-        return text(f"Lépés: {path or '?'}", f"Move: {path or '?'}")
+        return msg("Move: %(value)s", value=path or '?')
     where, tribe = d["tile"], TRIBES[d["tribe"]]["label"]
     route = f" ({path})" if path else ""
-    camel = (" – kiürítve", " – emptied") if d.get("emptied") else ("", "")
-    return text(f"Lépés: {where}, {d['count']} {tribe['hu']}{camel[0]}{route}",
-                f"Move: {where}, {d['count']} {tribe['en']}{camel[1]}{route}")
+    said = msg("Move: %(tile)s, %(count)s %(tribe)s", tile=where, count=d["count"], tribe=tribe)
+    return joined("", [said, msg(" – emptied") if d.get("emptied") else "", route])
 
 
 EVENT_LABEL = {
-    "palm-placed": text("Pálmafa", "Palm tree"), "palace-placed": text("Palota", "Palace"),
-    "turn-ended": text("Kör vége", "Turn ended"),
-    "round-ended": text("Forduló vége, sorok feltöltve", "Round ended, displays refilled"),
+    "palm-placed": msg("Palm tree"), "palace-placed": msg("Palace"),
+    "turn-ended": msg("Turn ended"),
+    "round-ended": msg("Round ended, displays refilled"),
 }

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from scoring.base import ScorePart, text
+from scoring.base import ScorePart, Text
 from scoring.five_tribes.data import DJINNS, GOODS, SUIT_VALUES, TILES
+from scoring.i18n import msg
 
 CATEGORIES = {
-    "gold": text("Arany", "Gold"),
-    "viziers": text("Vezírek", "Viziers"),
-    "vizier-bonus": text("Vezírtöbbség", "Vizier majority"),
-    "elders": text("Vének", "Elders"),
-    "djinns": text("Dzsinnek", "Djinns"),
-    "palms": text("Pálmafák", "Palm trees"),
-    "palaces": text("Paloták", "Palaces"),
-    "tiles": text("Lapkák", "Tiles"),
-    "goods": text("Árusorozatok", "Merchandise sets"),
+    "gold": msg("Gold"),
+    "viziers": msg("Viziers"),
+    "vizier-bonus": msg("Vizier majority"),
+    "elders": msg("Elders"),
+    "djinns": msg("Djinns"),
+    "palms": msg("Palm trees"),
+    "palaces": msg("Palaces"),
+    "tiles": msg("Tiles"),
+    "goods": msg("Merchandise sets"),
 }
 
 
@@ -64,38 +65,35 @@ def holdings_parts(seat: int, all_holdings: list[dict], src: dict[str, list[int]
     palm_vp = 5 if "Haurvatat" in djinns else 3
     fewer = sum(1 for i, o in enumerate(all_holdings) if i != seat and o["viziers"] < h["viziers"])
     parts = [
-        part("gold", h["gold"], text(f"Arany: {h['gold']}", f"Gold: {h['gold']}")),
-        part("viziers", h["viziers"] * vizier_vp, _times("Vezírek", "Viziers", h["viziers"], vizier_vp,
+        part("gold", h["gold"], msg("Gold: %(gold)s", gold=h['gold'])),
+        part("viziers", h["viziers"] * vizier_vp, _times(msg("Viziers"), h["viziers"], vizier_vp,
                                                           "Jafaar" if vizier_vp == 3 else "")),
-        part("vizier-bonus", 10 * fewer, text(
-            f"Vezírtöbbség: 10 × {fewer} ellenfél kevesebb vezírrel",
-            f"Vizier majority: 10 × {fewer} opponent(s) with fewer viziers")),
-        part("elders", h["elders"] * elder_vp, _times("Vének", "Elders", h["elders"], elder_vp,
+        part("vizier-bonus", 10 * fewer, msg("Vizier majority: 10 × %(fewer)s opponent(s) with fewer viziers", fewer=fewer)),
+        part("elders", h["elders"] * elder_vp, _times(msg("Elders"), h["elders"], elder_vp,
                                                       "Shamhat" if elder_vp == 4 else "")),
         part("djinns", sum(DJINNS[d]["vp"] for d in h["djinns"]), _djinn_label(h["djinns"])),
-        part("palms", h["palms"] * palm_vp, _times("Pálmafák", "Palm trees", h["palms"], palm_vp,
+        part("palms", h["palms"] * palm_vp, _times(msg("Palm trees"), h["palms"], palm_vp,
                                                    "Haurvatat" if palm_vp == 5 else "")),
-        part("palaces", h["palaces"] * 5, _times("Paloták", "Palaces", h["palaces"], 5, "")),
-        part("tiles", h["tile_vp"], text(f"Lapkák: {h['tile_vp']} GyP", f"Tiles: {h['tile_vp']} VP")),
+        part("palaces", h["palaces"] * 5, _times(msg("Palaces"), h["palaces"], 5, "")),
+        part("tiles", h["tile_vp"], msg("Tiles: %(tile_vp)s VP", tile_vp=h['tile_vp'])),
     ]
     wilds = h["fakirs"] // 2 if "Al-Amin" in djinns else 0
     _, layers = best_with_wilds(h["goods"], wilds)
     sums = " + ".join(str(v) for v in layers) or "0"
-    extra_hu = f" (Al-Amin: {wilds} joker)" if wilds else ""
-    extra_en = f" (Al-Amin: {wilds} wild)" if wilds else ""
-    parts.append(part("goods", sum(layers), text(f"Árusorozatok: {sums}{extra_hu}",
-                                                 f"Merchandise sets: {sums}{extra_en}")))
+    said = (msg("Merchandise sets: %(sums)s (Al-Amin: %(wilds)s wild)", sums=sums, wilds=wilds) if wilds
+            else msg("Merchandise sets: %(sums)s", sums=sums))
+    parts.append(part("goods", sum(layers), said))
     return parts
 
 
-def _times(hu: str, en: str, n: int, each: int, djinn: str) -> dict:
+def _times(what: Text, n: int, each: int, djinn: str) -> dict:
     why = f" ({djinn})" if djinn else ""
-    return text(f"{hu}: {n} × {each}{why}", f"{en}: {n} × {each}{why}")
+    return msg("%(what)s: %(n)s × %(each)s%(why)s", what=what, n=n, each=each, why=why)
 
 
 def _djinn_label(names: list[str]) -> dict:
     listed = ", ".join(f"{d} {DJINNS[d]['vp']}" for d in names) or "–"
-    return text(f"Dzsinnek: {listed}", f"Djinns: {listed}")
+    return msg("Djinns: %(listed)s", listed=listed)
 
 
 def score(state: dict) -> dict[int, list[ScorePart]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from scoring.base import Move, text
+from scoring.base import Move
 from scoring.five_tribes.check import cards_left, djinns_left, in_bag
 from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, CELLS, COLOURS, DJINNS, FAKIRS, GOODS,
                                       PAYMENT_LABELS, PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES,
@@ -13,6 +13,7 @@ from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, CELLS, COLOURS, DJI
                                       in_reach, indexed, last_tribes, neighbours, some_move_exists, tile_name,
                                       walk)
 from scoring.five_tribes.score import holdings_all
+from scoring.i18n import msg
 
 CARDS = [{"id": k, "label": card_label(k)} for k in CARD_KINDS]
 TILE_KINDS = [{"id": k, "label": v["label"], "short": v["short"], "vp": v["vp"], "count": v["count"]}
@@ -140,9 +141,9 @@ def _compulsory(state, turn) -> dict | None:
     if turn["action"]:
         return None
     if kind == "oasis" and state["supply"]["palms"]:
-        return {"hu": "Kötelező: pálmafa erre az oázisra.", "en": "Compulsory: a palm tree on this oasis."}
+        return msg("Compulsory: a palm tree on this oasis.")
     if kind == "village" and state["supply"]["palaces"]:
-        return {"hu": "Kötelező: palota erre a falura.", "en": "Compulsory: a palace on this village."}
+        return msg("Compulsory: a palace on this village.")
     return None
 
 
@@ -228,34 +229,23 @@ def tap_refusal(meeples, path: list[int], word: str) -> dict[str, str]:
     board shows it when such a tile is tapped, instead of doing nothing."""
     tile = TILE_INDEX.get(word)
     if tile is None:
-        return text(f"{word}: nincs ilyen lapka a táblán.", f"{word}: there is no such tile on the board.")
+        return msg("%(word)s: there is no such tile on the board.", word=word)
     if not path:
         if not hand_of(meeples, tile):
-            return text(f"{word}: nincs rajta felvehető figura.", f"{word}: there are no meeples on it to pick up.")
-        return text(f"{word}: innen egyetlen lépés sem érhet szabályosan véget (az utolsó figura csak "
-                    "olyan lapkára kerülhet, ahol már áll ilyen színű).",
-                    f"{word}: no move from here can end legally (the last meeple must land where one "
-                    "of its colour stands).")
+            return msg("%(word)s: there are no meeples on it to pick up.", word=word)
+        return msg("%(word)s: no move from here can end legally (the last meeple must land where one of its colour stands).", word=word)
     here = TILE_NAMES[path[-1]]
     if sum(hand_of(meeples, path[0]).values()) == len(path) - 1:
-        return text(f"{word}: az útvonal már kész – rögzítsd a lépést, vagy lépj vissza.",
-                    f"{word}: the path is complete – record the move or step back.")
+        return msg("%(word)s: the path is complete – record the move or step back.", word=word)
     if tile == path[-1]:
-        return text(f"{word}: már itt vagy – koppints a következő lapkára.",
-                    f"{word}: you are already there – tap the next tile.")
+        return msg("%(word)s: you are already there – tap the next tile.", word=word)
     if len(path) > 1 and tile == path[-2]:
-        return text(f"{word}: épp onnan jöttél – egyenesen visszalépni tilos.",
-                    f"{word}: you just came from there – no stepping straight back.")
+        return msg("%(word)s: you just came from there – no stepping straight back.", word=word)
     if tile in neighbours(path[-1], diagonal=True) and tile not in neighbours(path[-1], diagonal=False):
-        return text(f"{word} átlósan van a(z) {here} mellett – csak fel, le, jobbra vagy balra lehet lépni.",
-                    f"{word} is diagonal from {here} – steps go only up, down, left or right.")
+        return msg("%(word)s is diagonal from %(here)s – steps go only up, down, left or right.", word=word, here=here)
     if tile not in neighbours(path[-1], diagonal=False):
-        return text(f"{word} nem szomszédos a(z) {here} lapkával – egy lépés egy lapka.",
-                    f"{word} is not next to {here} – one tile a step.")
-    return text(f"{word}: innen a lépés nem érhet szabályosan véget (az utolsó figura csak olyan "
-                "lapkára kerülhet, ahol már áll ilyen színű).",
-                f"{word}: from there the move cannot end legally (the last meeple must land where "
-                "one of its colour stands).")
+        return msg("%(word)s is not next to %(here)s – one tile a step.", word=word, here=here)
+    return msg("%(word)s: from there the move cannot end legally (the last meeple must land where one of its colour stands).", word=word)
 
 
 def _next_steps(path) -> list[int]:

@@ -6,7 +6,7 @@ missing the app asks the table (province full, alliances, road chains).
 """
 from dataclasses import replace
 
-from scoring.base import Boards, GameKind, text
+from scoring.base import Boards, GameKind
 from scoring.han import boards
 from scoring.han.apply import apply
 from scoring.han.check import check
@@ -17,9 +17,10 @@ from scoring.han.score import TIEBREAK_RULE, is_over, score, tiebreak
 from scoring.han.turns import turn
 from scoring.han.setup import RULES_VERSION, check_setup, setup, setup_v1
 from scoring.han.view import view
+from scoring.i18n import msg
 
 GAME = GameKind(
-    kind="han", bgg_id=153625, title=text("Han", "Han"), min_players=2, max_players=5, rules_version=RULES_VERSION,
+    kind="han", bgg_id=153625, title=msg("Han"), min_players=2, max_players=5, rules_version=RULES_VERSION,
     event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, check_setup=check_setup,
     categories=CATEGORIES, tiebreak=tiebreak, tiebreak_rule=TIEBREAK_RULE,

@@ -10,8 +10,9 @@ import re
 from functools import partial
 from typing import Any, Mapping
 
-from scoring.base import FormError, Problem, text
+from scoring.base import FormError, Problem
 from scoring.han.data import ALLIANCES, AREAS, COLOUR_AREAS, COLOUR_TEXT, COLOURS, MAX_SITES, SIDES
+from scoring.i18n import hu_and_en, msg
 from scoring.schema import schema_problems
 
 ID = re.compile(r"^[a-z0-9-]{1,24}$")
@@ -25,7 +26,7 @@ def _area(id_, name="", colour=None):
 def blank(side: int) -> dict:
     """Every fact unknown: 9 unnamed areas, empty sites, 15 empty alliances."""
     spec = SIDES[side]
-    return {"side": side, "name": dict(spec["name"]), "source": "",
+    return {"side": side, "name": hu_and_en(spec["name"]), "source": "",
             "areas": [_area(f"a{i}") for i in range(1, AREAS + 1)],
             "border_sites": [{"areas": [None, None]} for _ in range(spec["border_sites"])],
             "harbours": [{"area": None} for _ in range(spec["harbours"])],
@@ -111,7 +112,7 @@ def road_sites(data: dict) -> dict[str, dict] | None:
     return sites
 
 
-_p = partial(Problem, RULE)  # a problem of the profile: (hu, en)
+_p = partial(Problem, RULE)  # a problem of the profile: _p(msg("..."))
 
 
 def _colour_counts(data: dict) -> list[Problem]:
@@ -123,47 +124,40 @@ def _colour_counts(data: dict) -> list[Problem]:
         if len(named) > most:
             c = COLOUR_TEXT[colour]
             problems.append(_p(
-                f"{c['hu']}: {len(named)} terület ({', '.join(named)}), de legfeljebb {most} lehet ilyen színű "
-                "(négy szín kétszer, a lila egyszer).",
-                f"{c['en']}: {len(named)} areas ({', '.join(named)}), but at most {most} can have this colour "
-                "(four colours twice, violet once)."))
+                msg("%(c)s: %(count)s areas (%(value)s), but at most %(most)s can have this colour (four colours twice, violet once).", c=c, count=len(named), value=', '.join(named), most=most)))
     return problems
 
 
 def validate(data) -> list[Problem]:
     """Contradictions in a profile; unknown (null) facts are allowed."""
-    shape = schema_problems(SCHEMA, data, RULE, text("profil", "profile"))
+    shape = schema_problems(SCHEMA, data, RULE, msg("profile"))
     if shape:
         return shape
     problems = []
     ids = [a["id"] for a in data["areas"]]
     if len(set(ids)) != AREAS:
-        problems.append(_p("A 9 terület azonosítója legyen különböző.", "The 9 area ids must differ."))
+        problems.append(_p(msg("The 9 area ids must differ.")))
     problems += _colour_counts(data)
     spec = SIDES[data["side"]]
     if len(data["border_sites"]) != spec["border_sites"] or len(data["harbours"]) != spec["harbours"]:
-        problems.append(_p(f"Ezen az oldalon {spec['border_sites']} határhely és {spec['harbours']} kikötő van.",
-                           f"This side has {spec['border_sites']} border sites and {spec['harbours']} harbours."))
+        problems.append(_p(msg("This side has %(border_sites)s border sites and %(harbours)s harbours.", border_sites=spec['border_sites'], harbours=spec['harbours'])))
     known = set(ids)
     pairs = [("border", b["areas"]) for b in data["border_sites"]] + \
             [("alliance", a["areas"]) for a in data["alliances"]]
     refs = [a for _, pair in pairs for a in pair] + [h["area"] for h in data["harbours"]]
     if any(r is not None and r not in known for r in refs):
-        problems.append(_p("Ismeretlen területre hivatkozik.", "It refers to an unknown area."))
+        problems.append(_p(msg("It refers to an unknown area.")))
     if any(pair[0] is not None and pair[0] == pair[1] for _, pair in pairs):
-        problems.append(_p("Egy határhely vagy szövetség két különböző területet köt össze.",
-                           "A border site or alliance joins two different areas."))
+        problems.append(_p(msg("A border site or alliance joins two different areas.")))
     if [a["n"] for a in data["alliances"]] != list(range(1, ALLIANCES + 1)):
-        problems.append(_p("A szövetségek számai 1–15, sorban.", "Alliances are numbered 1–15 in order."))
+        problems.append(_p(msg("Alliances are numbered 1–15 in order.")))
     full = [frozenset(a["areas"]) for a in data["alliances"] if None not in a["areas"]]
     if len(full) != len(set(full)):
-        problems.append(_p("Két szövetség nem kötheti össze ugyanazt a két területet.",
-                           "No two alliances may join the same two areas."))
+        problems.append(_p(msg("No two alliances may join the same two areas.")))
     for area in data["areas"]:
         harbours = sum(h["area"] == area["id"] for h in data["harbours"])
         if area["sites"] is not None and harbours > area["sites"]:
-            problems.append(_p(f"{area['name'] or area['id']}: több kikötő, mint pagodahely.",
-                               f"{area['name'] or area['id']}: more harbours than pagoda sites."))
+            problems.append(_p(msg("%(value)s: more harbours than pagoda sites.", value=area['name'] or area['id'])))
     return problems or _check_roads(data)
 
 
@@ -172,13 +166,12 @@ def _check_roads(data: dict) -> list[Problem]:
         return []
     sites = road_sites(data)
     if sites is None:
-        return [_p("Utakat csak akkor lehet megadni, ha minden hely ismert (helyszámok, kikötők, határhelyek).",
-                   "Roads need every site known first (site counts, harbours, border sites).")]
+        return [_p(msg("Roads need every site known first (site counts, harbours, border sites)."))]
     unknown = sorted({s for road in data["roads"] for s in road if s not in sites})
     if unknown:
-        return [_p(f"Ismeretlen hely az utakon: {', '.join(unknown[:5])}.", f"Unknown sites on the roads: {', '.join(unknown[:5])}.")]
+        return [_p(msg("Unknown sites on the roads: %(value)s.", value=', '.join(unknown[:5])))]
     if any(a == b for road in data["roads"] for a, b in zip(road, road[1:])):
-        return [_p("Egy út nem lép ugyanarra a helyre kétszer egymás után.", "A road does not repeat a site.")]
+        return [_p(msg("A road does not repeat a site."))]
     return []
 
 
@@ -186,10 +179,9 @@ def playable(data) -> list[Problem]:
     """What a game needs before it can start: a valid profile with all 9 colours,
     since every card check depends on them (docs/rules/han.md §1.5)."""
     problems = validate(data) if isinstance(data, dict) else [
-        _p("Válassz tábla-profilt.", "Choose a board profile.")]
+        _p(msg("Choose a board profile."))]
     if not problems and any(a["colour"] is None for a in data["areas"]):
-        problems.append(Problem("docs/rules/han.md §1.5", "A profilban mind a 9 terület színét meg kell adni (tábla-szerkesztő).",
-                                "The profile needs the colour of all 9 areas (board editor)."))
+        problems.append(Problem("docs/rules/han.md §1.5", msg("The profile needs the colour of all 9 areas (board editor).")))
     return problems
 
 
@@ -199,15 +191,13 @@ def complete(data: dict, board: Mapping[str, Any]) -> dict:
     one is missing or the colours break "four colours twice, violet once" (§1.5, §6)."""
     answers = board.get("colours") or {}
     if not isinstance(answers, Mapping):
-        raise FormError([Problem("docs/rules/han.md §1.5", "A színek: {terület: szín}.",
-                                 'The colours: {"<area id>": "<colour>"}.')])
+        raise FormError([Problem("docs/rules/han.md §1.5", msg("The colours: {\"<area id>\": \"<colour>\"}."))])
     unknown = [a for a in data["areas"] if a["colour"] is None]
     lacking = [area_name(data, a["id"]) for a in unknown if answers.get(a["id"]) not in COLOURS]
     if lacking:
         raise FormError([Problem(
             "docs/rules/han.md §1.5",
-            f"Add meg a színét: {', '.join(lacking)} (a lapok ára a tartomány színétől függ).",
-            f"Give the colour of: {', '.join(lacking)} (what a piece costs depends on its province's colour).")])
+            msg("Give the colour of: %(value)s (what a piece costs depends on its province's colour).", value=', '.join(lacking)))])
     filled = {**data, "areas": [{**a, "colour": a["colour"] or answers[a["id"]]} for a in data["areas"]]}
     problems = _colour_counts(filled)
     if problems:
@@ -247,15 +237,14 @@ def missing(data) -> list[dict]:
     border = sum(None in b["areas"] for b in data["border_sites"])
     harbours = sum(h["area"] is None for h in data["harbours"])
     alliances = sum(None in a["areas"] for a in data["alliances"])
-    for count, hu, en in ((names, "név", "names"), (colours, "szín (kötelező)", "colours (needed)"),
-                          (sites, "pagodahely-szám (ha egy tartomány megtelik)", "site counts (when a province fills)"),
-                          (border, "határhely", "border sites"), (harbours, "kikötő helye", "harbour areas"),
-                          (alliances, "szövetség (a végén rákérdez, és a profil megjegyzi)",
-                           "alliances (asked at the end, then kept in the profile)")):
+    for count, said in ((names, msg("%(count)s names")), (colours, msg("%(count)s colours (needed)")),
+                        (sites, msg("%(count)s site counts (when a province fills)")),
+                        (border, msg("%(count)s border sites")), (harbours, msg("%(count)s harbour areas")),
+                        (alliances, msg("%(count)s alliances (asked at the end, then kept in the profile)"))):
         if count:
-            out.append(text(f"{count} {hu}", f"{count} {en}"))
+            out.append({lang: said[lang].replace("%(count)s", str(count)) for lang in said})
     if not data.get("roads"):
-        out.append(text("úthálózat (a pagodasorokat a végén kérdezi)", "the road network (chains asked at the end)"))
+        out.append(msg("the road network (chains asked at the end)"))
     return out
 
 
@@ -282,7 +271,7 @@ def _int_or_none(form, name, label):
     try:
         return int(raw)
     except ValueError:
-        raise FormError([_p(f"{label}: egész számot adj meg.", f"{label}: enter a whole number.")]) from None
+        raise FormError([_p(msg("%(label)s: enter a whole number.", label=label))]) from None
 
 
 _ACCENTS = str.maketrans("áéíóöőúüű", "aeiooouuu")

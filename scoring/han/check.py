@@ -5,36 +5,31 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from scoring.base import Move, Problem, player, text
+from scoring.base import Move, Problem, Text, player, text
 from scoring.han.boards import area_name
 from scoring.han.data import ALLIANCES, CARDS, COLOUR_TEXT, COLOURS, MAX_CARDS, MAX_PIECES, PIECE_TEXT, PILE_SLACK, SIDES
 from scoring.han.score import (alliance_pair, area_of, can_place, capacity, envoys, expected_pile, fortified, missing_alliances,
                                open_fortresses, pagodas, placed, supply, taken_sites, takes_site, touches,
                                used_sites)
+from scoring.i18n import joined, msgn
+from scoring.i18n import msg
 
 # ---- checks ----------------------------------------------------------------------
 
-NO_BORDER_SITES = Problem("docs/rules/han.md §2.7", "Ezen az oldalon nincs határhely (csak az 1. oldalon van 6).",
-                          "This side has no border sites (side 1 has 6).")
-NO_HARBOURS = Problem("docs/rules/han.md §2.8", "Ezen az oldalon nincs kikötő (csak az 1. oldalon van 7).",
-                      "This side has no harbours (side 1 has 7).")
-OVER = Problem("docs/rules/han.md §4", "A játék már véget ért.", "The game has already ended.")
-NOT_NOW = Problem("docs/rules/han.md §4", "A játék véget ért, a végső értékelés zajlik: több kör nincs.",
-                  "The game has ended and the final scoring is on: no more turns.")
-PILE_DONE = Problem("docs/rules/han.md §4.1", "A húzópakli már kétszer kifogyott.", "The draw pile has already run out twice.")
+NO_BORDER_SITES = Problem("docs/rules/han.md §2.7", msg("This side has no border sites (side 1 has 6)."))
+NO_HARBOURS = Problem("docs/rules/han.md §2.8", msg("This side has no harbours (side 1 has 7)."))
+OVER = Problem("docs/rules/han.md §4", msg("The game has already ended."))
+NOT_NOW = Problem("docs/rules/han.md §4", msg("The game has ended and the final scoring is on: no more turns."))
+PILE_DONE = Problem("docs/rules/han.md §4.1", msg("The draw pile has already run out twice."))
 
 
 def _turn_problem(state: dict, seat: int) -> list[Problem]:
     if not 0 <= seat < state["n"]:
-        return [Problem("docs/rules/han.md §2.1", f"Nincs {seat + 1}. játékos: {state['n']} játékos játszik.",
-                        f"There is no player {seat + 1}: {state['n']} players play.")]
+        return [Problem("docs/rules/han.md §2.1", msg("There is no player %(value)s: %(n)s players play.", value=seat + 1, n=state['n']))]
     turn = state["next"]["seat"]
     if seat != turn:
         return [Problem("docs/rules/han.md §2.1",
-                        f"Nem {player(seat)} következik: {player(turn)} van soron "
-                        "(óramutató járása szerint a kezdőjátékostól).",
-                        f"It is not {player(seat)}'s turn: it is {player(turn)}'s "
-                        "(clockwise from the start player).")]
+                        msg("It is not %(value)s's turn: it is %(value2)s's (clockwise from the start player).", value=player(seat), value2=player(turn)))]
     return []
 
 
@@ -60,35 +55,32 @@ def _check_pile_out(state: dict, move: Move) -> list[Problem]:
     reshuffle = state["deck"]["reshuffle"]
     if reshuffle and state["deck"]["drawn"] == reshuffle["drawn"]:
         return [Problem("docs/rules/han.md §4.1",
-                        f"A húzópakli már kifogyott (#{reshuffle['seq']}), és azóta senki sem húzott: "
-                        "újra nem fogyhatott ki.",
-                        f"The draw pile already ran out at #{reshuffle['seq']} and no card has been drawn "
-                        "since: it cannot have run out again.")]
+                        msg("The draw pile already ran out at #%(seq)s and no card has been drawn since: it cannot have run out again.", seq=reshuffle['seq']))]
     expected = expected_pile(state)
     if abs(expected) <= PILE_SLACK or move.data.get("confirmed"):
         return []
-    hu, en = _pile_counts(state)
+    counts = _pile_counts(state)
     return [Problem("docs/rules/han.md §4.1",
-                    f"Az app szerint még {expected} lap van a húzópakliban ({hu}). Ha tényleg kifogyott, "
-                    "erősítsd meg (a megerősítés az eseménnyel együtt rögzül)." if expected > 0 else
-                    f"Az app szerint a húzópakli már {-expected} lappal korábban kifogyott ({hu}). Ha most "
-                    "fogyott ki, erősítsd meg.",
-                    f"The app expects {expected} cards still in the draw pile ({en}). If it really ran out, "
-                    "confirm it (the confirmation is recorded with the event)." if expected > 0 else
-                    f"The app expected the draw pile to run out {-expected} cards ago ({en}). If it ran out "
-                    "only now, confirm it.")]
+                    msgn("The app expects %(num)d card still in the draw pile (%(counts)s). If it really ran out, "
+                         "confirm it (the confirmation is recorded with the event).",
+                         "The app expects %(num)d cards still in the draw pile (%(counts)s). If it really ran out, "
+                         "confirm it (the confirmation is recorded with the event).", expected, counts=counts)
+                    if expected > 0 else
+                    msgn("The app expected the draw pile to run out %(num)d card ago (%(counts)s). If it ran out "
+                         "only now, confirm it.",
+                         "The app expected the draw pile to run out %(num)d cards ago (%(counts)s). If it ran out "
+                         "only now, confirm it.", -expected, counts=counts))]
 
 
-def _pile_counts(state: dict) -> tuple[str, str]:
+def _pile_counts(state: dict) -> Text:
     """How the expected pile is counted, in words (§1.3)."""
     deck, n = state["deck"], state["n"]
     reshuffle = deck["reshuffle"]
     if reshuffle:
-        since = deck["drawn"] - reshuffle["drawn"]
-        return (f"{reshuffle['pile']} újrakevert − {since} húzott", f"{reshuffle['pile']} reshuffled − {since} drawn")
-    parts = (sum(CARDS.values()), deck["removed"], 3 * n, SIDES[state["side"]]["face_up"], deck["drawn"])
-    return ("{} − {} kidobott − {} kézben − {} felcsapott − {} húzott".format(*parts),
-            "{} − {} removed − {} in hands − {} face up − {} drawn".format(*parts))
+        return msg("%(pile)s reshuffled − %(drawn)s drawn", pile=reshuffle["pile"], drawn=deck["drawn"] - reshuffle["drawn"])
+    return msg("%(deck)s − %(removed)s removed − %(hands)s in hands − %(face_up)s face up − %(drawn)s drawn",
+               deck=sum(CARDS.values()), removed=deck["removed"], hands=3 * n, face_up=SIDES[state["side"]]["face_up"],
+               drawn=deck["drawn"])
 
 
 def _check_ended(state: dict, move: Move) -> list[Problem]:
@@ -99,13 +91,11 @@ def _check_ended(state: dict, move: Move) -> list[Problem]:
     able = {seat: kinds for seat in range(state["n"]) if (kinds := can_place(state, seat))}
     if not able or (move.data.get("confirmed") and (move.data.get("reason") or "").strip()):
         return []
-    hu = ", ".join(f"{player(s)} ({' / '.join(PIECE_TEXT[k]['hu'] for k in kinds)})" for s, kinds in able.items())
-    en = ", ".join(f"{player(s)} ({' / '.join(PIECE_TEXT[k]['en'] for k in kinds)})" for s, kinds in able.items())
+    who = joined(", ", [joined("", [player(s), " (", joined(" / ", [PIECE_TEXT[k] for k in kinds]), ")"])
+                        for s, kinds in able.items()])
     return [Problem("docs/rules/han.md §4.2",
-                    f"Még tud lerakni: {hu}. A játék a húzópakli második kifogyásával ér véget, vagy ha senki sem "
-                    "tud pagodát vagy követet lerakni; másképp csak megerősítéssel és indokkal zárható le.",
-                    f"Still able to place: {en}. The game ends when the draw pile runs out a second time or when "
-                    "nobody can place a pagoda or an envoy; otherwise only with a confirmation and a reason.")]
+                    msg("Still able to place: %(who)s. The game ends when the draw pile runs out a second time or when "
+                        "nobody can place a pagoda or an envoy; otherwise only with a confirmation and a reason.", who=who))]
 
 
 def _check_province_scored(state: dict, move: Move) -> list[Problem]:
@@ -114,17 +104,15 @@ def _check_province_scored(state: dict, move: Move) -> list[Problem]:
 
 def _check_confirm_full(state: dict, area: str) -> list[Problem]:
     if area_of(state, area) is None:
-        return [Problem("docs/rules/han.md §6", "Nincs ilyen tartomány.", "There is no such province.")]
+        return [Problem("docs/rules/han.md §6", msg("There is no such province."))]
     if area in state["scored"]:
-        return [Problem("docs/rules/han.md §3.2", "Ezt a tartományt már kiértékelték.", "This province has already been scored.")]
+        return [Problem("docs/rules/han.md §3.2", msg("This province has already been scored."))]
     if capacity(state, area) is not None:
-        return [Problem("docs/rules/han.md §3.2", "A profil ismeri a helyek számát: a kiértékelés magától történik, amikor megtelik.",
-                        "The profile knows the site count: scoring happens by itself when it is full.")]
+        return [Problem("docs/rules/han.md §3.2", msg("The profile knows the site count: scoring happens by itself when it is full."))]
     if not any(pagodas(state, area)):
-        return [Problem("docs/rules/han.md §3.2", "Ebben a tartományban nincs pagoda.", "There is no pagoda in this province.")]
+        return [Problem("docs/rules/han.md §3.2", msg("There is no pagoda in this province."))]
     if open_fortresses(state, area):
-        return [Problem("docs/rules/han.md §2.11", "Itt még egy erődön nincs pagoda: a tartomány nem telt meg.",
-                        "A fortress here has no pagoda on it yet: the province is not full.")]
+        return [Problem("docs/rules/han.md §2.11", msg("A fortress here has no pagoda on it yet: the province is not full."))]
     return []
 
 
@@ -188,16 +176,14 @@ def pays(options: list[list[tuple[str, ...]]], cards: Counter) -> bool:
 def check_place(state: dict, data: dict) -> list[Problem]:
     pieces, cards = data["pieces"], data["cards"]
     if len(cards) > MAX_CARDS or len(pieces) > MAX_PIECES or not pieces:
-        return [Problem("docs/rules/han.md §2.3", "Egy körben legfeljebb 3 kártya és 1–2 bábu (3-2-1 szabály).",
-                      "At most 3 cards and 1–2 pieces a turn (the 3-2-1 rule).")]
+        return [Problem("docs/rules/han.md §2.3", msg("At most 3 cards and 1–2 pieces a turn (the 3-2-1 rule)."))]
     areas = {p["area"] for p in pieces}
     if len(areas) > 1:
-        return [Problem("docs/rules/han.md §2.2", "Egy körben csak egy tartományra lehet lerakni.",
-                      "All pieces of a turn go into one province.")]
+        return [Problem("docs/rules/han.md §2.2", msg("All pieces of a turn go into one province."))]
     area = areas.pop()
     known = {a["id"] for a in state["areas"]}
     if area not in known or any(p.get("with") not in known | {None} for p in pieces):
-        return [Problem("docs/rules/han.md §6", "Nincs ilyen tartomány a táblán.", "There is no such province on this board.")]
+        return [Problem("docs/rules/han.md §6", msg("There is no such province on this board."))]
     problems = _check_pieces(state, pieces, area) or _check_road_sites(state, pieces)
     if problems:
         return problems
@@ -213,19 +199,15 @@ def _check_pieces(state: dict, pieces: list[dict], area: str) -> list[Problem]:
     problems = []
     for p in pieces:
         if p["type"] == "fortress" and not state["fortress"]:
-            problems.append(Problem("docs/rules/han.md §2.11", "Erőd csak az erődváltozatban van.",
-                                  "Fortresses are only in the fortress variant."))
+            problems.append(Problem("docs/rules/han.md §2.11", msg("Fortresses are only in the fortress variant.")))
         if p["type"] == "envoy" and p.get("site"):
-            problems.append(Problem("docs/rules/han.md §2.6", "A követ a sárkánypecsétre kerül, nem pagodahelyre.",
-                                  "An envoy goes on the dragon seal, not on a pagoda site."))
+            problems.append(Problem("docs/rules/han.md §2.6", msg("An envoy goes on the dragon seal, not on a pagoda site.")))
         if p["type"] != "envoy" and not p.get("site"):
-            problems.append(Problem("docs/rules/han.md §2.9", "Add meg a pagodahely fajtáját.", "Name the kind of site."))
+            problems.append(Problem("docs/rules/han.md §2.9", msg("Name the kind of site.")))
         if p["type"] == "fortress" and p.get("site") == "fortress":
-            problems.append(Problem("docs/rules/han.md §2.11", "Erőd csak üres pagodahelyre kerülhet.",
-                                  "A fortress goes on an empty site."))
+            problems.append(Problem("docs/rules/han.md §2.11", msg("A fortress goes on an empty site.")))
         if (p.get("site") == "border") != (p.get("with") is not None) or p.get("with") == area:
-            problems.append(Problem("docs/rules/han.md §2.7", "Határhelynél add meg a másik tartományt is.",
-                                  "A border site names its second province."))
+            problems.append(Problem("docs/rules/han.md §2.7", msg("A border site names its second province.")))
         if p.get("site") == "border" and state["side"] != 1:
             problems.append(NO_BORDER_SITES)
         if p.get("site") == "harbour" and state["side"] != 1:
@@ -238,18 +220,16 @@ def _check_road_sites(state: dict, pieces: list[dict]) -> list[Problem]:
     placing = [p for p in pieces if p["type"] != "envoy" and p.get("site") != "fortress"]
     if not state["road_sites"]:
         if any(p.get("at") for p in pieces):
-            return [Problem("docs/rules/han.md §6", "Ennek a táblának nincs úthálózata: ne adj meg helyet.",
-                          "This board has no road network: name no site.")]
+            return [Problem("docs/rules/han.md §6", msg("This board has no road network: name no site."))]
         return []
     taken, seen = taken_sites(state), set()
     for p in placing:
         site = state["road_sites"].get(p.get("at") or "")
         if site is None or site["kind"] != p["site"] or \
                 {site["area"], site["with"]} - {None} != {p["area"], p.get("with")} - {None}:
-            return [Problem("docs/rules/han.md §2.9, §6", "Válaszd ki a pagodahelyet a tartományban (az úthálózat miatt).",
-                          "Choose the pagoda site in the province (the road network needs it).")]
+            return [Problem("docs/rules/han.md §2.9, §6", msg("Choose the pagoda site in the province (the road network needs it)."))]
         if p["at"] in taken or p["at"] in seen:
-            return [Problem("docs/rules/han.md §2.9", "Ez a pagodahely foglalt.", "This pagoda site is taken.")]
+            return [Problem("docs/rules/han.md §2.9", msg("This pagoda site is taken."))]
         seen.add(p["at"])
     return []
 
@@ -258,8 +238,7 @@ def _check_supply(state: dict, seat: int, pieces: list[dict]) -> list[Problem]:
     left = supply(state, seat)
     wanted = Counter(p["type"] for p in pieces)
     return [Problem("docs/rules/han.md §2.10",
-                  f"Nincs elég {PIECE_TEXT[kind]['hu']} a készletedben (maradt: {left[kind]}).",
-                  f"Not enough {PIECE_TEXT[kind]['en']}s left in your supply ({left[kind]} left).")
+                  msg("Not enough %(text)ss left in your supply (%(value)s left).", text=PIECE_TEXT[kind], value=left[kind]))
             for kind, n in wanted.items() if n > left[kind]]
 
 
@@ -282,14 +261,11 @@ def _check_empty(state: dict, pieces: list[dict]) -> list[Problem]:
         if empty and (len(here) > 1 or here[0]["type"] == "envoy"):
             name = area_name(state, area)
             fort = open_fortresses(state, area)
-            lone = (text(" (egy magában álló erőd nem számít)", " (a fortress alone does not count)")
+            lone = (msg(" (a fortress alone does not count)")
                     if fort else text("", ""))
-            wanted = text(f"{len(here)} bábu", f"{len(here)} pieces") if len(here) > 1 else text("követ", "an envoy")
+            wanted = msg("%(count)s pieces", count=len(here)) if len(here) > 1 else msg("an envoy")
             return [Problem("docs/rules/han.md §2.5",
-                            f"{name}: még nincs itt pagoda vagy követ{lone['hu']}: ebben a körben egyetlen pagoda "
-                            f"(vagy erőd) kerülhet ide, nem {wanted['hu']}.",
-                            f"{name} has no pagoda or envoy yet{lone['en']}: it takes one pagoda (or fortress) "
-                            f"this turn, not {wanted['en']}.")]
+                            msg("%(name)s has no pagoda or envoy yet%(lone)s: it takes one pagoda (or fortress) this turn, not %(wanted)s.", name=name, lone=lone, wanted=wanted))]
     return []
 
 
@@ -298,8 +274,7 @@ def _check_sites(state: dict, pieces: list[dict], area: str) -> list[Problem]:
     on_fort = [p for p in pieces if p.get("site") == "fortress"]
     forts_now = open_fortresses(state, area) + sum(p["type"] == "fortress" for p in pieces)
     if len(on_fort) > forts_now:
-        problems.append(Problem("docs/rules/han.md §2.11", "Itt nincs szabad erőd, amelyre pagoda kerülhetne.",
-                              "There is no open fortress here for a pagoda."))
+        problems.append(Problem("docs/rules/han.md §2.11", msg("There is no open fortress here for a pagoda.")))
     taking = [p for p in pieces if p["type"] != "envoy" and p.get("site") != "fortress"]
     for target in {area} | {p["with"] for p in taking if p.get("with")}:
         here = [p for p in taking if touches(p, target)]
@@ -309,20 +284,16 @@ def _check_sites(state: dict, pieces: list[dict], area: str) -> list[Problem]:
         full = target in state["scored"] or (cap is not None and used_sites(state, target) + len(here) > cap)
         if full:
             problems.append(Problem("docs/rules/han.md §2.9",
-                                  f"{area_name(state, target)}: minden pagodahely foglalt.",
-                                  f"{area_name(state, target)}: every pagoda site is taken."))
+                                  msg("%(value)s: every pagoda site is taken.", value=area_name(state, target))))
     kinds = Counter(p["site"] for p in taking)
     border = [p for p in taking if p["site"] == "border"]
     if border and free_border(state, area, border[0]["with"]) < len(border):
-        problems.append(Problem("docs/rules/han.md §2.7", "Ezen a határon nincs szabad határhely.",
-                              "There is no free border site on this border."))
+        problems.append(Problem("docs/rules/han.md §2.7", msg("There is no free border site on this border.")))
     if kinds["harbour"] and free_harbour(state, area) < kinds["harbour"]:
-        problems.append(Problem("docs/rules/han.md §2.8", "Ebben a tartományban nincs szabad kikötő.",
-                              "There is no free harbour in this province."))
+        problems.append(Problem("docs/rules/han.md §2.8", msg("There is no free harbour in this province.")))
     ordinary = free_ordinary(state, area)
     if kinds["ordinary"] and ordinary is not None and ordinary < kinds["ordinary"] and not problems:
-        problems.append(Problem("docs/rules/han.md §2.9", "Nincs több szabad közönséges pagodahely itt.",
-                              "No ordinary pagoda site is free here."))
+        problems.append(Problem("docs/rules/han.md §2.9", msg("No ordinary pagoda site is free here.")))
     return problems
 
 
@@ -336,8 +307,7 @@ def _check_envoy_cap(state: dict, pieces: list[dict], area: str, seat: int) -> l
     there = sum(envoys(state, area))
     if there + new_envoys > cap:
         return [Problem("docs/rules/han.md §2.6",
-                      f"{area_name(state, area)}: legfeljebb {cap} követ lehet itt (a legtöbb pagoda egy játékosnál), már {there} van.",
-                      f"{area_name(state, area)}: at most {cap} envoys here (the most pagodas of one player), {there} already.")]
+                      msg("%(value)s: at most %(cap)s envoys here (the most pagodas of one player), %(there)s already.", value=area_name(state, area), cap=cap, there=there))]
     return []
 
 
@@ -347,8 +317,7 @@ def _check_cards(state: dict, pieces: list[dict], cards: list[str]) -> list[Prob
         ok = [p["type"] for p in pieces] == ["fortress", "pagoda"] and pieces[1]["site"] == "fortress" \
             and cards == [colour, colour]
         return [] if ok else [Problem("docs/rules/han.md §2.11",
-                                    "Erőd: két, a tartomány színének megfelelő kártya, az erőd és rajta a pagodád.",
-                                    "Fortress: two cards of the province's colour, the fortress and your pagoda on it.")]
+                                    msg("Fortress: two cards of the province's colour, the fortress and your pagoda on it."))]
     if pays([costs(state, p) for p in pieces], Counter(cards)):
         return []
     return [_not_paid(state, pieces, cards)]
@@ -358,21 +327,21 @@ def _not_paid(state: dict, pieces: list[dict], cards: list[str]) -> Problem:
     area = area_of(state, pieces[0]["area"])
     colour, name = COLOUR_TEXT[area["colour"]], area_name(state, area["id"])
     played = Counter(cards)
-    hu = ", ".join(f"{k}× {COLOUR_TEXT[c]['hu']}" for c, k in played.items())
-    en = ", ".join(f"{k}× {COLOUR_TEXT[c]['en']}" for c, k in played.items())
+    cards = joined(", ", [msg("%(count)s× %(colour)s", count=k, colour=COLOUR_TEXT[c]) for c, k in played.items()])
     return Problem(
         "docs/rules/han.md §2.3–2.4",
-        f"A kártyák nem fizetik ki a bábukat: {hu} kártya {len(pieces)} bábura {name} ({colour['hu']}) tartományban. "
-        f"Bábunként egy {colour['hu']} kártya kell, vagy egy más színű pár.",
-        f"The cards do not pay for the pieces: {en} for {len(pieces)} piece(s) in {name} ({colour['en']}). "
-        f"Each piece needs one {colour['en']} card, or a pair of a different colour.")
+        msgn("The cards do not pay for the pieces: %(cards)s for %(num)d piece in %(name)s (%(colour)s). "
+             "Each piece needs one %(colour)s card, or a pair of a different colour.",
+             "The cards do not pay for the pieces: %(cards)s for %(num)d pieces in %(name)s (%(colour)s). "
+             "Each piece needs one %(colour)s card, or a pair of a different colour.",
+             len(pieces), cards=cards, name=name, colour=colour))
 
 
 # ---- end-of-game entries ------ --------------------------------------------------
 
 def _final_only(state: dict) -> list[Problem]:
     if state["next"]["step"] != "final":
-        return [Problem("docs/rules/han.md §3.3", "Ezt a végső értékeléskor kell megadni.", "This is entered at the final scoring.")]
+        return [Problem("docs/rules/han.md §3.3", msg("This is entered at the final scoring."))]
     return []
 
 
@@ -384,13 +353,11 @@ def _check_alliances(state: dict, move: Move) -> list[Problem]:
     wanted = set(missing_alliances(state))
     for a in d["alliances"]:
         if a["n"] not in wanted:
-            problems.append(Problem("docs/rules/han.md §3.5", f"A(z) {a['n']}. szövetség már ismert.", f"Alliance {a['n']} is already known."))
+            problems.append(Problem("docs/rules/han.md §3.5", msg("Alliance %(n)s is already known.", n=a['n'])))
         elif not set(a["areas"]) <= ids or a["areas"][0] == a["areas"][1]:
-            problems.append(Problem("docs/rules/han.md §6", "A szövetség két különböző tartományt köt össze.",
-                                    "An alliance joins two different provinces."))
+            problems.append(Problem("docs/rules/han.md §6", msg("An alliance joins two different provinces.")))
         elif frozenset(a["areas"]) in pairs:
-            problems.append(Problem("docs/rules/han.md §6", "Ezt a két tartományt már egy másik szövetség köti össze.",
-                                    "Another alliance already joins these two provinces."))
+            problems.append(Problem("docs/rules/han.md §6", msg("Another alliance already joins these two provinces.")))
         pairs.add(frozenset(a["areas"]))
     return problems
 
@@ -402,20 +369,17 @@ def _check_chains(state: dict, move: Move) -> list[Problem]:
     fortified_chains = Counter()
     for c in d["chains"]:
         if not 0 <= c["seat"] < state["n"]:
-            return problems + [Problem("docs/rules/han.md §3.6", "Nincs ilyen játékos.", "There is no such player.")]
+            return problems + [Problem("docs/rules/han.md §3.6", msg("There is no such player."))]
         if c["length"] < 4:
-            problems.append(Problem("docs/rules/han.md §3.6", "Pagodasor legalább 4 pagodából áll.",
-                                    "A road chain has at least 4 pagodas."))
+            problems.append(Problem("docs/rules/han.md §3.6", msg("A road chain has at least 4 pagodas.")))
         per_seat[c["seat"]] += c["length"]
         fortified_chains[c["seat"]] += c["fortified"]
     for seat, length in per_seat.items():
         if length > placed(state, seat)["pagoda"]:
-            problems.append(Problem("docs/rules/han.md §3.6", "Egy pagoda csak egy sorban számít: több pagoda, mint a táblán.",
-                                    "A pagoda counts in one chain only: more pagodas than on the board."))
+            problems.append(Problem("docs/rules/han.md §3.6", msg("A pagoda counts in one chain only: more pagodas than on the board.")))
     for seat, count in fortified_chains.items():
         if count > 1 or (count and not _has_fortified(state, seat)):
-            problems.append(Problem("docs/rules/han.md §3.7", "Erődített sor csak az erődített pagoda gazdájáé, és csak egy.",
-                                    "Only one chain, of the fortified pagoda's owner, can hold it."))
+            problems.append(Problem("docs/rules/han.md §3.7", msg("Only one chain, of the fortified pagoda's owner, can hold it.")))
     return problems
 
 
@@ -426,54 +390,48 @@ def _has_fortified(state: dict, seat: int) -> bool:
 def _check_tally(state: dict, move: Move) -> list[Problem]:
     d = move.data
     if state["next"]["step"] not in ("play", "final"):
-        return [Problem("docs/rules/han.md §5", "A végállást már nem lehet megadni.", "The end position can no longer be entered.")]
+        return [Problem("docs/rules/han.md §5", msg("The end position can no longer be entered."))]
     n = state["n"]
     ids = {a["id"] for a in state["areas"]}
     counts = [d["harbours"], d["border_pagodas"]] + [x for a in d["areas"].values() for x in a.values()]
     if set(d["areas"]) != ids or any(len(c) != n for c in counts):
-        return [Problem("docs/rules/han.md §5", "Minden tartományhoz minden játékos darabszáma kell.",
-                        "Every province needs a count for every player.")]
+        return [Problem("docs/rules/han.md §5", msg("Every province needs a count for every player."))]
     tally = {**d, "seq": 0}
     trial = {**state, "tally": tally, "pieces": []}
     problems = []
     for seat in range(n):
         left = supply({**trial, "pieces": []}, seat)
         if min(left.values()) < 0 or d["harbours"][seat] > sum(a["pagodas"][seat] for a in d["areas"].values()):
-            problems.append(Problem("docs/rules/han.md §2.10", f"{seat + 1}. játékos: több bábu, mint a készlete (20 pagoda, 8 követ).",
-                                    f"Player {seat + 1}: more pieces than the supply (20 pagodas, 8 envoys)."))
+            problems.append(Problem("docs/rules/han.md §2.10", msg("Player %(value)s: more pieces than the supply (20 pagodas, 8 envoys).", value=seat + 1)))
     for area in state["areas"]:
         here = d["areas"][area["id"]]
         if sum(here["envoys"]) > max(here["pagodas"]):
-            problems.append(Problem("docs/rules/han.md §2.6", f"{area['name']}: több követ, mint a legtöbb pagoda egy játékosnál.",
-                                    f"{area['name']}: more envoys than the most pagodas of one player."))
+            problems.append(Problem("docs/rules/han.md §2.6", msg("%(name)s: more envoys than the most pagodas of one player.", name=area['name'])))
         recorded = pagodas(state, area["id"]), envoys(state, area["id"])
         if any(x < r for x, r in zip(here["pagodas"] + here["envoys"], recorded[0] + recorded[1])) or \
                 (area["id"] in state["scored"] and here["pagodas"] != recorded[0]):
-            problems.append(Problem("docs/rules/han.md §5", f"{area['name']}: kevesebb bábu, mint ami már rögzítve van.",
-                                    f"{area['name']}: fewer pieces than already recorded."))
+            problems.append(Problem("docs/rules/han.md §5", msg("%(name)s: fewer pieces than already recorded.", name=area['name'])))
     problems += _check_tally_sites(state, d)
     if state["side"] != 1 and any(d["border_pagodas"]):
         problems.append(_none_on_this_side(NO_BORDER_SITES, sum(d["border_pagodas"]),
-                                           text("határpagodát", "border pagodas")))
+                                           msg("border pagodas")))
     if state["side"] != 1 and any(d["harbours"]):
-        problems.append(_none_on_this_side(NO_HARBOURS, sum(d["harbours"]), text("kikötői pagodát", "harbour pagodas")))
+        problems.append(_none_on_this_side(NO_HARBOURS, sum(d["harbours"]), msg("harbour pagodas")))
     for f in d["fortresses"]:
         if not state["fortress"] or f["area"] not in ids or not 0 <= f["seat"] < n \
                 or d["areas"][f["area"]]["pagodas"][f["seat"]] < 1:
-            problems.append(Problem("docs/rules/han.md §2.11", "Erődített pagoda csak az erődváltozatban, a játékos saját pagodájaként.",
-                                    "A fortified pagoda exists only in the variant, as one of the player's pagodas."))
+            problems.append(Problem("docs/rules/han.md §2.11", msg("A fortified pagoda exists only in the variant, as one of the player's pagodas.")))
     if state["side"] != 1 and any(f["site"] == "harbour" for f in d["fortresses"]):
-        problems.append(_none_on_this_side(NO_HARBOURS, 1, text("kikötői erődöt", "fortress on a harbour")))
+        problems.append(_none_on_this_side(NO_HARBOURS, 1, msg("fortress on a harbour")))
     if state["side"] != 1 and any(f["site"] == "border" for f in d["fortresses"]):
-        problems.append(_none_on_this_side(NO_BORDER_SITES, 1, text("határhelyi erődöt", "fortress on a border site")))
+        problems.append(_none_on_this_side(NO_BORDER_SITES, 1, msg("fortress on a border site")))
     if len({f["seat"] for f in d["fortresses"]}) != len(d["fortresses"]):
-        problems.append(Problem("docs/rules/han.md §2.10", "Játékosonként egy erőd van.", "Each player has one fortress."))
+        problems.append(Problem("docs/rules/han.md §2.10", msg("Each player has one fortress.")))
     return problems
 
 
 def _none_on_this_side(problem: Problem, given: int, what: dict) -> Problem:
-    return Problem(problem.rule, f"{problem.hu} A végállás mégis {given} {what['hu']} ad meg.",
-                   f"{problem.en} The end position gives {given} {what['en']}.")
+    return Problem(problem.rule, msg("%(problem)s The end position gives %(given)s %(what)s.", problem=problem.text, given=given, what=what))
 
 
 def _check_tally_sites(state: dict, d: dict) -> list[Problem]:
@@ -483,14 +441,11 @@ def _check_tally_sites(state: dict, d: dict) -> list[Problem]:
     for area in state["areas"]:
         cap = capacity(state, area["id"])
         if cap is not None and sum(d["areas"][area["id"]]["pagodas"]) > cap:
-            problems.append(Problem("docs/rules/han.md §2.9", f"{area['name']}: több pagoda, mint pagodahely ({cap}).",
-                                    f"{area['name']}: more pagodas than pagoda sites ({cap})."))
+            problems.append(Problem("docs/rules/han.md §2.9", msg("%(name)s: more pagodas than pagoda sites (%(cap)s).", name=area['name'], cap=cap)))
     if state["side"] == 1 and sum(d["harbours"]) > len(state["harbour_areas"]):
-        problems.append(Problem("docs/rules/han.md §2.8", f"Több kikötői pagoda, mint kikötő ({len(state['harbour_areas'])}).",
-                                f"More harbour pagodas than harbours ({len(state['harbour_areas'])})."))
+        problems.append(Problem("docs/rules/han.md §2.8", msg("More harbour pagodas than harbours (%(count)s).", count=len(state['harbour_areas']))))
     if state["side"] == 1 and sum(d["border_pagodas"]) > len(state["border_pairs"]):
-        problems.append(Problem("docs/rules/han.md §2.7", f"Több határpagoda, mint határhely ({len(state['border_pairs'])}).",
-                                f"More border pagodas than border sites ({len(state['border_pairs'])})."))
+        problems.append(Problem("docs/rules/han.md §2.7", msg("More border pagodas than border sites (%(count)s).", count=len(state['border_pairs']))))
     return problems
 
 

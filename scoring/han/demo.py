@@ -5,6 +5,7 @@ published nowhere (docs/rules/han.md §6); they are labelled as invented whereve
 from __future__ import annotations
 
 from scoring.han import boards
+from scoring.i18n import hu_and_en, msg
 
 _SIDE1 = [("vej", "Vej", "red", 4), ("csi", "Csi", "yellow", 2), ("csin", "Csin", "yellow", 4),
           ("lu", "Lu", "orange", 3), ("csao", "Csao", "orange", 4), ("csou", "Csou", "violet", 6),
@@ -24,8 +25,7 @@ def example_profile(side: int = 1) -> dict:
     """A complete, INVENTED board layout (the facts the rulebook tells kept, docs/rules/han.md §6: Vej red, Csi/Csin yellow,
     Lu/Csao orange, Csou violet, alliances 3 and 4)."""
     data = boards.blank(side)
-    data["name"] = {"hu": f"Kitalált példatábla ({side}. oldal, nem a nyomtatott térkép)",
-                    "en": f"Invented example board (side {side}, not the printed map)"}
+    data["name"] = hu_and_en(msg("Invented example board (side %(side)s, not the printed map)", side=side))
     data["source"] = "invented for tests and example games"
     areas, alliances = (_SIDE1, _ALLIANCES) if side == 1 else (_SIDE2, _ALLIANCES2)
     data["areas"] = [{"id": i, "name": n, "colour": c, "sites": s} for i, n, c, s in areas]

@@ -12,6 +12,8 @@ from scoring.forms import form_int, player_name
 from scoring.han.data import COLOUR_TEXT, COLOURS, EVENT_TYPES, PIECE_TEXT, V1_END_REASON
 from scoring.han.boards import area_name
 from scoring.han.score import missing_alliances
+from scoring.i18n import joined
+from scoring.i18n import msg
 
 MAX_CHAIN_ROWS = 12
 RULE = "docs/rules/han.md §"  # + the section a field belongs to
@@ -25,13 +27,13 @@ def parse_options(form) -> dict:
     except ValueError:
         pinned = None
     if not isinstance(pinned, dict):
-        _fail("Válassz tábla-profilt.", "Choose a board profile.", RULE + "1.5")
+        _fail(msg("Choose a board profile."), RULE + "1.5")
     removed = (form.get("opt_removed_cards") or "").strip()
     return {"board": _board_or_answers(pinned, form),
-            "start_player": form_int(form, "opt_start_player", text("Kezdőjátékos", "Start player"), RULE + "1.2", low=0),
+            "start_player": form_int(form, "opt_start_player", msg("Start player"), RULE + "1.2", low=0),
             "fortress": form.get("opt_fortress") in ("1", "on"),
             "fortress_rule": "together" if form.get("opt_fortress_rule") == "together" else "hu",
-            "removed_cards": form_int(form, "opt_removed_cards", text("Kidobott kártyák", "Cards removed"), RULE + "1.3",
+            "removed_cards": form_int(form, "opt_removed_cards", msg("Cards removed"), RULE + "1.3",
                                        low=0, high=30)
             if removed else -1,
             "end_all_placed": form.get("opt_end_all_placed") in ("1", "on")}
@@ -57,26 +59,26 @@ def _seat(state: dict, form) -> int:
     """The seat named, or "turn": whoever's turn it is when the move arrives."""
     if (form.get("seat") or "turn") == "turn":
         return state["next"]["seat"]
-    return form_int(form, "seat", text("Játékos", "Player"), RULE + "2.1", low=0, high=state["n"] - 1)
+    return form_int(form, "seat", msg("Player"), RULE + "2.1", low=0, high=state["n"] - 1)
 
 
 def _placement(state: dict, form) -> dict:
     seat = _seat(state, form)
     area = (form.get("area") or "").strip()[:24]
     if not area:
-        _fail("Válaszd ki a tartományt.", "Choose the province.", RULE + "2.2")
+        _fail(msg("Choose the province."), RULE + "2.2")
     cards = [form.get(f"card{i}") for i in (1, 2, 3) if form.get(f"card{i}")]
     if any(c not in COLOURS for c in cards):
-        _fail("Ismeretlen kártyaszín.", "Unknown card colour.", RULE + "2.3")
+        _fail(msg("Unknown card colour."), RULE + "2.3")
     if not cards:
-        _fail("Add meg a kijátszott kártyákat (1–3).", "Enter the cards played (1–3).", RULE + "2.3")
+        _fail(msg("Enter the cards played (1–3)."), RULE + "2.3")
     pieces = []
     for i in (1, 2):
         kind = form.get(f"piece{i}") or ""
         if not kind:
             continue
         if kind not in ("pagoda", "envoy", "fortress"):
-            _fail("Ismeretlen bábu.", "Unknown piece.", RULE + "2.3")
+            _fail(msg("Unknown piece."), RULE + "2.3")
         piece = {"type": kind, "area": area}
         if kind != "envoy":
             site = form.get(f"site{i}") or "ordinary"
@@ -87,10 +89,10 @@ def _placement(state: dict, form) -> dict:
             elif site in ("ordinary", "harbour", "fortress"):
                 piece["site"] = site
             else:
-                _fail("Ismeretlen pagodahely.", "Unknown kind of site.", RULE + "2.9")
+                _fail(msg("Unknown kind of site."), RULE + "2.9")
         pieces.append(piece)
     if not pieces:
-        _fail("Válassz legalább egy bábut (1–2).", "Choose at least one piece (1–2).", RULE + "2.3")
+        _fail(msg("Choose at least one piece (1–2)."), RULE + "2.3")
     return {"seat": seat, "cards": cards, "pieces": pieces}
 
 
@@ -98,7 +100,7 @@ def _at(state: dict, area: str, site_id: str) -> dict:
     """A named site of the road network: its kind and, for a border site, the other area."""
     site = (state.get("road_sites") or {}).get(site_id)
     if site is None:
-        _fail("Ismeretlen pagodahely.", "Unknown pagoda site.", RULE + "2.9")
+        _fail(msg("Unknown pagoda site."), RULE + "2.9")
     piece = {"site": site["kind"], "at": site_id}
     if site["kind"] == "border":
         piece["with"] = site["with"] if site["area"] == area else site["area"]
@@ -117,8 +119,7 @@ def _alliances(state: dict, form) -> dict:
         if None not in pair:
             entered.append({"n": n, "areas": pair})
     if not entered:
-        _fail("Adj meg legalább egy szövetséget (két tartományt).", "Enter at least one alliance (two provinces).",
-              RULE + "3.5")
+        _fail(msg("Enter at least one alliance (two provinces)."), RULE + "3.5")
     return {"alliances": entered}
 
 
@@ -127,15 +128,15 @@ def _chains(form) -> dict:
     for i in range(MAX_CHAIN_ROWS):
         if not (form.get(f"chain_len_{i}") or "").strip():
             continue
-        chains.append({"seat": form_int(form, f"chain_seat_{i}", text("Játékos", "Player"), RULE + "3.6"),
-                       "length": form_int(form, f"chain_len_{i}", text("Hossz", "Length"), RULE + "3.6"),
+        chains.append({"seat": form_int(form, f"chain_seat_{i}", msg("Player"), RULE + "3.6"),
+                       "length": form_int(form, f"chain_len_{i}", msg("Length"), RULE + "3.6"),
                        "fortified": form.get(f"chain_fort_{i}") in ("1", "on")})
     return {"chains": chains}
 
 
 def _count_field(form, name: str) -> int:
     raw = (form.get(name) or "").strip()
-    return form_int(form, name, text("Darabszám", "Count"), RULE + "5", low=0, high=40) if raw else 0
+    return form_int(form, name, msg("Count"), RULE + "5", low=0, high=40) if raw else 0
 
 
 def _tally(state: dict, form) -> dict:
@@ -162,26 +163,24 @@ def _tally(state: dict, form) -> dict:
 
 def _cards_text(cards: list[str]) -> dict:
     counts = Counter(cards)
-    hu = ", ".join(f"{k}× {COLOUR_TEXT[c]['hu']}" if k > 1 else COLOUR_TEXT[c]["hu"] for c, k in counts.items())
-    en = ", ".join(f"{k}× {COLOUR_TEXT[c]['en']}" if k > 1 else COLOUR_TEXT[c]["en"] for c, k in counts.items())
-    return text(hu, en)
+    return joined(", ", [msg("%(count)s× %(colour)s", count=k, colour=COLOUR_TEXT[c]) if k > 1 else COLOUR_TEXT[c]
+                         for c, k in counts.items()])
 
 
 def _piece_text(p: dict, area) -> dict:
     name = PIECE_TEXT[p["type"]]
     site = p.get("site")
-    extra = {"border": text(f" (határ: {area(p.get('with'))})", f" (border with {area(p.get('with'))})"),
-             "harbour": text(" (kikötő)", " (harbour)"), "fortress": text(" (erődre)", " (on a fortress)")}.get(site, text("", ""))
+    extra = {"border": msg(" (border with %(value)s)", value=area(p.get('with'))),
+             "harbour": msg(" (harbour)"), "fortress": msg(" (on a fortress)")}.get(site, text("", ""))
     at = f" @{p['at']}" if p.get("at") else ""
-    return text(name["hu"] + extra["hu"] + at, name["en"] + extra["en"] + at)
+    return joined("", [name, extra, at])
 
 
 def describe_placement(d: dict, who: str, area_name) -> dict:
     pieces = [_piece_text(p, area_name) for p in d["pieces"]]
     area = area_name(d["pieces"][0]["area"]) if d["pieces"] else "?"
     cards = _cards_text(d["cards"])
-    return text(f"{who}: {' + '.join(p['hu'] for p in pieces)} → {area} ({cards['hu']})",
-                f"{who}: {' + '.join(p['en'] for p in pieces)} → {area} ({cards['en']})")
+    return msg("%(who)s: %(pieces)s → %(area)s (%(cards)s)", who=who, pieces=joined(" + ", pieces), area=area, cards=cards)
 
 
 def _pile_out(state: dict, form) -> dict:
@@ -197,7 +196,7 @@ def _ended(state: dict, form) -> dict:
 def _score_area(state: dict, form) -> dict:
     area = (form.get("score_area") or "").strip()[:24]
     if not area:
-        _fail("Válaszd ki, melyik tartomány telt meg.", "Choose the province that is full.", RULE + "3.2")
+        _fail(msg("Choose the province that is full."), RULE + "3.2")
     return {"area": area}
 
 
@@ -220,7 +219,7 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
 def parse_form(state: dict, form) -> tuple[str, dict]:
     parser = PARSERS.get(form.get("action", ""))
     if parser is None:
-        _fail("Ismeretlen művelet.", "Unknown action.", RULE + "2")
+        _fail(msg("Unknown action."), RULE + "2")
     return parser(state, form)
 
 
@@ -238,37 +237,37 @@ def _describe_placed(move: Move, players: list[dict], area) -> dict:
 
 def _describe_exchanged(move: Move, players: list[dict], area) -> dict:
     who = player_name(players, move.data["seat"])
-    return text(f"{who}: kártyacsere", f"{who}: exchanged a card")
+    return msg("%(who)s: exchanged a card", who=who)
 
 
 def _describe_scored(move: Move, players: list[dict], area) -> dict:
     name = area(move.data["area"])
-    return text(f"{name} megtelt: kiértékelve", f"{name} is full: scored")
+    return msg("%(name)s is full: scored", name=name)
 
 
 def _describe_chains(move: Move, players: list[dict], area) -> dict:
     chains = ", ".join(f"{player_name(players, c['seat'])} {c['length']}{'×2' if c['fortified'] else ''}"
                        for c in move.data["chains"]) or "–"
-    return text(f"Pagodasorok: {chains}", f"Road chains: {chains}")
+    return msg("Road chains: %(chains)s", chains=chains)
 
 
 def _describe_alliances(move: Move, players: list[dict], area) -> dict:
     pairs = ", ".join(f"{a['n']}: {area(a['areas'][0])}–{area(a['areas'][1])}" for a in move.data["alliances"])
-    return text(f"Szövetségek: {pairs}", f"Alliances: {pairs}")
+    return msg("Alliances: %(pairs)s", pairs=pairs)
 
 
 def _describe_pile_out(move: Move, players: list[dict], area) -> dict:
     label = EVENT_TYPES[move.type].label
     if not move.data.get("confirmed"):
         return dict(label)
-    return text(f"{label['hu']} (megerősítve)", f"{label['en']} (confirmed)")
+    return msg("%(label)s (confirmed)", label=label)
 
 
 def _describe_ended(move: Move, players: list[dict], area) -> dict:
     label, reason = EVENT_TYPES[move.type].label, move.data.get("reason") or ""
     if not move.data.get("confirmed") or reason == V1_END_REASON:
         return dict(label)
-    return text(f"Játék vége (megerősítve): {reason}", f"Game ended (confirmed): {reason}")
+    return msg("Game ended (confirmed): %(reason)s", reason=reason)
 
 
 DESCRIBE = {"pieces-placed": _describe_placed, "draw-pile-ran-out": _describe_pile_out, "game-ended": _describe_ended, "card-exchanged": _describe_exchanged,

@@ -10,6 +10,8 @@ from collections import Counter
 from scoring.base import ScorePart, text
 from scoring.han.boards import area_name
 from scoring.han.data import ALLIANCES, SUPPLY
+from scoring.i18n import joined
+from scoring.i18n import msg
 
 
 # ---- the position ------------------------------------------------------------------
@@ -172,9 +174,9 @@ def _seqs(state: dict, test) -> tuple[int, ...]:
 def _add(parts: dict, category: str, points: list[int], events: tuple, label: dict, doubled: set):
     for seat, pts in enumerate(points):
         if pts:
-            mark = text(" (erőd: ×2)", " (fortress: ×2)") if seat in doubled else text("", "")
+            mark = msg(" (fortress: ×2)") if seat in doubled else text("", "")
             parts[seat].append(ScorePart(category, pts, events,
-                                         text(label["hu"] + mark["hu"], label["en"] + mark["en"])))
+                                         joined("", [label, mark])))
 
 
 def province_parts(state: dict, parts: dict, area: str) -> None:
@@ -184,14 +186,14 @@ def province_parts(state: dict, parts: dict, area: str) -> None:
     scored = state["scored"].get(area)
     events = tuple(sorted(set(events) | ({scored} if scored else set())))
     name = area_name(state, area)
-    _add(parts, "provinces", points, events, text(f"{name} tartomány", f"Province {name}"), forts)
+    _add(parts, "provinces", points, events, msg("Province %(name)s", name=name), forts)
 
 
 def harbour_parts(state: dict, parts: dict) -> None:
     forts = fortified(state, harbour=True)
     points = _double(rank_points(harbour_pagodas(state)), forts)
     events = _seqs(state, lambda p: p.get("site") == "harbour")
-    _add(parts, "harbours", points, events, text("Kikötők", "Harbours"), forts)
+    _add(parts, "harbours", points, events, msg("Harbours"), forts)
 
 
 def alliance_pair(state: dict, n: int) -> list | None:
@@ -224,7 +226,7 @@ def alliance_parts(state: dict, parts: dict) -> None:
         events = _seqs(state, lambda p: p["type"] == "envoy" and p["area"] in (x, y))
         names = f"{area_name(state, x)}–{area_name(state, y)}"
         points = [result["points"] if s in result["winners"] else 0 for s in range(state["n"])]
-        _add(parts, "alliances", points, events, text(f"{n}. szövetség ({names})", f"Alliance {n} ({names})"), set())
+        _add(parts, "alliances", points, events, msg("Alliance %(n)s (%(names)s)", n=n, names=names), set())
 
 
 def roads_known(state: dict) -> bool:
@@ -279,7 +281,7 @@ def chain_parts(state: dict, parts: dict) -> None:
     for chain in chains:
         points = [0] * state["n"]
         points[chain["seat"]] = chain["length"] * (2 if chain["fortified"] else 1)
-        label = text(f"Út: {chain['length']} pagoda egy sorban", f"Road: chain of {chain['length']} pagodas")
+        label = msg("Road: chain of %(length)s pagodas", length=chain['length'])
         _add(parts, "roads", points, chain["events"], label, {chain["seat"]} if chain["fortified"] else set())
 
 
@@ -316,5 +318,4 @@ def tiebreak(state: dict, seat: int) -> tuple:
     return (sum(supply(state, seat).values()),) if is_over(state) else ()
 
 
-TIEBREAK_RULE = text("Döntetlennél a több le nem rakott pagoda + követ + erőd nyer.",
-                     "Tie: most unplaced pagodas + envoys + fortresses wins.")
+TIEBREAK_RULE = msg("Tie: most unplaced pagodas + envoys + fortresses wins.")

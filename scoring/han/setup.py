@@ -5,29 +5,27 @@ from __future__ import annotations
 from scoring.base import Problem
 from scoring.han.boards import playable, road_sites
 from scoring.han.data import SIDES, deck_size, removed_default
+from scoring.i18n import msg
 
 
 def check_setup(players: list[dict], options: dict) -> list[Problem]:
     pinned = options["board"]
     if not (isinstance(pinned, dict) and isinstance(pinned.get("data"), dict)
             and isinstance(pinned.get("id"), str) and isinstance(pinned.get("version"), int)):
-        return [Problem("docs/rules/han.md §1.5", "Válassz tábla-profilt.", "Choose a board profile.")]
+        return [Problem("docs/rules/han.md §1.5", msg("Choose a board profile."))]
     problems = playable(pinned["data"])
     if problems:
         return problems
     low, high = SIDES[pinned["data"]["side"]]["players"]
     if not low <= len(players) <= high:
         problems.append(Problem("docs/rules/han.md §1.1",
-                                f"Ezen az oldalon {low}–{high} játékos játszik, nem {len(players)}.",
-                                f"This side is for {low}–{high} players, not {len(players)}."))
+                                msg("This side is for %(low)s–%(high)s players, not %(count)s.", low=low, high=high, count=len(players))))
     if not 0 <= options["start_player"] < len(players):
         problems.append(Problem("docs/rules/han.md §1.2",
-                                f"A kezdőjátékos az 1–{len(players)}. játékos egyike legyen.",
-                                f"The start player must be one of players 1–{len(players)}."))
+                                msg("The start player must be one of players 1–%(count)s.", count=len(players))))
     if not -1 <= options["removed_cards"] <= 30:
         problems.append(Problem("docs/rules/han.md §1.3",
-                                f"A kidobott kártyák száma 0–30 (vagy -1), nem {options['removed_cards']}.",
-                                f"Cards removed: 0–30 (or -1), not {options['removed_cards']}."))
+                                msg("Cards removed: 0–30 (or -1), not %(removed_cards)s.", removed_cards=options['removed_cards'])))
     return problems
 
 

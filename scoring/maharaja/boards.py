@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from scoring.base import FormError, Problem, text
+from scoring.base import FormError, Problem, Text
+from scoring.i18n import hu_and_en, msg
 from scoring.maharaja.apply import travel_fees
 from scoring.maharaja.data import CITIES, VILLAGES, rule
 from scoring.schema import schema_problems
@@ -21,7 +22,7 @@ _ROAD = re.compile(r"^\s*([A-GSa-gs])\s*[-–]\s*([A-GSa-gs])\s*:\s*([\d ,]+)$")
 
 
 def blank() -> dict:
-    return {"name": text("Maharadzsa tábla", "Maharaja board"), "source": "",
+    return {"name": hu_and_en(msg("Maharaja board")), "source": "",
             "cities": [{"id": c, "name": "", "colour": ""} for c in CITIES], "roads": []}
 
 
@@ -57,25 +58,25 @@ SCHEMA = {
 }
 
 
-def _p(hu: str, en: str) -> Problem:
-    return Problem(RULE, hu, en)
+def _p(message: Text) -> Problem:
+    return Problem(RULE, message)
 
 
 def validate(data) -> list[Problem]:
-    shape = schema_problems(SCHEMA, data, RULE, text("profil", "profile"))
+    shape = schema_problems(SCHEMA, data, RULE, msg("profile"))
     if shape:
         return shape
     problems = []
     if [c["id"] for c in data["cities"]] != list(CITIES):
-        problems.append(_p("A 7 város sorban A–G.", "The 7 cities are A–G in order."))
+        problems.append(_p(msg("The 7 cities are A–G in order.")))
     if any(r["ends"][0] == r["ends"][1] for r in data["roads"]):
-        problems.append(_p("Egy út két különböző helyet köt össze.", "A road joins two different places."))
+        problems.append(_p(msg("A road joins two different places.")))
     named = [v["number"] for v in data.get("villages", [])]
     if len(named) != len(set(named)):
-        problems.append(_p("Minden falunak egy neve van.", "Each village has one name."))
+        problems.append(_p(msg("Each village has one name.")))
     on_roads = [v for r in data["roads"] for v in r["villages"]]
     if len(on_roads) != len(set(on_roads)):
-        problems.append(_p("Minden falu egyetlen úton fekszik.", "Each village lies on one road only."))
+        problems.append(_p(msg("Each village lies on one road only.")))
     return problems
 
 
@@ -83,9 +84,9 @@ def missing(data) -> list[dict]:
     out = []
     names = sum(not c["name"] for c in data["cities"])
     if names:
-        out.append(text(f"{names} városnév", f"{names} city names"))
+        out.append(msg("%(names)s city names", names=names))
     if not data["roads"]:
-        out.append(text("az utak (addig az utazást nem ellenőrzi)", "the roads (travel is not checked until then)"))
+        out.append(msg("the roads (travel is not checked until then)"))
     return out
 
 
@@ -100,8 +101,7 @@ def _village_names(form) -> list[dict]:
             continue
         match = _VILLAGE_NAME.match(line)
         if not match or not 1 <= int(match.group(1)) <= VILLAGES or not match.group(2):
-            raise FormError([_p(f"{n}. sor: így írd: „5: a folyó mellett” (falu 1–{VILLAGES}).",
-                                f"Line {n}: write it as “5: by the river” (village 1–{VILLAGES}).")])
+            raise FormError([_p(msg("Line %(n)s: write it as “5: by the river” (village 1–%(VILLAGES)s).", n=n, VILLAGES=VILLAGES))])
         named.append({"number": int(match.group(1)), "name": match.group(2)[:40]})
     return named
 
@@ -118,8 +118,7 @@ def from_form(base: dict, form) -> dict:
         # a village is a number of one or two ASCII digits: a 5,000-digit one is past int()'s limit
         villages = [int(v) for v in numbers if v.isascii() and len(v) <= 2]
         if not match or not 1 <= len(villages) == len(numbers) <= 2:
-            raise FormError([_p(f"{n}. sor: így írd: „A-B: 3, 4” (S = indulási hely, 1–2 falu).",
-                                f"Line {n}: write it as “A-B: 3, 4” (S = start space, 1–2 villages).")])
+            raise FormError([_p(msg("Line %(n)s: write it as “A-B: 3, 4” (S = start space, 1–2 villages).", n=n))])
         roads.append({"ends": [match.group(1).upper(), match.group(2).upper()], "villages": villages})
     return {"name": {"hu": (form.get("name_hu") or "").strip()[:80] or base["name"]["hu"],
                      "en": (form.get("name_en") or "").strip()[:80] or base["name"]["en"]},

@@ -3,7 +3,8 @@ governor track, the characters, the action disc, the payout table, the event typ
 the set-up options. Rules as implemented: docs/rules/maharaja.md."""
 from __future__ import annotations
 
-from scoring.base import EventSpec, Option, text
+from scoring.base import EventSpec, Option, Text
+from scoring.i18n import msg, msgp
 from scoring.schema import count, obj
 
 RULES = "docs/rules/maharaja.md"
@@ -32,37 +33,37 @@ PAYOUTS = {2: (10, 5), 3: (11, 7, 3), 4: (12, 9, 6, 3), 5: (13, 10, 7, 4, 1)}
 
 MOGUL, TRADER, SADHU, MONK, BUILDER, ARTIST, YOGI = range(1, 8)
 CHARACTERS = {
-    MOGUL: text("Mogul", "Mogul"),
-    TRADER: text("Kereskedő", "Trader"),
-    SADHU: text("Szádhu", "Sadhu"),
-    MONK: text("Vándorszerzetes", "Wandering Monk"),
-    BUILDER: text("Kőműves", "Builder"),
-    ARTIST: text("Művész", "Artist"),
-    YOGI: text("Jógi", "Yogi"),
+    MOGUL: msg("Mogul"),
+    TRADER: msg("Trader"),
+    SADHU: msg("Sadhu"),
+    MONK: msg("Wandering Monk"),
+    BUILDER: msg("Builder"),
+    ARTIST: msg("Artist"),
+    YOGI: msg("Yogi"),
 }
 
 # §7: the action disc; each action is a list of parts to carry out.
 ACTIONS = {
-    "gold": (["gold"], text("Arany (+2)", "Gold (+2)")),
-    "house": (["house"], text("Ház", "House")),
-    "two-houses": (["house-city", "house"], text("2 ház (egy városban)", "2 houses (one in a city)")),
-    "move-house": (["move"], text("Ház áthelyezése", "Move a house")),
-    "quarry": (["quarry"], text("Kőbánya (+2 ház)", "Quarry (+2 houses)")),
-    "palace": (["palace"], text("Palota", "Palace")),
-    "palace-house": (["palace", "house"], text("Palota/ház", "Palace and house")),
-    "governor": (["governor"], text("Kormányzósáv", "Governor track")),
-    "character": (["character"], text("Karaktercsere", "Character swap")),
+    "gold": (["gold"], msg("Gold (+2)")),
+    "house": (["house"], msg("House")),
+    "two-houses": (["house-city", "house"], msg("2 houses (one in a city)")),
+    "move-house": (["move"], msg("Move a house")),
+    "quarry": (["quarry"], msg("Quarry (+2 houses)")),
+    "palace": (["palace"], msg("Palace")),
+    "palace-house": (["palace", "house"], msg("Palace and house")),
+    "governor": (["governor"], msg("Governor track")),
+    "character": (["character"], msg("Character swap")),
 }
 CHIP_ACTIONS = tuple(a for a in ACTIONS if a != "character")  # §13: never the swap
 PARTS = {
-    "gold": text("2 arany felvétele", "take 2 gold"),
-    "house": text("házépítés (falu vagy város)", "build a house (village or city)"),
-    "house-city": text("házépítés városban", "build a house in a city"),
-    "move": text("ház áthelyezése", "move a house"),
-    "quarry": text("kőbánya", "quarry"),
-    "palace": text("palotaépítés", "build a palace"),
-    "governor": text("kormányzó léptetése", "move a governor"),
-    "character": text("karaktercsere", "swap character"),
+    "gold": msg("take 2 gold"),
+    "house": msg("build a house (village or city)"),
+    "house-city": msg("build a house in a city"),
+    "move": msg("move a house"),
+    "quarry": msg("quarry"),
+    "palace": msg("build a palace"),
+    "governor": msg("move a governor"),
+    "character": msg("swap character"),
 }
 
 
@@ -81,12 +82,12 @@ def place_label(place: str | None, names: dict | None = None) -> dict:
     """A place in words; ``names``: what the table calls cities and villages (a board
     profile's ``city_names`` and ``village_names``), e.g. "village 5 (by the river)"."""
     if place is None:
-        return text("indulási hely", "start space")
+        return msg("start space")
     name = (names or {}).get(place if is_city(place) else place[1:])
     named = f" ({name})" if name else ""
     if is_city(place):
-        return text(f"{place}{named} város", f"city {place}{named}")
-    return text(f"{place[1:]}. falu{named}", f"village {place[1:]}{named}")
+        return msg("city %(place)s%(named)s", place=place, named=named)
+    return msg("village %(value)s%(named)s", value=place[1:], named=named)
 
 
 # ---- event types ----------------------------------------------------------------------
@@ -99,8 +100,8 @@ _CHARACTER = count(7, low=1)
 _SEAT = {"type": "integer", "minimum": 0}
 
 
-def _spec(schema: dict, hu: str, en: str, version: int = 1, upcasters=None) -> EventSpec:
-    return EventSpec(schema=schema, label=text(hu, en), version=version, upcasters=upcasters or {})
+def _spec(schema: dict, label: Text, version: int = 1, upcasters=None) -> EventSpec:
+    return EventSpec(schema=schema, label=label, version=version, upcasters=upcasters or {})
 
 
 def _same(data: dict) -> dict:
@@ -118,54 +119,49 @@ def _villages_named(data: dict) -> dict:
 # whose turn it is, §6); a journey names its villages "vN" like every other place.
 EVENT_TYPES = {
     "governors-laid": _spec(obj(["order"], order={"type": "array", "items": _CITY, "minItems": 7, "maxItems": 7}),
-                            "Kormányzósáv kirakva", "Governor track laid"),
+                            msg("Governor track laid")),
     "character-chosen": _spec(obj(["character"], seat=_SEAT, character=_CHARACTER, paid=count(1000)),
-                              "Karakter választva", "Character chosen", 2, {1: _same}),
+                              msg("Character chosen"), 2, {1: _same}),
     "start-house-placed": _spec(obj(["place"], seat=_SEAT, place=_PLACE),
-                                "Kezdő ház lerakva", "Starting house placed", 2, {1: _same}),
+                                msg("Starting house placed"), 2, {1: _same}),
     "actions-revealed": _spec(obj(["actions"], seat=_SEAT, actions={
         "type": "array", "items": {"enum": list(ACTIONS)}, "minItems": 2, "maxItems": 2}),
-                              "Cselekedetek felfedve", "Actions revealed", 2, {1: _same}),
+                              msg("Actions revealed"), 2, {1: _same}),
     "architect-travelled": _spec(obj(["city", "via"], city=_CITY, via={
         "type": "array", "maxItems": VILLAGES, "uniqueItems": True, "items": _VILLAGE}),
-                                 "Építész utazott", "Architect travelled", 2, {1: _villages_named}),
-    "gold-taken": _spec(obj([]), "2 arany", "Took 2 gold"),
-    "house-built": _spec(obj(["place"], place=_PLACE, free={"type": "boolean"}), "Ház épült", "House built"),
+                                 msg("Architect travelled"), 2, {1: _villages_named}),
+    "gold-taken": _spec(obj([]), msg("Took 2 gold")),
+    "house-built": _spec(obj(["place"], place=_PLACE, free={"type": "boolean"}), msg("House built")),
     "house-moved": _spec(obj(["source", "place"], source=_PLACE, place=_PLACE, free={"type": "boolean"}),
-                         "Ház áthelyezve", "House moved"),
-    "quarry-used": _spec(obj([]), "Kőbánya", "Quarry"),
+                         msg("House moved")),
+    "quarry-used": _spec(obj([]), msg("Quarry")),
     "palace-built": _spec(obj(["city", "site"], city=_CITY, site={"enum": ["inner", "outer"]}),
-                          "Palota épült", "Palace built"),
-    "governor-moved": _spec(obj(["city"], city=_CITY), "Kormányzó léptetve", "Governor moved"),
-    "character-swapped": _spec(obj(["character"], character=_CHARACTER), "Karaktercsere", "Character swapped"),
+                          msg("Palace built")),
+    "governor-moved": _spec(obj(["city"], city=_CITY), msg("Governor moved")),
+    "character-swapped": _spec(obj(["character"], character=_CHARACTER), msg("Character swapped")),
     "character-picked": _spec(obj(["character"], character=_CHARACTER),
-                              "Karakter a bankból", "Character picked from the bank"),
-    "chip-used": _spec(obj(["action"], action={"enum": list(CHIP_ACTIONS)}), "Cselekedetérme", "Action chip used"),
-    "turn-ended": _spec(obj([], renounce={"type": "boolean"}), "Kör vége (játékos)", "Turn ended"),
+                              msg("Character picked from the bank")),
+    "chip-used": _spec(obj(["action"], action={"enum": list(CHIP_ACTIONS)}), msg("Action chip used")),
+    "turn-ended": _spec(obj([], renounce={"type": "boolean"}), msgp("Maharaja", "Turn ended")),
 }
 
 # ---- set-up options (§2) ----------------------------------------------------------------
 
 OPTIONS = (
-    Option("short", False, text("Rövidebb játék: 6 palota, legfeljebb 8 forduló (11.1)",
-                                "Short game: 6 palaces, at most 8 rounds (11.1)")),
-    Option("yogi", False, text("Haladó: jógi és cselekedetérmék (11.2.2)", "Advanced: Yogi and action chips (11.2.2)")),
-    Option("auction", False, text("Haladó: licit a karakterekre (11.2.5)", "Advanced: characters auctioned (11.2.5)")),
-    Option("neutral_palaces", True, text("Semleges külső paloták 5-nél kevesebb játékosnál (5.0, 11.2.4)",
-                                         "Neutral outer palaces with fewer than 5 players (5.0, 11.2.4)")),
-    Option("homes", "", text("Haladó: otthonok – az 1–7. karakter városának betűje, pl. CAGBEDF (12.6)",
-                             "Advanced: homes – the city letter of characters 1–7, e.g. CAGBEDF (12.6)"),
-           help=text("Üresen hagyva nincs otthon-bónusz.", "Leave empty for no home bonus.")),
-    Option("secret_gold", True, text("Az arany titkos: csak a saját telefonon látszik",
-                                     "Gold is secret: shown only on the owner's phone")),
-    Option("board", {}, text("Tábla-profil (nem kötelező)", "Board profile (optional)"),
-           help=text("Városnevek és utak; nélküle A–G városok, az utakat nem ellenőrzi.",
-                     "City names and roads; without one, cities A–G and travel not checked.")),
+    Option("short", False, msg("Short game: 6 palaces, at most 8 rounds (11.1)")),
+    Option("yogi", False, msg("Advanced: Yogi and action chips (11.2.2)")),
+    Option("auction", False, msg("Advanced: characters auctioned (11.2.5)")),
+    Option("neutral_palaces", True, msg("Neutral outer palaces with fewer than 5 players (5.0, 11.2.4)")),
+    Option("homes", "", msg("Advanced: homes – the city letter of characters 1–7, e.g. CAGBEDF (12.6)"),
+           help=msg("Leave empty for no home bonus.")),
+    Option("secret_gold", True, msg("Gold is secret: shown only on the owner's phone")),
+    Option("board", {}, msg("Board profile (optional)"),
+           help=msg("City names and roads; without one, cities A–G and travel not checked.")),
 )
 TICKS = ("short", "yogi", "auction", "neutral_palaces", "secret_gold")
 
 # Score category plus the names the templates show (game.categories).
-LABELS = {"palaces": text("Paloták", "Palaces"),
+LABELS = {"palaces": msg("Palaces"),
           **{f"char-{n}": label for n, label in CHARACTERS.items()},
           **{f"act-{a}": label for a, (_, label) in ACTIONS.items()},
           **{f"part-{p}": label for p, label in PARTS.items()}}

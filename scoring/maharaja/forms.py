@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from typing import Callable, Mapping
 
-from scoring.base import FormError, Move, Problem, text
+from scoring.base import FormError, Move, Problem, Text, text
 from scoring.forms import fail, form_choice, form_int, form_list, player_name
+from scoring.i18n import joined
+from scoring.i18n import msg, msgp
 from scoring.maharaja.boards import RULE as BOARD_RULE, cheapest_route
 from scoring.maharaja.data import (ACTIONS, CHARACTERS, CHIP_ACTIONS, CITIES, EVENT_TYPES, TICKS, VILLAGES,
                                    place_label, rule)
@@ -15,23 +17,19 @@ from scoring.maharaja.data import (ACTIONS, CHARACTERS, CHIP_ACTIONS, CITIES, EV
 PLACES = (*CITIES, *(f"v{i}" for i in range(1, VILLAGES + 1)))  # "A"…"G", "v1"…"v30"
 
 
-def _label(hu: str, en: str) -> dict:
-    return text(hu, en)
-
-
 # A field left empty or made up is refused citing the rule the field belongs to, never an
 # internal tag: places (§1), the governor track (§3, §11), characters (§4, §12), actions (§7).
 
-def _place(form, name: str, hu: str, en: str) -> str:
-    return form_choice(form, name, PLACES, _label(hu, en), rule=rule(1))
+def _place(form, name: str, label: Text) -> str:
+    return form_choice(form, name, PLACES, label, rule=rule(1))
 
 
-def _city(form, name: str, hu: str, en: str, section: int) -> str:
-    return form_choice(form, name, CITIES, _label(hu, en), rule=rule(section))
+def _city(form, name: str, label: Text, section: int) -> str:
+    return form_choice(form, name, CITIES, label, rule=rule(section))
 
 
 def _character(form, name: str, section: int) -> int:
-    return form_int(form, name, _label("karakter", "character"), rule=rule(section), low=1, high=len(CHARACTERS))
+    return form_int(form, name, msg("character"), rule=rule(section), low=1, high=len(CHARACTERS))
 
 
 def _due_seat(state: dict, form) -> int:
@@ -39,7 +37,7 @@ def _due_seat(state: dict, form) -> int:
     seat = state["next"]["seat"] if state["next"] else None
     if seat is not None:
         return seat
-    return form_int(form, "seat", _label("játékos", "player"), rule=rule(4), low=0, high=state["n"] - 1)
+    return form_int(form, "seat", msg("player"), rule=rule(4), low=0, high=state["n"] - 1)
 
 
 VILLAGE_VALUES = tuple(f"v{i}" for i in range(1, VILLAGES + 1))
@@ -47,13 +45,12 @@ VILLAGE_VALUES = tuple(f"v{i}" for i in range(1, VILLAGES + 1))
 
 def _travel(state, form) -> dict:
     via = _travel_villages(form)
-    city = _city(form, "travel_city", "úti cél", "destination", 8)
+    city = _city(form, "travel_city", msg("destination"), 8)
     if not via and state.get("roads") and state.get("turn"):   # roads known: the app finds the way
         seat = state["turn"]["seat"]
         route = cheapest_route(state["roads"], state["villages"], seat, state["architects"][seat], city)
         if route is None:
-            fail("Nincs járható út ebbe a városba (ház nélküli falu zárja el).",
-                 "No open road to this city (a village without houses blocks it).", rule(8))
+            fail(msg("No open road to this city (a village without houses blocks it)."), rule(8))
         via = [f"v{n}" for n in route]
     return {"city": city, "via": sorted(set(via), key=lambda v: int(v[1:]))}
 
@@ -62,7 +59,7 @@ def _travel_villages(form) -> list[str]:
     values = [v for v in form_list(form, "via") if v]
     for value in values:
         if value not in VILLAGE_VALUES:
-            fail("Érvénytelen falu.", "Not a village.", rule(8))
+            fail(msg("Not a village."), rule(8))
     return values
 
 
@@ -70,40 +67,39 @@ def _architect_city(state) -> str:
     turn = state.get("turn")
     city = state["architects"][turn["seat"]] if turn else None
     if city is None:
-        fail("Palota csak ott épülhet, ahol az építészed áll: előbb utazz egy városba.",
-             "A palace goes where your architect stands: travel to a city first.", rule(9))
+        fail(msgp("refusal", "A palace goes where your architect stands: travel to a city first."), rule(9))
     return city
 
 
 def _choose(state, form) -> tuple[str, dict]:
-    paid = form_int(form, "paid", _label("licit", "bid"), rule=rule(4), low=0, high=1000) if form.get("paid") else 0
+    paid = form_int(form, "paid", msg("bid"), rule=rule(4), low=0, high=1000) if form.get("paid") else 0
     return "character-chosen", {"seat": _due_seat(state, form), "character": _character(form, "character", 4),
                                 "paid": paid}
 
 
 def _house(free: bool):
     def parse(state, form) -> tuple[str, dict]:
-        data = {"place": _place(form, "house_place", "hely", "place")}
+        data = {"place": _place(form, "house_place", msg("place"))}
         return "house-built", (data | {"free": True} if free else data)
     return parse
 
 
 def _move_house(free: bool):
     def parse(state, form) -> tuple[str, dict]:
-        data = {"source": _place(form, "move_from", "honnan", "from"), "place": _place(form, "move_to", "hová", "to")}
+        data = {"source": _place(form, "move_from", msg("from")), "place": _place(form, "move_to", msg("to"))}
         return "house-moved", (data | {"free": True} if free else data)
     return parse
 
 
 PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
     "governors-laid": lambda s, f: ("governors-laid", {"order": [
-        _city(f, f"gov{i}", f"{i}. kormányzó", f"governor {i}", 3) for i in range(1, 8)]}),
+        _city(f, f"gov{i}", msg("governor %(i)s", i=i), 3) for i in range(1, 8)]}),
     "character-chosen": _choose,
     "start-house-placed": lambda s, f: ("start-house-placed", {"seat": _due_seat(s, f),
-                                                               "place": _place(f, "place", "falu", "village")}),
+                                                               "place": _place(f, "place", msg("village"))}),
     "actions-revealed": lambda s, f: ("actions-revealed", {"seat": _due_seat(s, f), "actions": [
-        form_choice(f, "action1", ACTIONS, _label("1. cselekedet", "first action"), rule=rule(7)),
-        form_choice(f, "action2", ACTIONS, _label("2. cselekedet", "second action"), rule=rule(7))]}),
+        form_choice(f, "action1", ACTIONS, msg("first action"), rule=rule(7)),
+        form_choice(f, "action2", ACTIONS, msg("second action"), rule=rule(7))]}),
     "architect-travelled": lambda s, f: ("architect-travelled", _travel(s, f)),
     "gold-taken": lambda s, f: ("gold-taken", {}),
     "house-built": _house(free=False),
@@ -112,12 +108,12 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
     "house-moved-free": _move_house(free=True),
     "quarry-used": lambda s, f: ("quarry-used", {}),
     "palace-built": lambda s, f: ("palace-built", {"city": _architect_city(s), "site": form_choice(
-        f, "palace_site", ("inner", "outer"), _label("palotahely", "site"), rule=rule(9))}),
-    "governor-moved": lambda s, f: ("governor-moved", {"city": _city(f, "governor", "kormányzó", "governor", 11)}),
+        f, "palace_site", ("inner", "outer"), msg("site"), rule=rule(9))}),
+    "governor-moved": lambda s, f: ("governor-moved", {"city": _city(f, "governor", msg("governor"), 11)}),
     "character-swapped": lambda s, f: ("character-swapped", {"character": _character(f, "swap_character", 12)}),
     "character-picked": lambda s, f: ("character-picked", {"character": _character(f, "pick_character", 12)}),
     "chip-used": lambda s, f: ("chip-used", {"action": form_choice(f, "chip_action", CHIP_ACTIONS,
-                                                                    _label("plusz cselekedet", "extra action"),
+                                                                    msg("extra action"),
                                                                     rule=rule(13))}),
     "turn-ended": lambda s, f: ("turn-ended", {}),
     "turn-ended-renounce": lambda s, f: ("turn-ended", {"renounce": True}),
@@ -127,7 +123,7 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
 def parse_form(state: dict, form) -> tuple[str, dict]:
     parser = PARSERS.get(form.get("action", ""))
     if parser is None or state["next"] is None:
-        fail("Ismeretlen művelet.", "Unknown action.", rule(6))
+        fail(msg("Unknown action."), rule(6))
     return parser(state, form)
 
 
@@ -139,7 +135,7 @@ def parse_options(form) -> dict:
     except ValueError:
         pinned = None
     if not isinstance(pinned, dict):
-        raise FormError([Problem(BOARD_RULE, "Érvénytelen tábla-profil.", "Not a board profile.")])
+        raise FormError([Problem(BOARD_RULE, msg("Not a board profile."))])
     return {**{name: form.get(f"opt_{name}") in ("1", "on") for name in TICKS},
             "homes": (form.get("opt_homes") or "").strip().upper()[:20], "board": pinned}
 
@@ -158,77 +154,75 @@ def _names(state: dict | None) -> dict:
 
 
 def _character_chosen(d, names):
-    c, paid = CHARACTERS.get(d["character"], text("?", "?")), d.get("paid", 0)
-    return text(c["hu"] + (f" ({paid} arany)" if paid else ""), c["en"] + (f" ({paid} gold)" if paid else ""))
+    c, paid = CHARACTERS.get(d["character"], msg("?")), d.get("paid", 0)
+    return msg("%(character)s (%(paid)s gold)", character=c, paid=paid) if paid else c
 
 
 def _start_house(d, names):
     where = place_label(d["place"], names)
-    return text(f"kezdő ház – {where['hu']}", f"starting house – {where['en']}")
+    return msg("starting house – %(where)s", where=where)
 
 
 def _revealed(d, names):
     acts = [ACTIONS[a][1] for a in d["actions"]]
-    return text(" + ".join(a["hu"] for a in acts), " + ".join(a["en"] for a in acts))
+    return joined(" + ", acts)
 
 
 def _gold_taken(d, names):
-    return text("+2 arany", "took 2 gold")
+    return msg("took 2 gold")
 
 
 def _travelled(d, names):
     via = ", ".join(str(v).removeprefix("v") for v in d["via"]) or "–"
-    return text(f"Építész → {_city_named(names, d['city'])} város (falvak: {via})",
-                f"Architect → city {_city_named(names, d['city'])} (villages: {via})")
+    return msg("Architect → city %(value)s (villages: %(via)s)", value=_city_named(names, d['city']), via=via)
 
 
 def _free(d) -> dict:
-    return text(" (kőműves, ingyen)", " (Builder, free)") if d.get("free") else text("", "")
+    return msg(" (Builder, free)") if d.get("free") else text("", "")
 
 
 def _house_built(d, names):
     where, free = place_label(d["place"], names), _free(d)
-    return text(f"Ház – {where['hu']}{free['hu']}", f"House – {where['en']}{free['en']}")
+    return msg("House – %(where)s%(free)s", where=where, free=free)
 
 
 def _house_moved(d, names):
     src, where, free = place_label(d["source"], names), place_label(d["place"], names), _free(d)
-    return text(f"Ház: {src['hu']} → {where['hu']}{free['hu']}", f"House: {src['en']} → {where['en']}{free['en']}")
+    return msg("House: %(src)s → %(where)s%(free)s", src=src, where=where, free=free)
 
 
 def _palace(d, names):
-    site = text("belső", "inner") if d["site"] == "inner" else text("külső", "outer")
+    site = msg("inner") if d["site"] == "inner" else msg("outer")
     city = _city_named(names, d["city"])
-    return text(f"Palota – {city} város, {site['hu']}", f"Palace – city {city}, {site['en']}")
+    return msg("Palace – city %(city)s, %(site)s", city=city, site=site)
 
 
 def _governor(d, names):
     city = _city_named(names, d["city"])
-    return text(f"{city} kormányzó két mezőt lejjebb", f"Governor {city} two boxes down")
+    return msg("Governor %(city)s two boxes down", city=city)
 
 
 def _character_line(verb: dict):
     def line(d, names):
-        c = CHARACTERS.get(d["character"], text("?", "?"))
-        return text(f"{verb['hu']}: {c['hu']}", f"{verb['en']}: {c['en']}")
+        c = CHARACTERS.get(d["character"], msg("?"))
+        return msg("%(verb)s: %(c)s", verb=verb, c=c)
     return line
 
 
 def _chip(d, names):
     act = ACTIONS[d["action"]][1]
-    return text(f"Cselekedetérme: {act['hu']}", f"Action chip: {act['en']}")
+    return msg("Action chip: %(act)s", act=act)
 
 
 def _turn_ended(d, names):
     if d.get("renounce"):
-        return text("Kör vége, lemondott cselekedettel (mindenki más +2 arany)",
-                    "Turn ended, renouncing a part (every other player +2 gold)")
+        return msg("Turn ended, renouncing a part (every other player +2 gold)")
     return dict(EVENT_TYPES["turn-ended"].label)
 
 
 def _governors(d, names):
     order = " ".join(d["order"])
-    return text(f"Kormányzósáv alulról: {order}", f"Governor track from the bottom: {order}")
+    return msg("Governor track from the bottom: %(order)s", order=order)
 
 
 LINES = {
@@ -236,8 +230,8 @@ LINES = {
     "actions-revealed": _revealed, "gold-taken": _gold_taken, "architect-travelled": _travelled,
     "house-built": _house_built,
     "house-moved": _house_moved, "palace-built": _palace, "governor-moved": _governor,
-    "character-swapped": _character_line(text("Karaktercsere", "Swapped to")),
-    "character-picked": _character_line(text("Választott", "Picked")), "chip-used": _chip, "turn-ended": _turn_ended,
+    "character-swapped": _character_line(msg("Swapped to")),
+    "character-picked": _character_line(msg("Picked")), "chip-used": _chip, "turn-ended": _turn_ended,
 }
 
 
@@ -257,4 +251,4 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
     if seat is None:
         return said
     who = player_name(players, seat)
-    return text(f"{who}: {said['hu']}", f"{who}: {said['en']}")
+    return msg("%(who)s: %(said)s", who=who, said=said)

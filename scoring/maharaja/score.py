@@ -2,7 +2,8 @@
 (docs/rules/maharaja.md §15), and the score itself, the palaces built (§16)."""
 from __future__ import annotations
 
-from scoring.base import ScorePart, text
+from scoring.base import ScorePart
+from scoring.i18n import msg
 from scoring.maharaja.data import (CITIES, INNER_POINTS, MONOPOLY_BONUS, PAYOUTS, SADHU, character_of,
                                    holds)
 
@@ -72,7 +73,7 @@ def score(state: dict) -> dict[int, list[ScorePart]]:
             mine = [p["seq"] for p in state["palaces"] if p["seat"] == seat and p["city"] == city]
             if mine:
                 parts[seat].append(ScorePart("palaces", len(mine), tuple(mine),
-                                             text(f"Paloták – {city} város", f"Palaces – city {city}")))
+                                             msg("Palaces – city %(city)s", city=city)))
     return parts
 
 

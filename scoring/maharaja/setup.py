@@ -3,6 +3,7 @@ records (governor track, characters, starting houses; docs/rules/maharaja.md §2
 from __future__ import annotations
 
 from scoring.base import Problem
+from scoring.i18n import msg
 from scoring.maharaja import boards
 from scoring.maharaja.apply import advance
 from scoring.maharaja.data import (CITIES, HOUSES_PER_COLOUR, OUTER_SITES, START_GOLD, START_HOUSES,
@@ -14,13 +15,12 @@ def check_setup(players: list[dict], options: dict) -> list[Problem]:
     if pinned:
         data = pinned.get("data")
         problems = boards.validate(data) if isinstance(data, dict) else \
-            [Problem(boards.RULE, "Érvénytelen tábla-profil.", "Not a board profile.")]
+            [Problem(boards.RULE, msg("Not a board profile."))]
         if problems:
             return problems
     homes = options.get("homes", "")
     if homes and sorted(homes) != list(CITIES):
-        return [Problem(rule(2), f"Az otthonok: az A–G betűk mindegyike egyszer (pl. CAGBEDF), nem „{homes}”.",
-                        f"Homes: each letter A–G exactly once (e.g. CAGBEDF), not “{homes}”.")]
+        return [Problem(rule(2), msg("Homes: each letter A–G exactly once (e.g. CAGBEDF), not “%(homes)s”.", homes=homes))]
     return []
 
 

@@ -2,7 +2,7 @@
 (``view(state, players)``), and what a phone may see of the state (``redact``)."""
 from __future__ import annotations
 
-from scoring.base import text
+from scoring.i18n import msg
 from scoring.maharaja.apply import governor_target, next_city
 from scoring.maharaja.data import (ACTIONS, ARTIST, BUILDER, CHIP_ACTIONS, CITIES, HOUSE_COST, TRADER, VILLAGES,
                                    bank_characters, character_of, holds, palace_cost, palaces_left)
@@ -21,7 +21,7 @@ def _village(number: int, name: str, owners: list[int], players: list[dict], cap
     names = [players[s]["name"] for s in owners if s < len(players)]
     extra = (f" · {name}" if name else "") + (f" ({', '.join(names)})" if names else "")
     return {"number": number, "value": f"v{number}", "name": name, "seats": list(owners), "owners": names,
-            "room": len(owners) < cap, "label": text(f"{number}. falu{extra}", f"village {number}{extra}")}
+            "room": len(owners) < cap, "label": msg("village %(number)s%(extra)s", number=number, extra=extra)}
 
 
 def _seats(state: dict) -> list[dict]:

@@ -3,6 +3,7 @@ Rules as implemented: docs/rules/scorepad.md."""
 from __future__ import annotations
 
 from scoring.base import GameKind, text
+from scoring.i18n import msg
 from scoring.scorepad.apply import apply
 from scoring.scorepad.check import check
 from scoring.scorepad.data import EVENT_TYPES, OPTIONS
@@ -20,7 +21,7 @@ def named(options) -> dict | None:
 
 
 GAME = GameKind(
-    kind="scorepad", title=text("Általános pontozólap", "Generic score pad"),
+    kind="scorepad", title=msg("Generic score pad"),
     min_players=1, max_players=12, rules_version=1, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, demo=demo, view=view, has_board=True,

@@ -4,12 +4,13 @@ from __future__ import annotations
 from typing import Callable
 
 from scoring.base import Move, Problem, player
+from scoring.i18n import msg
 from scoring.scorepad.data import MAX_ABS_POINTS, R_END, R_POINTS, R_ROUND, R_ROW
 
 
 def check(state: dict, move: Move) -> list[Problem]:
     if state["over"]:
-        return [Problem(R_END, "A játék már véget ért.", "The game has already ended.")]
+        return [Problem(R_END, msg("The game has already ended."))]
     return CHECKS[move.type](state, move)
 
 
@@ -17,19 +18,16 @@ def _check_points(state: dict, move: Move) -> list[Problem]:
     seat, points = move.data["seat"], move.data["points"]
     problems = []
     if not 0 <= seat < state["n"]:
-        problems.append(Problem(R_POINTS, f"Nincs {seat + 1}. játékos ({state['n']} van).",
-                                f"There is no player {seat + 1} ({state['n']} players)."))
+        problems.append(Problem(R_POINTS, msg("There is no player %(value)s (%(n)s players).", value=seat + 1, n=state['n'])))
     if abs(points) > MAX_ABS_POINTS:
-        problems.append(Problem(R_POINTS, f"A pont legfeljebb ±{MAX_ABS_POINTS} lehet (most {points}).",
-                                f"Points must be within ±{MAX_ABS_POINTS} (got {points})."))
+        problems.append(Problem(R_POINTS, msg("Points must be within ±%(MAX_ABS_POINTS)s (got %(points)s).", MAX_ABS_POINTS=MAX_ABS_POINTS, points=points)))
     return problems
 
 
 def _check_close(state: dict, move: Move) -> list[Problem]:
     if round_has_points(state):
         return []
-    return [Problem(R_ROUND, f"A(z) {state['round']}. körben még nincs beírt pont.",
-                    f"Nothing has been recorded in round {state['round']} yet.")]
+    return [Problem(R_ROUND, msg("Nothing has been recorded in round %(round)s yet.", round=state['round']))]
 
 
 def _check_row(state: dict, move: Move) -> list[Problem]:
@@ -38,8 +36,7 @@ def _check_row(state: dict, move: Move) -> list[Problem]:
     r, entries = move.data["round"], move.data["entries"]
     seats = [e["seat"] for e in entries]
     if len(set(seats)) != len(seats):
-        return [Problem(R_ROW, "Egy sorban minden játékos legfeljebb egyszer szerepelhet.",
-                        "Each player appears at most once in a round's row.")]
+        return [Problem(R_ROW, msg("Each player appears at most once in a round's row."))]
     problems = []
     for entry in entries:
         problems += _check_points(state, Move(move.seq, "points-recorded", entry))
@@ -50,10 +47,7 @@ def _check_row(state: dict, move: Move) -> list[Problem]:
         if row and row[seat]:
             points, seqs = row[seat]
             name = player(seat)
-            return [Problem(R_ROW, f"{name} már kapott pontot a(z) {r}. körben ({points}, #{seqs[-1]}); "
-                                   "javításhoz érvénytelenítsd azt a bejegyzést, és írd be újra.",
-                            f"{name} already has {points} in round {r} (#{seqs[-1]}); "
-                            "to change it, void that entry and enter it again.")]
+            return [Problem(R_ROW, msg("%(name)s already has %(points)s in round %(r)s (#%(value)s); to change it, void that entry and enter it again.", name=name, points=points, r=r, value=seqs[-1]))]
     return []
 
 

@@ -2,7 +2,8 @@
 docs/rules/scorepad.md (the ``R_*`` references below)."""
 from __future__ import annotations
 
-from scoring.base import EventSpec, Option, text
+from scoring.base import EventSpec, Option
+from scoring.i18n import msg
 from scoring.schema import count, obj
 
 RULES = "docs/rules/scorepad.md"
@@ -22,20 +23,19 @@ MAX_BGG_ID = 99_999_999
 # What the pad is kept for, both optional (§7): the statistics group plays by it and a BG
 # Stats export names the game. Games created before these options have neither.
 OPTIONS = (
-    Option("title", "", text("Melyik játék? (nem kötelező)", "Which game? (optional)")),
-    Option("bgg_id", 0, text("BoardGameGeek-azonosító (nem kötelező)", "BoardGameGeek id (optional)"),
-           help=text("A játék számazonosítója a boardgamegeek.com címében; 0: nincs.",
-                     "The number in the game's boardgamegeek.com address; 0: none.")),
+    Option("title", "", msg("Which game? (optional)")),
+    Option("bgg_id", 0, msg("BoardGameGeek id (optional)"),
+           help=msg("The number in the game's boardgamegeek.com address; 0: none.")),
 )
 
 EVENT_TYPES = {
     "points-recorded": EventSpec(
         schema=obj(["seat", "points"], seat={"type": "integer"}, points={"type": "integer"},
                    note={"type": "string", "maxLength": MAX_NOTE}),
-        label=text("Pont beírva", "Points recorded")),
+        label=msg("Points recorded")),
     "round-closed": EventSpec(
         schema={"type": "object", "additionalProperties": False},
-        label=text("Kör lezárva", "Round closed")),
+        label=msg("Round closed")),
     # A whole round at once, as a row of the paper pad (§5): the round it fills and one entry
     # per player who scored in it.
     "round-entered": EventSpec(
@@ -44,8 +44,8 @@ EVENT_TYPES = {
                             "items": obj(["seat", "points"], seat={"type": "integer"},
                                          points={"type": "integer"})},
                    note={"type": "string", "maxLength": MAX_NOTE}),
-        label=text("Kör beírva", "Round entered")),
+        label=msg("Round entered")),
     "game-ended": EventSpec(
         schema={"type": "object", "additionalProperties": False},
-        label=text("Játék vége", "Game ended")),
+        label=msg("Game ended")),
 }

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from scoring.base import Move, player, text
+from scoring.base import Move, player
 from scoring.forms import fail, form_int, parse_action, player_name
+from scoring.i18n import joined
+from scoring.i18n import msgn
+from scoring.i18n import msg
 from scoring.scorepad.data import EVENT_TYPES, MAX_NOTE, MAX_ROUND, R_FORM
 
 
@@ -13,8 +16,8 @@ def parse_form(state: dict, form: Mapping[str, str]) -> tuple[str, dict]:
 
 
 def _points(state: dict, form) -> dict:
-    seat = form_int(form, "seat", text("Játékos", "Player"), R_FORM)
-    points = form_int(form, "points", text("Pont", "Points"), R_FORM)
+    seat = form_int(form, "seat", msg("Player"), R_FORM)
+    points = form_int(form, "points", msg("Points"), R_FORM)
     if form.get("sign") == "-":  # phone keypads often lack a minus key
         points = -abs(points)
     return {"seat": seat, "points": points, "note": _note(form)}
@@ -23,17 +26,17 @@ def _points(state: dict, form) -> dict:
 def _row(state: dict, form) -> dict:
     """One field per player (``points_<seat>``, empty: no entry), a "−" tick per player
     (``minus_<seat>``: phone keypads often lack a minus key) and the round it fills."""
-    r = form_int(form, "round", text("Kör", "Round"), R_FORM, low=1, high=MAX_ROUND)
+    r = form_int(form, "round", msg("Round"), R_FORM, low=1, high=MAX_ROUND)
     entries = []
     for seat in range(state["n"]):
         if not (form.get(f"points_{seat}") or "").strip():
             continue
-        points = form_int(form, f"points_{seat}", text(player(seat), player(seat)), R_FORM)
+        points = form_int(form, f"points_{seat}", joined("", [player(seat)]), R_FORM)
         if form.get(f"minus_{seat}"):
             points = -abs(points)
         entries.append({"seat": seat, "points": points})
     if not entries:
-        fail("Írj be legalább egy játékos pontját.", "Type at least one player's points.", R_FORM)
+        fail(msg("Type at least one player's points."), R_FORM)
     data = {"round": r, "entries": entries}
     note = _note(form)
     return {**data, "note": note} if note else data
@@ -42,8 +45,7 @@ def _row(state: dict, form) -> dict:
 def _note(form) -> str:
     note = (form.get("note") or "").strip()
     if len(note) > MAX_NOTE:
-        fail(f"A megjegyzés legfeljebb {MAX_NOTE} karakter (most {len(note)}).",
-             f"The note may be at most {MAX_NOTE} characters (got {len(note)}).", R_FORM)
+        fail(msg("The note may be at most %(MAX_NOTE)s characters (got %(count)s).", MAX_NOTE=MAX_NOTE, count=len(note)), R_FORM)
     return note
 
 
@@ -58,21 +60,21 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
 
 
 def _points_said(points: int) -> dict[str, str]:
-    return text(f"{points:+d} pont", f"{points:+d} point{'' if abs(points) == 1 else 's'}")
+    return msgn("%(points)s point", "%(points)s points", abs(points), points=f"{points:+d}")
 
 
 def _said_points(d: dict, players: list[dict]) -> dict[str, str]:
     name = player_name(players, d["seat"])
     note = f" ({d['note']})" if d.get("note") else ""
     pts = _points_said(d["points"])
-    return text(f"{name}: {pts['hu']}{note}", f"{name}: {pts['en']}{note}")
+    return msg("%(name)s: %(pts)s%(note)s", name=name, pts=pts, note=note)
 
 
 def _said_row(d: dict, players: list[dict]) -> dict[str, str]:
     items = [(player_name(players, e["seat"]), e["points"]) for e in d["entries"]]
     note = f" ({d['note']})" if d.get("note") else ""
-    return text(f"{d['round']}. kör: " + ", ".join(f"{n} {p:+d}" for n, p in items) + note,
-                f"Round {d['round']}: " + ", ".join(f"{n} {p:+d}" for n, p in items) + note)
+    return msg("Round %(round)s: %(entries)s%(note)s", round=d["round"], note=note,
+               entries=", ".join(f"{n} {p:+d}" for n, p in items))
 
 
 DESCRIBE: dict[str, Callable[[dict, list[dict]], dict]] = {"points-recorded": _said_points,

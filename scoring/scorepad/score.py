@@ -1,13 +1,14 @@
 """Generic score pad: one part per round, naming the events behind it (§2)."""
 from __future__ import annotations
 
-from scoring.base import ScorePart, text
+from scoring.base import ScorePart
+from scoring.i18n import msg
 
 
 def score(state: dict) -> dict[int, list[ScorePart]]:
     parts: dict[int, list[ScorePart]] = {seat: [] for seat in range(state["n"])}
     for round_no, row in enumerate(state["rounds"], start=1):
-        label = text(f"{round_no}. kör", f"Round {round_no}")
+        label = msg("Round %(round_no)s", round_no=round_no)
         for seat, total in enumerate(row):
             if total:
                 parts[seat].append(ScorePart(f"round-{round_no}", total[0], tuple(total[1]), label))

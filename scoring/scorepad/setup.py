@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from scoring.base import Problem
+from scoring.i18n import msg
 from scoring.scorepad.data import MAX_BGG_ID, MAX_TITLE, R_GAME
 
 
@@ -19,12 +20,8 @@ def check_setup(players: list[dict], options: dict) -> list[Problem]:
     problems = []
     title = options.get("title", "")
     if len(title) > MAX_TITLE or any(ord(c) < 32 for c in title):
-        problems.append(Problem(R_GAME, f"A játék neve legfeljebb {MAX_TITLE} karakter, vezérlőkarakter nélkül "
-                                f"(most {len(title)}).",
-                                f"The game name is at most {MAX_TITLE} characters without control characters "
-                                f"(it has {len(title)})."))
+        problems.append(Problem(R_GAME, msg("The game name is at most %(MAX_TITLE)s characters without control characters (it has %(count)s).", MAX_TITLE=MAX_TITLE, count=len(title))))
     bgg_id = options.get("bgg_id", 0)
     if not 0 <= bgg_id <= MAX_BGG_ID:
-        problems.append(Problem(R_GAME, f"A BoardGameGeek-azonosító 0 és {MAX_BGG_ID} közötti egész; {bgg_id} nem az.",
-                                f"A BoardGameGeek id is a whole number 0–{MAX_BGG_ID}; {bgg_id} is not."))
+        problems.append(Problem(R_GAME, msg("A BoardGameGeek id is a whole number 0–%(MAX_BGG_ID)s; %(bgg_id)s is not.", MAX_BGG_ID=MAX_BGG_ID, bgg_id=bgg_id)))
     return problems

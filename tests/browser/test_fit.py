@@ -1,5 +1,5 @@
 """Every page of every registered game fits a 390 px phone: no horizontal scroll,
-in Hungarian and English, at the end of each game's demo."""
+in Hungarian, English and German (its long words), at the end of each game's demo."""
 import json
 import urllib.request
 
@@ -29,7 +29,7 @@ def _play_demo(base: str, kind: str) -> dict:
     return created
 
 
-@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en")])
+@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en"), ("de-DE", "de")])
 def test_every_game_page_fits_a_phone(live_server, new_phone, locale, lang):
     phone = new_phone(locale)
     too_wide = []
@@ -47,7 +47,7 @@ def test_every_game_page_fits_a_phone(live_server, new_phone, locale, lang):
     assert too_wide == []
 
 
-@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en")])
+@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en"), ("de-DE", "de")])
 def test_no_select_of_the_new_game_form_or_a_set_up_step_cuts_its_text(live_server, new_phone, locale, lang):
     """The chosen text of a select is drawn whole (its own font against its width less the
     padding and the arrow): 'rózsaszín' in the player rows and Maharaja's '– válassz –' in

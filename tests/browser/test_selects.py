@@ -34,7 +34,7 @@ def _walk_the_demo(phone, base: str, kind: str) -> dict[str, str]:
     return cuts
 
 
-@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en")])
+@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en"), ("de-DE", "de")])
 def test_no_select_cuts_its_text_on_a_phone(live_server, new_phone, locale, lang):
     phone = new_phone(locale)
     phone.goto(f"{live_server}/lang/{lang}?next=/")

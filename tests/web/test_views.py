@@ -218,8 +218,14 @@ def test_the_language_switch_on_a_refused_form_goes_back_to_the_page_of_the_form
 
 def test_every_time_shown_is_the_tables_wall_clock(app, client, seated):
     """Event times were local but the home page's and final sheet's were UTC: a game
-    "updated 03:12" whose moves were at 04:12."""
+    "updated 03:12" whose moves were at 04:12. Dates are written as the page's language
+    writes them (Hungarian here: "2026. nov. 27.")."""
     from datetime import datetime, timedelta, timezone
+
+    from babel.dates import format_date
+
+    def day(moment):
+        return format_date(moment.date(), format="medium", locale="hu")
     app.config["TIMEZONE"] = "Pacific/Kiritimati"  # UTC+14: another hour, and another day
     _move(client, seated, 1, seat="0", points="5")
     game_id = seated.rsplit("/", 1)[1]
@@ -227,12 +233,12 @@ def test_every_time_shown_is_the_tables_wall_clock(app, client, seated):
     utc = datetime.fromisoformat(event.recorded_at)
     local = utc + timedelta(hours=14)
     home = client.get("/").get_data(as_text=True)
-    assert local.strftime("%Y-%m-%d %H:%M") in home and utc.strftime("%Y-%m-%d %H:%M") not in home
+    assert f"{day(local)} {local:%H:%M}" in home and f"{day(utc)} {utc:%H:%M}" not in home
     final = client.get(f"{seated}/final").get_data(as_text=True)
-    assert f"#2 · {local:%Y-%m-%d}" in final
+    assert f"#2 · {day(local)}" in final
     app.config["TIMEZONE"] = "Pacific/Pago_Pago"  # UTC-11: 25 hours from Kiritimati, always another day
     final = client.get(f"{seated}/final").get_data(as_text=True)
-    assert f"#2 · {utc - timedelta(hours=11):%Y-%m-%d}" in final and f"#2 · {local:%Y-%m-%d}" not in final
+    assert f"#2 · {day(utc - timedelta(hours=11))}" in final and f"#2 · {day(local)}" not in final
     app.config["TIMEZONE"] = "Pacific/Kiritimati"
     assert local.strftime("%H:%M:%S") in client.get(seated).get_data(as_text=True)
 

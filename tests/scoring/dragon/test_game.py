@@ -174,7 +174,8 @@ def test_example_taxes_clara_2_david_pays_3_and_takes_8():
     assert table.state["notes"][-1] == {"seat": DAVID, "what": "action", "action": "taxes", "gain": 8, "fee": 3,
                                         "privilege": None, "price": None}  # a fact; the words come from the view
     assert note_text(table.state["notes"][-1]) == {
-        "hu": "Adók: +8 yüan (foglalt csoport: −3 yüan)", "en": "Taxes: +8 yuan (taken group: −3 yuan)"}
+        "hu": "Adók: +8 yüan (foglalt csoport: −3 yüan)", "en": "Taxes: +8 yuan (taken group: −3 yuan)",
+        "de": "Steuern: +8 Yuan (besetzte Gruppe: −3 Yuan)"}
 
 
 def test_example_david_pays_3_yuan_for_a_group_with_two_dragons():

@@ -47,7 +47,7 @@ def test_a_whole_round_is_one_row_that_closes_the_round_with_running_totals():
     assert grid["fill"] == 3 and grid["totals"] == [17, 8]
     assert {p.category: p.points for p in pad.score(state)[0]} == {"round-1": 12, "round-2": 5}
     said = pad.describe(Move(2, "round-entered", _row(1, 12, -3)), PLAYERS, None)
-    assert said == {"hu": "1. kör: Anna +12, Béla -3", "en": "Round 1: Anna +12, Béla -3"}
+    assert said == {"hu": "1. kör: Anna +12, Béla -3", "en": "Round 1: Anna +12, Béla -3", "de": "Runde 1: Anna +12, Béla -3"}
 
 
 def test_a_filled_cell_is_refused_naming_the_player_the_points_and_the_entry():

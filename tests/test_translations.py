@@ -1,0 +1,57 @@
+"""The catalogs hold exactly what the code says: a text added to a template or a game without
+`make messages` is missing from a catalog, a text no code says any more is stale, and every
+translation fills the same places (%(name)s) as its English."""
+import pathlib
+import shlex
+import subprocess
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = pathlib.Path(__file__).parent.parent
+CATALOGS = sorted(ROOT.glob("translations/*/LC_MESSAGES/messages.po"))
+
+
+def _key(message):
+    return message.context, message.id
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory):
+    """What `make messages` extracts, into a throwaway .pot: the Makefile's own command."""
+    out = subprocess.run(["make", "-n", "-B", "messages"], cwd=ROOT, capture_output=True, text=True, check=True)
+    extract = next(line for line in out.stdout.splitlines() if " extract " in line)
+    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
+    args = shlex.split(extract.replace("translations/messages.pot", str(pot)))
+    subprocess.run(args, cwd=ROOT, check=True, capture_output=True)
+    with open(pot, "rb") as f:
+        return {_key(m): m for m in read_po(f) if m.id}
+
+
+def _catalog(path):
+    with open(path, "rb") as f:
+        return read_po(f)
+
+
+def test_there_are_catalogs():
+    assert {p.parts[-3] for p in CATALOGS} >= {"hu"}
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.parts[-3])
+def test_a_catalog_has_every_message_and_no_stale_one(po, extracted):
+    held = {_key(m): m for m in _catalog(po) if m.id}
+    missing = sorted(set(extracted) - set(held), key=str)
+    stale = sorted(set(held) - set(extracted), key=str)
+    assert not missing, f"{len(missing)} messages missing from {po.parts[-3]} (run `make messages`): {missing[:5]}"
+    assert not stale, f"{len(stale)} stale messages in {po.parts[-3]} (run `make messages`): {stale[:5]}"
+    for key, message in held.items():
+        assert isinstance(message.id, tuple) == isinstance(extracted[key].id, tuple), f"{key}: singular/plural changed"
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.parts[-3])
+def test_every_message_is_translated_with_the_same_places(po):
+    catalog = _catalog(po)
+    untranslated = [m.id for m in catalog if m.id and (not m.string or not all(m.string if isinstance(m.string, tuple) else [m.string]) or m.fuzzy)]
+    assert not untranslated, f"{len(untranslated)} untranslated in {po.parts[-3]}: {untranslated[:5]}"
+    wrong = [(m.id, [str(e) for e in errors]) for m, errors in catalog.check() if errors]
+    assert not wrong, wrong[:5]
