@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from events import integrity, store
 from events.hashing import GENESIS, chain_hash, first_broken_link
-from scoring.base import Problem, text
+from scoring.base import Problem
 from scoring.i18n import joined
 from scoring.i18n import msg
 from scoring.schema import has_direction_control
@@ -138,9 +138,9 @@ def _clean_text(raw: str) -> bool:
 BAD_NAME = Problem("people §1", msg("A name is 1–%(MAX_NAME)s characters without control characters.", MAX_NAME=MAX_NAME))
 
 
-def _person(roster: Roster, person, role_hu: str = "", role_en: str = "") -> list[Problem]:
+def _person(roster: Roster, person) -> list[Problem]:
     if type(person) is not int or person not in roster.people:
-        return [Problem("people §2", msg("There is no %(role)sperson %(person)s.", role=text(role_hu, role_en), person=repr(person)))]
+        return [Problem("people §2", msg("There is no person %(person)s.", person=repr(person)))]
     if roster.people[person]["merged_into"] is not None:
         into = roster.people[roster.canonical(person)]["name"]
         return [Problem("people §3", msg("%(name)s was merged into %(into)s.", name=roster.people[person]['name'], into=into))]

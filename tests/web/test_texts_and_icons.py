@@ -14,7 +14,8 @@ from tests.conftest import api, screenshot
 
 
 
-@pytest.mark.parametrize("lang, said", [("en", "Anna, Béla: 1 point."), ("hu", "Anna, Béla: 1 pont.")])
+@pytest.mark.parametrize("lang, said", [("en", "Anna, Béla: 1 point."), ("hu", "Anna, Béla: 1 pont."),
+                                        ("de", "Anna, Béla: 1 Punkt.")])
 def test_one_point_is_one_point(client, table_of, lang, said):
     created = table_of(moves=[("points-recorded", {"seat": 0, "points": 1}),
                                                ("points-recorded", {"seat": 1, "points": 1})])
@@ -99,3 +100,13 @@ def test_a_table_page_loads_with_an_icon_and_no_404(live_server, new_phone):
     assert icon[0] == 200 and icon[1].startswith("image/svg+xml")
     phone.goto(f"{live_server}/favicon.ico")
     assert missing == []
+
+
+@pytest.mark.parametrize("lang, one, two", [("en", "+1 point", "+2 points"), ("hu", "+1 pont", "+2 pont"),
+                                            ("de", "+1 Punkt", "+2 Punkte")])
+def test_a_score_pad_entry_says_point_or_points_by_its_number(client, table_of, lang, one, two):
+    """Issue 30: the move log said "+1 points"; each language's plural form now follows the number."""
+    created = table_of(moves=[("points-recorded", {"seat": 0, "points": 1}),
+                              ("points-recorded", {"seat": 1, "points": 2})])
+    page = client.get(f"/games/{created.id}?lang={lang}").get_data(as_text=True)
+    assert f"Anna: {one}" in page and f"Béla: {two}" in page
