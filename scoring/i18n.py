@@ -67,7 +67,21 @@ def _values(values: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def msg(msgid: str, **values: Any) -> dict[str, str]:
-    """``msgid`` (English) in every language; ``values`` fill its ``%(name)s`` places."""
+    """``msgid`` (English) in every language; ``values`` fill its ``%(name)s`` places.
+    A fold labels every round and part with one (a long score pad: thousands per tap), so a
+    message with plain values is made once and copied (docs/performance.md)."""
+    try:
+        return dict(_made(msgid, tuple(sorted(values.items()))))
+    except TypeError:  # a value that is itself a {lang: text} mapping: made each time
+        return _make(msgid, values)
+
+
+@lru_cache(maxsize=4096)  # pure: the same message and values give the same texts
+def _made(msgid: str, values: tuple) -> dict[str, str]:
+    return _make(msgid, dict(values))
+
+
+def _make(msgid: str, values: dict) -> dict[str, str]:
     out = {}
     for lang in LANGS:
         said = catalog(lang).gettext(msgid)
