@@ -55,3 +55,13 @@ def test_every_message_is_translated_with_the_same_places(po):
     assert not untranslated, f"{len(untranslated)} untranslated in {po.parts[-3]}: {untranslated[:5]}"
     wrong = [(m.id, [str(e) for e in errors]) for m, errors in catalog.check() if errors]
     assert not wrong, wrong[:5]
+
+
+def test_no_template_writes_a_text_twice_inline():
+    """The old pairs, t("magyar", "English"), are gone: a template that brings one back (a
+    branch older than the catalogs) would fail to render (docs/translating.md says what to write)."""
+    import re
+    old = re.compile(r"(?<![\w.])t\(\s*['\"]")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "templates").rglob("*.html"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if old.search(line)]
+    assert not found, f"t(hu, en) is gone: say _(\"English\") and run `make messages` ({found[:5]})"
