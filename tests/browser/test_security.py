@@ -18,6 +18,7 @@ def test_host_hands_a_lost_phones_seat_to_a_new_phone(live_server, new_phone, ph
     expect(host.get_by_test_id("seat-2")).to_contain_text("locked")
     host.get_by_test_id("seat-1").get_by_role("button", name="Hand to a new phone").click()
     hand_url = host.get_by_test_id("hand-link").get_attribute("href")
+    host.wait_for_load_state("load")  # measured with its styles, not before a busy machine applies them
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(host, "seats-hand-over")
 
