@@ -21,8 +21,13 @@ def _walk_the_demo(phone, base: str, kind: str) -> dict[str, str]:
     """Each select cut on the table page after each move of ``kind``'s demo (a seated phone)."""
     players, options, moves = GAMES[kind].demo()
     created = api(base, "/api/games", {"kind": kind, "players": players, "options": options})
-    phone.goto(created["join_url"])
-    phone.locator("button[name=seat]").first.click()
+    answer = phone.goto(created["join_url"])
+    seat = phone.locator("button[name=seat]").first
+    # the German walk comes last on a loaded CI machine: a slow join page gets 30 s, and a
+    # page that is not the join form says what it was instead
+    assert answer.ok, f"{kind}: the join page answered {answer.status}: {phone.inner_text('body')[:300]}"
+    expect(seat).to_be_visible(timeout=30_000)
+    seat.click()
     expect(phone.locator("#move-form")).to_be_visible()  # seated, on the table page
     cuts = _cut_on_this_page(phone, f"{kind} table #1")
     for seq, (type_, data) in enumerate(moves, start=1):
