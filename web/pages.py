@@ -17,7 +17,7 @@ from scoring.base import FormError
 from web import timing, views
 from web.db import get_db, get_states
 from web.i18n import LANGS, current_lang, tr
-from web.ratelimit import limit
+from web.ratelimit import count_wrong_guess, refuse_if_spent
 from web.seating import JOIN_RATE, my_seat, remember_seat, require_seat, table_or_404
 from web.security import device_id
 
@@ -192,9 +192,12 @@ def _record(game_id, table_state, seat, type_, data):
 
 @bp.route("/games/<game_id>/join/<code>", methods=["GET", "POST"])
 def join(game_id: str, code: str):
-    limit("join", JOIN_RATE)
-    row = store.game_row(get_db(), game_id) or abort(404)
-    if not secrets.compare_digest(code.encode("utf-8", "surrogatepass"), row["join_code"].encode()):
+    refuse_if_spent("join", JOIN_RATE)
+    row = store.game_row(get_db(), game_id)
+    if row is None or not secrets.compare_digest(code.encode("utf-8", "surrogatepass"), row["join_code"].encode()):
+        count_wrong_guess("join", JOIN_RATE)
+        if row is None:
+            abort(404)
         return render_template("error.html", status=404, watch=game_id,
                                message=gettext("This join link is not valid. Ask the host to show the QR code "
                                                "again; meanwhile you can follow the table as a spectator.")), 404

@@ -1,5 +1,10 @@
 """In-process rate limiting per client IP, bounded in memory (docs/reliability.md §5).
 
+What is counted is a *wrong guess* (a link code that matched nothing): a table's phones
+joining with the right code never spend the budget, however many join from one address
+(a hall behind one NAT, a test run). Once an address has spent it, every attempt is
+refused until the window ends, the right code included, so guessing stops there.
+
 A fixed window per key; at most ``max_keys`` keys are remembered (the least recently
 seen are forgotten first), so a flood of addresses cannot grow memory without bound.
 Each gunicorn worker counts for itself: with W workers an address gets at most W
@@ -32,6 +37,12 @@ class RateLimiter:
                 self._hits.popitem(last=False)
             return entry[1] <= self.limit
 
+    def spent(self, key: str) -> bool:
+        """Whether ``key`` has used its budget in the current window (counts nothing)."""
+        with self._lock:
+            entry = self._hits.get(key)
+            return entry is not None and self.clock() - entry[0] < self.window and entry[1] >= self.limit
+
     def retry_after(self, key: str) -> int:
         with self._lock:
             entry = self._hits.get(key)
@@ -44,13 +55,21 @@ class RateLimiter:
 _limiters_lock = threading.Lock()
 
 
-def limit(name: str, default: tuple[int, float]) -> None:
-    """Count this request against ``name`` for the client's address; 429 when over.
-    The limit is ``app.config["RATE_LIMITS"][name]`` = (requests, seconds) if set."""
+def _limiter(name: str, default: tuple[int, float]) -> RateLimiter:
+    """The app's limiter ``name``: ``app.config["RATE_LIMITS"][name]`` = (requests, seconds) if set."""
     rate = tuple(current_app.config.get("RATE_LIMITS", {}).get(name, default))
     with _limiters_lock:  # one set of counters per app (and so per worker process)
         limiters = current_app.extensions.setdefault("rate_limits", {})
-        limiter = limiters.setdefault((name, rate), RateLimiter(*rate))
-    address = request.remote_addr or "?"
-    if not limiter.allow(address):
+        return limiters.setdefault((name, rate), RateLimiter(*rate))
+
+
+def refuse_if_spent(name: str, default: tuple[int, float]) -> None:
+    """429 with ``Retry-After`` when the client's address has used up ``name``'s budget."""
+    limiter, address = _limiter(name, default), request.remote_addr or "?"
+    if limiter.spent(address):
         abort(429, retry_after=limiter.retry_after(address))
+
+
+def count_wrong_guess(name: str, default: tuple[int, float]) -> None:
+    """Spend one of the client's attempts at ``name`` (a code that matched nothing)."""
+    _limiter(name, default).allow(request.remote_addr or "?")

@@ -15,7 +15,7 @@ from scoring.i18n import msg
 from web.db import get_db, get_states
 
 NOT_SEATED = Problem("core §5", msg("Only a seated phone can record; join with the QR code."))
-JOIN_RATE = (30, 60.0)  # join and hand-over link attempts per address per minute (web/ratelimit.py)
+JOIN_RATE = (30, 60.0)  # wrong join or hand-over codes per address per minute (web/ratelimit.py)
 
 
 def table_or_404(game_id: str, at: int | None = None) -> TableState:

@@ -11,7 +11,7 @@ from scoring.base import Problem
 from scoring.i18n import msg
 from web import views
 from web.db import get_db
-from web.ratelimit import limit
+from web.ratelimit import count_wrong_guess, refuse_if_spent
 from web.seating import JOIN_RATE, forget_seat, remember_seat, require_host, table_or_404
 
 bp = Blueprint("seats", __name__)
@@ -58,15 +58,18 @@ def hand_to_new_phone(game_id: str, seat: int):
 @bp.route("/games/<game_id>/hand/<code>", methods=["GET", "POST"])
 def hand(game_id: str, code: str):
     """A one-time link: GET only shows a button (link previews must not use it up)."""
-    limit("join", JOIN_RATE)  # the same budget as the join link
+    refuse_if_spent("join", JOIN_RATE)  # the same budget as the join link
     table = table_or_404(game_id)
     if request.method == "GET":
         seat = seats.handover_seat(get_db(), game_id, code)
         player = table.players[seat]["name"] if seat is not None else None
+        if player is None:
+            count_wrong_guess("join", JOIN_RATE)
         return render_template("hand.html", game_id=game_id, code=code, table=table, player=player,
                                problems=[] if player else [LINK_USED]), 200 if player else 404
     taken = seats.take_handover(get_db(), game_id, code)
     if taken is None:
+        count_wrong_guess("join", JOIN_RATE)
         return render_template("hand.html", game_id=game_id, code=code, table=table, player=None,
                                problems=[LINK_USED]), 404
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
