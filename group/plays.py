@@ -117,12 +117,14 @@ def _with_the_event(game_id: str, event, table: TableState, events):
 on_recorded = WithTheEvent(_with_the_event)  # app.py:on_recorded
 
 
-def on_roster_changed(db, events: list) -> None:
-    """Imported plays enter (and reverted ones leave) the read model with their event."""
+def on_roster_changed(db, events: list, rosters: roster_log.Rosters | None = None) -> None:
+    """Imported plays enter (and reverted ones leave) the read model with their event.
+    ``rosters``: a cache to read the roster after them from (a BG Stats import's batches:
+    folding the whole log per batch made a large import quadratic)."""
     changed = [e for e in events if e.type in ("play-imported", "change-reverted")]
     if not changed:
         return
-    roster = roster_log.load(db)
+    roster = roster_log.load(db, rosters)
     with db.atomic():
         for e in changed:
             seq = e.seq if e.type == "play-imported" else e.data["target"]

@@ -174,13 +174,13 @@ def import_plays(db, found: list[dict], device: str, rosters: roster_log.Rosters
 
 def _write_batch(db, batch: list[dict], device: str, rosters: roster_log.Rosters) -> tuple[list, int]:
     """One transaction: the batch's new people, its plays and their statistics' rows."""
-    with store.short_write(db):
+    with store.short_write(db):  # the cache is extended by each write: a batch reads its own events only
         fresh, skipped = _new_plays(roster_log.load(db, rosters), batch)
-        people = _people_for(db, roster_log.load(db, rosters), fresh, device)
+        people = _people_for(db, roster_log.load(db, rosters), fresh, device, rosters)
         person_of = _person_ids(roster_log.load(db, rosters))
         added = roster_log.append_locked(db, [("play-imported", _play_data(play, person_of)) for play in fresh],
-                                         device, by=roster_log.ORGANISER)
-        plays.on_roster_changed(db, added)  # the statistics' rows, in the same transaction
+                                         device, by=roster_log.ORGANISER, rosters=rosters)
+        plays.on_roster_changed(db, added, rosters)  # the statistics' rows, in the same transaction
     return people + added, skipped
 
 
@@ -207,14 +207,14 @@ def _new_plays(roster, batch: list[dict]) -> tuple[list[dict], int]:
     return fresh, len(batch) - len(fresh)
 
 
-def _people_for(db, roster, batch: list[dict], device: str) -> list:
+def _people_for(db, roster, batch: list[dict], device: str, rosters: roster_log.Rosters) -> list:
     """A ``person-added`` for each name of the batch the roster does not know yet."""
     missing = list(dict.fromkeys(s["name"] for play in batch for s in play["scores"]
                                  if roster.by_name(s["name"]) is None))
     if not missing:
         return []
     return roster_log.append_locked(db, [("person-added", {"name": name}) for name in missing],
-                                    device, by=roster_log.ORGANISER)
+                                    device, by=roster_log.ORGANISER, rosters=rosters)
 
 
 def _person_ids(roster):

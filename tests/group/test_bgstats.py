@@ -272,6 +272,31 @@ def test_a_large_bgstats_import_writes_in_short_transactions(guarded, monkeypatc
     assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 250
 
 
+def test_a_bgstats_batch_reads_only_the_roster_events_it_has_not_seen(guarded, monkeypatch):
+    """Issue 25 §5: each batch folded the roster's whole log again under the write lock (twice:
+    to check its changes and to write the statistics' rows), so a 10,000-play import held the
+    lock longer with every batch (~0.2 s each by its end). The batches extend the cache: each
+    batch reads the events it wrote, not those before them."""
+    from datetime import timezone
+    from group.bgstats import read_export
+    from web import bgstats as web_bgstats
+    app, client, token, db = guarded
+    rows_read = []
+    real_read = roster.read_log
+
+    def counted(conn, after=0, upto=None):
+        rows_read.append(len(real_read(conn, after, upto)))
+        return real_read(conn, after, upto)
+
+    monkeypatch.setattr(roster, "read_log", counted)
+    result = web_bgstats.import_plays(db, read_export(_many_plays(5 * web_bgstats.IMPORT_BATCH), timezone.utc),
+                                      "dev", roster.Rosters())
+    assert result["imported"] == 5 * web_bgstats.IMPORT_BATCH
+    log = roster.last_seq(db)
+    assert sum(rows_read) <= 2 * log, f"{sum(rows_read)} roster events read for a log of {log}"
+    assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 5 * web_bgstats.IMPORT_BATCH
+
+
 def test_an_import_cut_off_half_way_is_finished_by_importing_the_file_again(guarded, monkeypatch):
     """A batch is whole or absent; the same file again skips the plays already in."""
     from web import bgstats as web_bgstats
