@@ -143,6 +143,7 @@ class GameStates:
     walker: Walker | None = None
     every: int = field(default_factory=lambda: SNAPSHOT_EVERY)
     snapshots: dict[int, tuple[dict[int, TableState], int]] = field(default_factory=dict)
+    snapshot_bytes: int = 0        # the sum of their sizes (the budget asks on every load)
     # the turn times' marks after each event, as the log now stands (events/turns.py), and
     # each event's time; ``marks_stale``: a void refolded the whole game, so the marks are
     # noted afresh from the log when next asked for
@@ -162,7 +163,7 @@ class GameStates:
     @property
     def nbytes(self) -> int:
         recent = len(self.walker.recent) * self.state_bytes if self.walker else 0
-        return self.row_bytes + recent + sum(size for _, size in self.snapshots.values())
+        return self.row_bytes + recent + self.snapshot_bytes
 
     def extend(self, read, new: list[Event]) -> None:
         """Walk on through ``new``, the events after the ``count`` covered so far."""
@@ -223,10 +224,13 @@ class GameStates:
         size estimated from the last one's: neighbours differ by one move)."""
         recent = dict(list(walker.recent.items())[-4:])
         self.state_bytes = _state_size(walker.table)
+        replaced = self.snapshots.get(walker.table.seq)
         self.snapshots[walker.table.seq] = (recent, self.state_bytes * len(recent))
-        while len(self.snapshots) > 1 and sum(s for _, s in self.snapshots.values()) > SNAPSHOT_BYTES:
+        self.snapshot_bytes += self.state_bytes * len(recent) - (replaced[1] if replaced else 0)
+        while len(self.snapshots) > 1 and self.snapshot_bytes > SNAPSHOT_BYTES:
             self.every *= 2
             self.snapshots = {seq: kept for seq, kept in self.snapshots.items() if seq % self.every == 0}
+            self.snapshot_bytes = sum(size for _, size in self.snapshots.values())
 
     def state_at(self, read, at: int) -> TableState:
         """The table after event ``at``, folded on from the nearest snapshot before it."""
@@ -279,6 +283,8 @@ class States:
         return found
 
     def _bring_up_to_date(self, db, game_id: str, cached: GameStates) -> GameStates:
+        if cached.count and store.last_event_ref(db, game_id) == (cached.count, cached.last_hash):
+            return cached  # nothing new: one look at the last row, no payload decoded (every tap asks thrice)
         # from the last covered event on: its hash says whether it is still this game's
         events = store.read_events(db, game_id, after=max(cached.count - 1, 0))
         if cached.count and (not events or events[0].seq != cached.count or events[0].hash != cached.last_hash):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import json
 import sqlite3
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -262,12 +263,9 @@ def off_the_hub(call, *args):
     fsync of COMMIT happen in C and never yield: on the hub they froze every connection
     of the worker, live streams included (bench/live.py measured taps at p95 ~2 s with
     400 tables). The calling greenlet waits; the others run."""
-    try:
-        from gevent import get_hub, monkey
-    except ImportError:
+    if _gevent_running() is None:
         return call(*args)
-    if not monkey.is_module_patched("threading"):
-        return call(*args)
+    from gevent import get_hub
     return get_hub().threadpool.apply(call, args)
 
 
@@ -297,11 +295,19 @@ def cooperating(items, every: int):
 
 
 def _gevent_sleep():
-    try:
-        from gevent import monkey, sleep
-    except ImportError:
+    if _gevent_running() is None:
         return None
-    return sleep if monkey.is_module_patched("threading") else None
+    from gevent import sleep
+    return sleep
+
+
+def _gevent_running():
+    """gevent's ``monkey`` module when this process runs gevent with ``threading``
+    patched (a server worker, gunicorn.conf.py), else None. Looked up, not imported: a
+    process that never loaded gevent is not running it, and importing it made the first
+    append of a process (a command, a script, the benchmark) ~15 ms slower."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey if monkey is not None and monkey.is_module_patched("threading") else None
 
 
 def _append(db, game_id: str, new: NewEvent, expected_seq: int,

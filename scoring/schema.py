@@ -6,6 +6,8 @@ import json
 from functools import lru_cache
 from typing import Any, Mapping
 
+import orjson
+
 from scoring.base import Problem, Text, text
 from scoring.i18n import msg
 
@@ -162,7 +164,14 @@ def unencodable_path(value: Any) -> str | None:
     """Where in a JSON value a text is not valid Unicode (a lone surrogate such as
     ``"\\ud800"``, which JSON's escapes can carry but UTF-8 cannot store), as a path
     like ``players.0.name``; None when every key and string is valid. Walked without
-    recursion, so a deeply nested value cannot exhaust the stack."""
+    recursion, so a deeply nested value cannot exhaust the stack; walked only when orjson,
+    which refuses a lone surrogate anywhere in a value, refuses it (~1 µs instead of ~75 µs
+    for Han's end position, on every append)."""
+    try:
+        orjson.dumps(value)
+        return None
+    except TypeError:  # a lone surrogate, or what orjson does not take (a 65-bit number, deep nesting)
+        pass
     stack: list[tuple[str, Any]] = [("", value)]
     while stack:
         path, node = stack.pop()

@@ -13,7 +13,7 @@ from scoring.han.check import check
 from scoring.han.data import CATEGORIES, EVENT_TYPES, OPTIONS
 from scoring.han.demo import demo
 from scoring.han.forms import describe, parse_form, parse_options
-from scoring.han.score import TIEBREAK_RULE, is_over, score, tiebreak
+from scoring.han.score import TIEBREAK_RULE, is_over, kept_totals, score, tiebreak
 from scoring.han.turns import turn
 from scoring.han.setup import RULES_VERSION, check_setup, setup, setup_v1
 from scoring.han.view import view
@@ -24,7 +24,7 @@ GAME = GameKind(
     event_types=EVENT_TYPES, setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, check_setup=check_setup,
     categories=CATEGORIES, tiebreak=tiebreak, tiebreak_rule=TIEBREAK_RULE,
-    has_board=True, parse_options=parse_options, demo=demo, view=view, last_of=(),
+    has_board=True, parse_options=parse_options, demo=demo, view=view, last_of=(), totals=kept_totals,
     templates=frozenset({"_board.html", "_setup.html", "_live_oob.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
                   builtin=boards.BUILTIN, complete=boards.complete, learn=boards.learn,

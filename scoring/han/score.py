@@ -171,29 +171,48 @@ def _seqs(state: dict, test) -> tuple[int, ...]:
     return tuple(sorted(seqs))
 
 
-def _add(parts: dict, category: str, points: list[int], events: tuple, label: dict, doubled: set):
-    for seat, pts in enumerate(points):
-        if pts:
-            mark = msg(" (fortress: ×2)") if seat in doubled else text("", "")
-            parts[seat].append(ScorePart(category, pts, events,
-                                         joined("", [label, mark])))
+class _Parts(dict):
+    """Each seat's score parts, labelled and naming their events (``score``)."""
+
+    def add(self, category: str, points: list[int], events, label, doubled: set) -> None:
+        """``events`` and ``label`` are called only when someone scores (each costs a walk
+        over the pieces or a message from the catalogs)."""
+        if not any(points):
+            return
+        events, label = events(), label()
+        for seat, pts in enumerate(points):
+            if pts:
+                mark = msg(" (fortress: ×2)") if seat in doubled else text("", "")
+                self[seat].append(ScorePart(category, pts, events, joined("", [label, mark])))
 
 
-def province_parts(state: dict, parts: dict, area: str) -> None:
+class _Points(list):
+    """Each seat's points alone (``totals``: every fold step asks for them, and needs
+    neither the labels nor the events of the parts)."""
+
+    def add(self, category: str, points: list[int], events, label, doubled: set) -> None:
+        for seat, pts in enumerate(points):
+            self[seat] += pts
+
+
+def province_parts(state: dict, parts, area: str) -> None:
     forts = fortified(state, area)
     points = _double(rank_points(pagodas(state, area)), forts)
+    parts.add("provinces", points, lambda: _province_events(state, area),
+              lambda: msg("Province %(name)s", name=area_name(state, area)), forts)
+
+
+def _province_events(state: dict, area: str) -> tuple[int, ...]:
     events = _seqs(state, lambda p: p["type"] in ("pagoda", "fortress") and touches(p, area))
     scored = state["scored"].get(area)
-    events = tuple(sorted(set(events) | ({scored} if scored else set())))
-    name = area_name(state, area)
-    _add(parts, "provinces", points, events, msg("Province %(name)s", name=name), forts)
+    return tuple(sorted(set(events) | ({scored} if scored else set())))
 
 
-def harbour_parts(state: dict, parts: dict) -> None:
+def harbour_parts(state: dict, parts) -> None:
     forts = fortified(state, harbour=True)
     points = _double(rank_points(harbour_pagodas(state)), forts)
-    events = _seqs(state, lambda p: p.get("site") == "harbour")
-    _add(parts, "harbours", points, events, msg("Harbours"), forts)
+    parts.add("harbours", points, lambda: _seqs(state, lambda p: p.get("site") == "harbour"),
+              lambda: msg("Harbours"), forts)
 
 
 def alliance_pair(state: dict, n: int) -> list | None:
@@ -217,16 +236,16 @@ def alliance_result(state: dict, n: int) -> dict | None:
     return {"n": n, "areas": pair, "winners": winners, "points": sum(a) + sum(b) if winners else 0}
 
 
-def alliance_parts(state: dict, parts: dict) -> None:
+def alliance_parts(state: dict, parts) -> None:
     for n in range(1, len(state["alliances"]) + 1):
         result = alliance_result(state, n)
         if not result or not result["winners"]:
             continue
         x, y = result["areas"]
-        events = _seqs(state, lambda p: p["type"] == "envoy" and p["area"] in (x, y))
-        names = f"{area_name(state, x)}–{area_name(state, y)}"
         points = [result["points"] if s in result["winners"] else 0 for s in range(state["n"])]
-        _add(parts, "alliances", points, events, msg("Alliance %(n)s (%(names)s)", n=n, names=names), set())
+        parts.add("alliances", points, lambda: _seqs(state, lambda p: p["type"] == "envoy" and p["area"] in (x, y)),
+                  lambda: msg("Alliance %(n)s (%(names)s)", n=n, names=f"{area_name(state, x)}–{area_name(state, y)}"),
+                  set())
 
 
 def roads_known(state: dict) -> bool:
@@ -281,12 +300,15 @@ def chain_parts(state: dict, parts: dict) -> None:
     for chain in chains:
         points = [0] * state["n"]
         points[chain["seat"]] = chain["length"] * (2 if chain["fortified"] else 1)
-        label = msg("Road: chain of %(length)s pagodas", length=chain['length'])
-        _add(parts, "roads", points, chain["events"], label, {chain["seat"]} if chain["fortified"] else set())
+        parts.add("roads", points, lambda: chain["events"],
+                  lambda: msg("Road: chain of %(length)s pagodas", length=chain['length']),
+                  {chain["seat"]} if chain["fortified"] else set())
 
 
-def score_parts(state: dict) -> dict[int, list[ScorePart]]:
-    parts: dict[int, list[ScorePart]] = {s: [] for s in range(state["n"])}
+def score_parts(state: dict, parts=None):
+    """Every scoring of the position into ``parts``: each seat's labelled parts (the
+    default), or ``_Points``."""
+    parts = _Parts({s: [] for s in range(state["n"])}) if parts is None else parts
     final = state["next"]["step"] in ("final", "over")
     for area in state["areas"]:
         if final or area["id"] in state["scored"]:
@@ -300,12 +322,19 @@ def score_parts(state: dict) -> dict[int, list[ScorePart]]:
 
 
 def totals(state: dict) -> list[int]:
-    parts = score_parts(state)
-    return [sum(p.points for p in parts[s]) for s in range(state["n"])]
+    """Each seat's points, as ``score`` would sum them."""
+    return list(score_parts(state, _Points([0] * state["n"])))
+
+
+def kept_totals(state: dict) -> dict[int, int]:
+    """Each seat's total as the last fold step noted it (``apply`` keeps them for §3.8's
+    point cards): the history asks after every event, and scoring again cost a Han tap
+    ~0.1 ms (docs/performance.md)."""
+    return dict(enumerate(state["totals"]))
 
 
 def score(state: dict) -> dict[int, list[ScorePart]]:
-    return score_parts(state)
+    return dict(score_parts(state))
 
 
 def is_over(state: dict) -> bool:

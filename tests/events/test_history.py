@@ -127,10 +127,51 @@ def test_the_cache_is_bounded_in_bytes(db):
     assert 1 < len(states) < 20
 
 
-@pytest.mark.parametrize("kind", ["scorepad"])
+@pytest.mark.parametrize("kind", ["scorepad", "han"])
 def test_a_games_own_totals_equal_the_sum_of_its_score_parts(kind):
     events = _random_game(kind, 80, 9)
     for _, table in hist.walk(events):
         parts = table.rules.score(table.game)
         assert table.rules.totals(table.game) == {
             seat: sum(p.points for p in parts.get(seat, [])) for seat in range(len(table.players))}
+
+
+def test_a_recorded_han_move_is_scored_once(db, monkeypatch):
+    """A tap folds the move (Han's ``apply`` notes each seat's total, for its point cards)
+    and the history keeps each event's totals: from the state, not by scoring again."""
+    import importlib
+    from events.table import record
+    han_score = importlib.import_module("scoring.han.score")  # the package's ``score`` is the function
+    player = Player("han")
+    events = [Event(1, "game-created", 1, player.created_data(), None, "dev",
+                    "2026-01-01T00:00:00+00:00", "c1", "")]
+    game_id, _ = store_game(db, events)
+    states = hist.States()
+    scored = []
+    real = han_score.score_parts
+    monkeypatch.setattr(han_score, "score_parts", lambda *a: scored.append(a) or real(*a))
+    for n in range(2, 8):
+        type_, data, _ = player.next_move(states.load(db, game_id))
+        scored.clear()
+        record(db, game_id, type_, data, n - 1, 0, "dev", f"m{n}", states=states)
+        assert len(scored) == 1, f"move {n} ({type_}) was scored {len(scored)} times"
+    assert states.load(db, game_id).game["totals"] == han_score.totals(fold(store.read_events(db, game_id)).game)
+
+
+def test_a_game_with_nothing_new_is_loaded_without_reading_its_events(db, monkeypatch):
+    """A tap loads its game three times (the route, ``record``, the answer); while nothing
+    was appended, each is one look at the last row, not its payload decoded again."""
+    events = _random_game("han", 30, 3)
+    game_id, _ = store_game(db, events)
+    states = hist.States()
+    states.load(db, game_id)
+    reads = []
+    real = store.read_events
+    monkeypatch.setattr(store, "read_events", lambda *a, **k: reads.append(a) or real(*a, **k))
+    assert states.load(db, game_id).seq == 30 and reads == []
+    # a move appended elsewhere (another worker, another server) is still found and folded
+    store.append(db, game_id, store.NewEvent("event-voided", 1, {"target": max(states.load(db, game_id).live_moves),
+                                                                 "reason": "undo", "undo": True},
+                                             0, "dev", "elsewhere"), expected_seq=30)
+    assert states.load(db, game_id).seq == 31 and len(reads) == 1
+    assert states.load(db, game_id).game == fold(real(db, game_id)).game

@@ -226,3 +226,37 @@ def test_a_float_is_never_an_integer_and_the_fast_path_is_taken(name, schema):
 def _full_validator(schema):
     from scoring.schema import _strict_validator_class
     return _strict_validator_class()(schema)
+
+
+_TEXT = st.text(alphabet=st.sampled_from(["a", "é", "😀", "\ud800", "\udfff"]), max_size=4)
+
+
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(min_value=-2**70, max_value=2**70) | _TEXT,
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+                    max_leaves=20))
+def test_a_lone_surrogate_is_found_wherever_it_is(value):
+    """``unencodable_path`` answers "valid" from orjson's one pass and walks only what orjson
+    refuses: whatever the value, it names a place exactly when some text cannot be stored."""
+    from scoring.schema import unencodable_path
+
+    def texts(v):
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            for k, child in v.items():
+                yield k
+                yield from texts(child)
+        elif isinstance(v, list):
+            for child in v:
+                yield from texts(child)
+    broken = any("\ud800" <= c <= "\udfff" for s in texts(value) for c in s)
+    assert (unencodable_path(value) is not None) == broken
+
+
+def test_a_valid_payload_is_not_walked_text_by_text(monkeypatch):
+    """Every append asks; Han's end position walked took ~75 µs, orjson's pass ~1 µs."""
+    from scoring import schema
+    monkeypatch.setattr(schema, "_encodes", lambda text: pytest.fail(f"walked to {text!r}"))
+    payload = {"areas": {f"a{i}": {"pagodas": [1, 2, 3], "envoys": [0, 1, 2]} for i in range(9)}, "note": "ő"}
+    assert schema.unencodable_path(payload) is None
