@@ -9,6 +9,11 @@ never walks the whole game (docs/performance.md)."""
 from __future__ import annotations
 
 SHOWN = 12
+# A cell's void buttons: its last entries'. A cell tallied point by point (``points-recorded``,
+# the API's and older phones' way) holds one entry per tally; a button for each of hundreds
+# made every tap render hundreds of forms (docs/performance.md). The log voids the
+# latest moves, the timeline names every entry.
+CELL_VOIDS = 3
 
 
 def _grid(state: dict, first: int) -> list[dict]:
@@ -32,7 +37,11 @@ def view(state: dict, players: list[dict]) -> dict:
     first = max(0, len(rounds) - SHOWN)
     fill = _round_to_fill(state)
     filled = rounds[fill - 1] if fill <= len(rounds) else [None] * state["n"]
-    return {"rows": _grid(state, first), "hidden": first, "totals": list(state["totals"]), "fill": fill,
+    rows = _grid(state, first)
+    for cell in (cell for row in rows for cell in row["cells"] if cell):
+        cell["voids"] = cell["events"][-CELL_VOIDS:]
+        cell["earlier"] = len(cell["events"]) - len(cell["voids"])
+    return {"rows": rows, "hidden": first, "totals": list(state["totals"]), "fill": fill,
             "filled": [cell[0] if cell else None for cell in filled], "playing": state["round"]}
 
 

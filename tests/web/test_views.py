@@ -317,3 +317,19 @@ def test_scoreboard_sums_the_parts_before_the_last_twelve(client, seated):
     anna = page[page.index('data-seat="0"'):page.index('data-seat="1"')]
     assert re.search(r"2 earlier parts</a></span>\s*<strong>3</strong>", anna)
     assert anna.count("<li><span>Round") == 12 and 'data-testid="score-0">105<' in anna
+
+
+def test_a_cell_tallied_from_many_entries_offers_to_void_its_last_ones(client, seated):
+    """Points tallied entry by entry into one cell (the API's and older phones' way) made
+    every tap render a void form per entry: hundreds. The cell offers its last entries',
+    says how many came before, and its points and total are still the whole cell's."""
+    CELL_VOIDS = 3  # scoring/scorepad/view.py
+    for seq in range(1, 11):
+        _move(client, seated, seq, seat="0", points="2")
+    _move(client, seated, 11, seat="1", points="1")
+    body = client.get(f"{seated}?lang=en").get_data(as_text=True)
+    cell = body[body.index('data-testid="pad-round-1"'):]
+    cell = cell[:cell.index("</td>")]
+    assert re.findall(r'action="[^"]+/events/(\d+)/void"', cell) == [str(n) for n in range(12 - CELL_VOIDS, 12)]
+    assert f"{10 - CELL_VOIDS} earlier entries: in the timeline" in cell
+    assert "<b>20</b> <small>Σ 20</small>" in cell
