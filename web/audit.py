@@ -22,7 +22,7 @@ from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
 from scoring.i18n import msg
-from web import chart, timing, views
+from web import chart, importing, timing, views
 from web.db import caches, get_db, get_states
 from web.organiser import is_organiser
 from web.seating import my_seat, remember_seat, require_seat
@@ -325,7 +325,7 @@ def export(game_id: str):
                     headers={"Content-Disposition": f'attachment; filename="tablescribe-{game_id}.json"'})
 
 
-def _people_of(doc) -> list[str | None]:
+def _people_of(doc, organiser: bool) -> list[str | None]:
     """Who sat where in an imported file (roster.import_links). A people block that does not
     fit the file's players is often the events' fault (a seat cut, no events): when the
     events do not verify either, that is the refusal (BadExport), not the people block.
@@ -336,9 +336,41 @@ def _people_of(doc) -> list[str | None]:
     except RosterRefused:
         verify(doc)
         raise
-    if is_organiser() or not isinstance(doc, dict):
+    if organiser or not isinstance(doc, dict):
         return linked
     return roster.import_links({**doc, "people": None})
+
+
+def import_file(db, raw: bytes, options: dict, rosters=None) -> dict:
+    """An uploaded game file read, checked and stored, its seats linked to the roster
+    (web/importing.py runs it, on the worker or in a process of its own): the answer the
+    import page renders, as JSON. ``options``: the importing phone's ``device`` and whether
+    it is the ``organiser``."""
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting
+        doc = None
+    if doc is None:
+        return {"status": 422, "problems": [NOT_JSON.as_dict()]}
+    try:
+        people = _people_of(doc, options["organiser"])
+        created = import_game(db, doc, options["device"])
+    except BadExport as err:  # the game already here: 409, with the link to it
+        return {"status": 409 if isinstance(err, AlreadyHere) else 422,
+                "refusal": {"seq": err.seq, "text": err.text, "problems": [p.as_dict() for p in err.problems],
+                            "game_id": getattr(err, "game_id", None)}}
+    except RosterRefused as refusal:
+        return {"status": 422, "problems": [p.as_dict() for p in refusal.problems]}
+    roster.link_game(db, created["id"], people, options["device"],
+                     roster.ORGANISER if options["organiser"] else None)
+    return {"status": 303, "created": created}
+
+
+def _refusal_of(answer: dict) -> BadExport | None:
+    if "refusal" not in answer:
+        return None
+    r = answer["refusal"]
+    return AlreadyHere(r["game_id"]) if r["game_id"] else BadExport(r["seq"], r["text"], importing.problems_of(r))
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -346,22 +378,13 @@ def import_page():
     if request.method == "GET":
         return render_template("audit/import.html", refusal=None, problems=[])
     upload = request.files.get("file")
-    try:
-        doc = json.loads(upload.read().decode("utf-8")) if upload else None
-    except (ValueError, RecursionError):  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting
-        doc = None
-    if doc is None:
-        return render_template("audit/import.html", refusal=None, problems=[NOT_JSON if upload else BAD_FILE]), 422
-    try:
-        people = _people_of(doc)
-        created = import_game(get_db(), doc, device_id())
-    except BadExport as err:  # the game already here: 409, with the link to it
-        return render_template("audit/import.html", refusal=err, problems=[]), \
-            409 if isinstance(err, AlreadyHere) else 422
-    except RosterRefused as refusal:
-        return render_template("audit/import.html", refusal=None, problems=refusal.problems), 422
-    roster.link_game(get_db(), created["id"], people, device_id(),
-                     roster.ORGANISER if is_organiser() else None)
+    if upload is None:
+        return render_template("audit/import.html", refusal=None, problems=[BAD_FILE]), 422
+    answer = importing.run("game", upload.read(), {"device": device_id(), "organiser": is_organiser()})
+    if answer["status"] != 303:
+        return render_template("audit/import.html", refusal=_refusal_of(answer),
+                               problems=importing.problems_of(answer)), answer["status"]
+    created = answer["created"]
     response = redirect(url_for("pages.table", game_id=created["id"]), code=303)
     remember_seat(response, created["id"], created["seats"][0]["token"])  # the importer hosts it
     return response

@@ -10,7 +10,7 @@ import json
 import time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from events import store
 from group import bgstats, plays
@@ -20,6 +20,7 @@ from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
 from scoring.i18n import msg
+from web import importing
 from web.db import caches, get_db
 from web.i18n import local_iso
 from web.organiser import require_organiser
@@ -31,8 +32,12 @@ NO_FILE = Problem("people §8", msg("Choose a BG Stats export (JSON, UTF-8)."))
 
 
 def _zone():
+    return _zone_named(current_app.config.get("TIMEZONE", "Europe/Budapest"))
+
+
+def _zone_named(name: str):
     try:
-        return ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest"))
+        return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo("UTC")
 
@@ -128,17 +133,29 @@ def import_page():
     require_organiser(lambda problems, status: (render_template(
         "stats/import_bgstats.html", problems=problems, result=None), status))
     upload = request.files.get("file")
+    if upload is None:
+        return render_template("stats/import_bgstats.html", problems=[NO_FILE], result=None), 422
+    answer = importing.run("bgstats", upload.read(), {
+        "device": device_id(), "zone": current_app.config.get("TIMEZONE", "Europe/Budapest")})
+    return render_template("stats/import_bgstats.html", problems=importing.problems_of(answer),
+                           result=answer.get("result")), answer["status"]
+
+
+def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | None = None) -> dict:
+    """An uploaded BG Stats export read, checked and imported (web/importing.py runs it, on
+    the worker or in a process of its own): the answer the import page renders, as JSON.
+    ``options``: the importing phone's ``device`` and the table's time ``zone``."""
     try:
-        doc = json.loads(upload.read().decode("utf-8")) if upload else None
+        doc = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):  # bad UTF-8, bad JSON, huge numbers, deep nesting
         doc = None
     if doc is None:
-        return render_template("stats/import_bgstats.html", problems=[NO_FILE], result=None), 422
+        return {"status": 422, "problems": [NO_FILE.as_dict()]}
     try:
-        result = import_plays(get_db(), bgstats.read_export(doc, _zone()), device_id(), caches().roster)
+        result = import_plays(db, bgstats.read_export(doc, _zone_named(options["zone"])), options["device"], rosters)
     except (BadBGStats, RosterRefused) as refusal:
-        return render_template("stats/import_bgstats.html", problems=refusal.problems, result=None), 422
-    return render_template("stats/import_bgstats.html", problems=[], result=result)
+        return {"status": 422, "problems": [p.as_dict() for p in refusal.problems]}
+    return {"status": 200, "result": result}
 
 
 IMPORT_BATCH = 100  # plays per transaction: the write lock is held ~10 ms at a time (docs/people.md §8)

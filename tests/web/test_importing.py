@@ -1,0 +1,92 @@
+"""Large imports are read, checked and written in a process of their own (web/importing.py,
+issue 25 §5): the worker that received the file runs none of it, and every guarantee of an
+import holds on that path too — each event re-checked, the same game refused the second
+time, a refusal naming its event, the organiser's BG Stats import, plays imported once."""
+from __future__ import annotations
+
+import io
+import json
+import os
+
+import pytest
+
+from events import export, store
+from group import bgstats
+from tests.conftest import ROOT, csrf_of
+from tests.group.test_bgstats import _many_plays
+
+EXAMPLE = os.path.join(ROOT, "examples", "han-side1-3p.json")
+
+
+def _never_here(*args, **kwargs):
+    raise AssertionError("the file was checked on the worker that serves the tables")
+
+
+@pytest.fixture
+def every_file_in_a_process(guarded):
+    app, client, token, db = guarded
+    app.config["IMPORT_IN_A_PROCESS_FROM"] = 0  # the small files of these tests too
+    return guarded
+
+
+def _post(client, token, path: str, content: bytes):
+    return client.post(path, data={"csrf_token": token, "file": (io.BytesIO(content), "x.json")},
+                       content_type="multipart/form-data")
+
+
+def test_a_game_file_is_checked_and_written_by_another_process(every_file_in_a_process, monkeypatch):
+    app, client, token, db = every_file_in_a_process
+    monkeypatch.setattr(export, "_verify", _never_here)
+    with open(EXAMPLE, "rb") as f:
+        content = f.read()
+    response = _post(client, token, "/import", content)
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    game_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    doc = json.loads(content)
+    stored = store.read_events(db, game_id)
+    assert [e.hash for e in stored] == [e["hash"] for e in doc["events"]]
+    page = client.get(response.headers["Location"])  # the importer holds the host's seat
+    assert page.status_code == 200
+    # the same game again: refused, with the link to the game here
+    again = _post(client, csrf_of(page.get_data(as_text=True)), "/import", content)
+    assert again.status_code == 409 and f"/games/{game_id}" in again.get_data(as_text=True)
+
+
+def test_a_refusal_from_the_other_process_names_its_event_and_rule(every_file_in_a_process, monkeypatch):
+    app, client, token, db = every_file_in_a_process
+    monkeypatch.setattr(export, "_verify", _never_here)
+    with open(EXAMPLE, encoding="utf-8") as f:
+        doc = json.load(f)
+    doc["events"][4]["hash"] = "0" * 64
+    response = _post(client, token, "/import", json.dumps(doc).encode())
+    assert response.status_code == 422 and "#5" in response.get_data(as_text=True)
+    not_json = _post(client, token, "/import", b"\xff{")
+    assert not_json.status_code == 422 and "not JSON" in not_json.get_data(as_text=True)
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+
+
+def test_a_bgstats_file_is_imported_by_another_process_once(every_file_in_a_process, monkeypatch):
+    app, client, token, db = every_file_in_a_process
+    monkeypatch.setattr(bgstats, "read_export", _never_here)
+    content = json.dumps(_many_plays(150)).encode()
+    first = _post(client, token, "/people/import-bgstats", content)
+    assert first.status_code == 200 and "Imported: 150" in first.get_data(as_text=True)
+    again = _post(client, token, "/people/import-bgstats", content)
+    assert again.status_code == 200 and "imported before: 150" in again.get_data(as_text=True)
+    assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 150
+    stats = client.get("/stats")  # the worker's caches see the other process's plays
+    assert stats.status_code == 200
+
+
+def test_a_bad_bgstats_file_is_refused_by_the_other_process_saying_why(every_file_in_a_process):
+    app, client, token, db = every_file_in_a_process
+    doc = _many_plays(3)
+    doc["plays"][1]["playerScores"][0]["score"] = "--5"
+    response = _post(client, token, "/people/import-bgstats", json.dumps(doc).encode())
+    assert response.status_code == 422 and "not a whole number" in response.get_data(as_text=True)
+    stranger = client.application.test_client()
+    stranger.set_cookie("lang", "en")
+    refused = _post(stranger, csrf_of(stranger.get("/games/new").get_data(as_text=True)),
+                    "/people/import-bgstats", json.dumps(_many_plays(3)).encode())
+    assert refused.status_code == 403  # the organiser's, before any process starts
+    assert db.execute("SELECT COUNT(*) FROM stat_seats").fetchone()[0] == 0

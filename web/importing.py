@@ -1,0 +1,76 @@
+"""Large imports read, checked and written in a process of their own (issue 25 §5).
+
+A gunicorn worker serves many tables on one hub, and its greenlets share one GIL. Checking
+the largest game file on it (Han at 10,000 events: every event re-checked and folded, 6 s of
+CPU on a quiet machine) left that worker's other tables the leftovers of its CPU, however
+often the check yielded, and parsing the file took 0.25-0.45 s in one piece. So a file of
+``IMPORT_IN_A_PROCESS_FROM`` bytes or more goes, as it was uploaded, to a child process
+(``python -m web.import_process``) that parses, checks and writes it with the very functions the
+worker would run (``JOBS``); the worker only waits for the child's answer (under gevent a
+cooperative wait: its other connections run meanwhile) and renders it. The operating system
+shares the CPU between the child and the workers, as between any two processes.
+
+Nothing is given up: the child runs the same checks and writes in the same transactions.
+It shares nothing with the worker but the database, so what it writes reaches the worker's
+caches as any other process's writes do (each cache checks the store's last event). A
+smaller file costs less to check than a process costs to start (~0.5 s of CPU): it is
+checked on the worker, by the same function.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from importlib import import_module
+
+from flask import current_app
+
+from scoring.base import Problem
+from web.db import caches, get_db
+
+# What each kind of upload runs, "module:function"; called as function(db, raw, options,
+# rosters) and answering a JSON-able dict: the import page renders it.
+JOBS = {"game": "web.audit:import_file", "bgstats": "web.bgstats:import_file"}
+IMPORT_IN_A_PROCESS_FROM = 256 * 2**10  # bytes (~300 Han events, ~0.2 s to check on the worker)
+TIMEOUT = 600  # s: a 10,000-play BG Stats file takes ~60 s on this machine at load 8
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class ImportFailed(RuntimeError):
+    """The child process ended without an answer (a bug or a crash: a 500, logged)."""
+
+
+def run(name: str, raw: bytes, options: dict) -> dict:
+    """The answer of ``JOBS[name]`` for an upload ``raw``, in a process of its own when the
+    file is large. A database too busy to take the write lock in time raises SQLite's
+    "database is locked", as a move's append does (app.py answers 503 + Retry-After)."""
+    if len(raw) < current_app.config.get("IMPORT_IN_A_PROCESS_FROM", IMPORT_IN_A_PROCESS_FROM):
+        return job(name)(get_db(), raw, options, caches().roster)
+    return _in_a_process(current_app.config["DATABASE"], name, raw, options)
+
+
+def problems_of(answer: dict) -> list[Problem]:
+    """The problems of a job's answer (``as_dict`` each), as the templates take them."""
+    return [Problem(p["rule"], {k: v for k, v in p.items() if k != "rule"}) for p in answer.get("problems", ())]
+
+
+def job(name: str):
+    """The function ``JOBS`` names for ``name``."""
+    module, _, function = JOBS[name].partition(":")
+    return getattr(import_module(module), function)
+
+
+def _in_a_process(database: str, name: str, raw: bytes, options: dict) -> dict:
+    """``web/import_process.py`` run on ``raw``: the request line, then the bytes."""
+    request = json.dumps({"database": database, "job": name, "options": options}).encode()
+    child = subprocess.run([sys.executable, "-m", "web.import_process"], input=request + b"\n" + raw,
+                           capture_output=True, timeout=TIMEOUT, cwd=ROOT, check=False)
+    if child.returncode != 0 or not child.stdout:
+        raise ImportFailed(f"the import process ended with {child.returncode}: "
+                           f"{child.stderr.decode(errors='replace')[-2000:]}")
+    answer = json.loads(child.stdout)
+    if "busy" in answer:
+        raise sqlite3.OperationalError(answer["busy"])
+    return answer
