@@ -14,16 +14,16 @@ from datetime import datetime, timedelta, timezone
 from events import integrity, photos, store
 from events.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.hashing import HASHED_FIELDS, first_broken_link
-from events.projection import TableState, advance, fold, standings, upcast
+from events.projection import TableState, fold, standings, upcast
 from events.store import Event, with_the_event
 from events.seats import hash_token
 from events.states import Walker, reader
 from events.table import announce, check_move, check_setup, new_game_id
 from scoring import get_game, knows_rules, rules_for
-from scoring.base import Text, text
+from scoring.base import Text
 from scoring.i18n import joined
 from scoring.i18n import msg
-from scoring.schema import schema_texts, strict_validator, unencodable_path
+from scoring.schema import schema_said, strict_validator, unencodable_path
 
 FORMAT = "tablescribe-export"
 FORMAT_VERSION = 2    # 2: a game with photos carries their images (``photos``); 1 otherwise
@@ -186,8 +186,7 @@ def _check_envelope(i: int, env) -> None:
     if error is not None:
         where = ".".join(str(p) for p in error.path)
         where = f" ({where})" if where else ""
-        hu, en = schema_texts(error)
-        raise BadExport(i, msg("malformed envelope%(where)s: %(why)s", where=where, why=text(hu, en)))
+        raise BadExport(i, msg("malformed envelope%(where)s: %(why)s", where=where, why=schema_said(error)))
     if not _sane_time(env["recorded_at"]):
         raise BadExport(i, msg("recorded_at %(at)s is not a time with its offset between %(year)s and tomorrow",
                                at=repr(env["recorded_at"]), year=EARLIEST.year))
@@ -223,8 +222,7 @@ def _check_created(doc: dict, created: Event) -> None:
         bad(msg("the first event must be game-created"))
     error = next(iter(_CREATED.iter_errors(created.data)), None)
     if error is not None:
-        hu, en = schema_texts(error)
-        bad(msg("invalid set-up: %(why)s", why=text(hu, en)))
+        bad(msg("invalid set-up: %(why)s", why=schema_said(error)))
     kind, version = created.data["kind"], created.data["rules_version"]
     if kind != doc["game"]["kind"]:
         bad(msg("the game is %(kind)s but the file says %(said)s", kind=repr(kind), said=repr(doc["game"]["kind"])))

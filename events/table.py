@@ -17,9 +17,9 @@ from events.seats import hash_token
 from events.states import States, UnknownGame, folded_after, uncached
 from events.store import Event, NewEvent, StaleSequence, WithTheEvent, with_the_event
 from scoring import get_game, rules_for
-from scoring.base import FormError, Problem, text
+from scoring.base import FormError, Problem
 from scoring.i18n import msg
-from scoring.schema import schema_texts, strict_validator
+from scoring.schema import schema_said_all, strict_validator
 
 from events.palette import COLOUR_IDS
 from scoring.schema import has_direction_control, unencodable_path
@@ -180,8 +180,7 @@ def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
         return [Problem("core §2", msg("data must be a JSON object."))]
     key = ("", 0, type_) if type_ in CORE_EVENTS else (table.kind, table.rules_version, type_)
     errors = sorted(_validator(*key).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem("core §2", msg("Invalid data: %(why)s", why=text(hu, en)))
-            for hu, en in map(schema_texts, errors[:5])]
+    return [Problem("core §2", msg("Invalid data: %(why)s", why=why)) for why in schema_said_all(errors)]
 
 
 def parse_move(table: TableState, form) -> tuple[str, dict]:

@@ -1,5 +1,6 @@
-"""JSON Schema for event payloads: the strict validator every append runs, messages
-in both languages, and the small builders game modules declare their schemas with."""
+"""JSON Schema for event payloads: the strict validator every append runs, what it finds
+wrong said in every language of the catalogs (field, expected type or limit), and the
+small builders game modules declare their schemas with."""
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ from typing import Any, Mapping
 
 import orjson
 
-from scoring.base import Problem, Text, text
-from scoring.i18n import msg
+from scoring.base import Problem, Text
+from scoring.i18n import LANGS, msg
 
 
 def obj(required, **properties) -> dict:
@@ -107,47 +108,69 @@ def schema_message(error) -> str:
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 1] + "…"
 
 
-_TYPES_HU = {"integer": "egész szám", "number": "szám", "string": "szöveg", "object": "objektum",
-             "array": "lista", "boolean": "igaz/hamis", "null": "üres érték"}
+# A JSON type as a player reads it, in every language the catalogs hold.
+_TYPES = {"integer": msg("a whole number"), "number": msg("a number"), "string": msg("a text"),
+          "object": msg("an object"), "array": msg("a list"), "boolean": msg("true or false"),
+          "null": msg("an empty value")}
 
 
-def _hu_schema_message(error) -> str:
-    """The validation error in Hungarian (jsonschema speaks English only); the commonest
-    keywords are said in words, any other falls back to the English message."""
+def _either(options: list) -> dict[str, str]:
+    """``a``, ``a or b``, ``a or b or c``, in each language."""
+    said = options[0]
+    for other in options[1:]:
+        said = msg("%(one)s or %(other)s", one=said, other=other)
+    return said if isinstance(said, dict) else {lang: str(said) for lang in LANGS}
+
+
+def schema_said(error) -> dict[str, str]:
+    """A JSON Schema validation error in every language (jsonschema speaks English only),
+    short enough to show beside a form: the commonest keywords in words, naming the field
+    and the limit; any other keyword keeps jsonschema's English message, cut short."""
     where = "/".join(str(p) for p in error.absolute_path)
-    field = f"„{where}”" if where else "az adat"
+    field = msg("“%(path)s”", path=where[:MAX_MESSAGE]) if where else msg("the data")
     kind, expected = error.validator, error.validator_value
     if kind == "type":
         wanted = expected if isinstance(expected, list) else [expected]
-        return f"{field}: {' vagy '.join(_TYPES_HU.get(w, str(w)) for w in wanted)} kell"
+        return msg("%(field)s must be %(kind)s", field=field, kind=_either([_TYPES.get(w, str(w)) for w in wanted]))
     if kind == "required" and isinstance(error.instance, dict):
-        missing = [k for k in expected if k not in error.instance]
-        return f"{field}: hiányzik: {', '.join(missing)}"
+        missing = ", ".join(k for k in expected if k not in error.instance)
+        return msg("%(field)s: missing %(names)s", field=field, names=missing)
     if kind == "additionalProperties" and isinstance(error.instance, dict):
         known = set(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in known]
-        return f"{field}: ismeretlen mező: {', '.join(map(str, extra))[:MAX_MESSAGE]}"
-    texts = {"maxLength": f"legfeljebb {expected} karakter lehet", "minLength": f"legalább {expected} karakter kell",
-             "maximum": f"legfeljebb {expected} lehet", "minimum": f"legalább {expected} kell",
-             "maxItems": f"legfeljebb {expected} elem lehet", "minItems": f"legalább {expected} elem kell",
-             "enum": "nem a megengedett értékek egyike", "const": "nem a megengedett érték",
-             "pattern": "formátuma hibás"}
-    if kind in texts:
-        return f"{field}: {texts[kind]}"
-    return schema_message(error)
+        extra = ", ".join(map(str, (k for k in error.instance if k not in known)))[:MAX_MESSAGE]
+        return msg("%(field)s: unknown field %(names)s", field=field, names=extra)
+    limits = {"maxLength": msg("%(field)s: at most %(n)s characters", field=field, n=expected),
+              "minLength": msg("%(field)s: at least %(n)s characters", field=field, n=expected),
+              "maximum": msg("%(field)s: at most %(n)s", field=field, n=expected),
+              "minimum": msg("%(field)s: at least %(n)s", field=field, n=expected),
+              "maxItems": msg("%(field)s: at most %(n)s items", field=field, n=expected),
+              "minItems": msg("%(field)s: at least %(n)s items", field=field, n=expected),
+              "enum": msg("%(field)s: not one of the allowed values", field=field),
+              "const": msg("%(field)s: not the allowed value", field=field),
+              "pattern": msg("%(field)s: not in the expected form", field=field)}
+    if kind in limits:
+        return limits[kind]
+    return {lang: schema_message(error) for lang in LANGS}
 
 
-def schema_texts(error) -> tuple[str, str]:
-    """(Hungarian, English) of a validation error, short enough to show beside a form."""
-    return _hu_schema_message(error), schema_message(error)
+def schema_said_all(errors, limit: int = 5) -> list[dict[str, str]]:
+    """What the first ``limit`` errors say, each once: a "required" error is raised for
+    every missing field, and each says all of them."""
+    said = {}
+    for error in errors:
+        one = schema_said(error)
+        said.setdefault(one["en"], one)
+        if len(said) == limit:
+            break
+    return list(said.values())
 
 
 def schema_problems(schema: Mapping[str, Any], data, rule: str,
                     subject: Text = msg("data"), limit: int = 5) -> list[Problem]:
     """What a JSON Schema finds wrong with ``data``, as problems citing ``rule``."""
     errors = sorted(strict_validator(schema).iter_errors(data), key=lambda e: list(e.path))
-    return [Problem(rule, msg("Invalid %(subject)s: %(why)s", subject=subject, why=text(hu, en)))
-            for hu, en in map(schema_texts, errors[:limit])]
+    return [Problem(rule, msg("Invalid %(subject)s: %(why)s", subject=subject, why=why))
+            for why in schema_said_all(errors, limit)]
 
 
 # Marks and overrides of the text direction (LRM, RLM, ALM, the embeddings, overrides and

@@ -110,7 +110,7 @@ def test_points_written_as_a_float_are_refused_and_the_table_still_renders(clien
     """JSON Schema counts 1.0 as an integer; stored, it would stay a float in the log
     and every page formatting it as a whole number would fail for ever."""
     response = _post(client, game, {**_points(1), "data": {"seat": 1, "points": 3.0}})
-    assert response.status_code == 422 and "integer" in response.json["problems"][0]["en"]
+    assert response.status_code == 422 and "whole number" in response.json["problems"][0]["en"]
     assert [e["type"] for e in client.get(f"/api/games/{game['id']}/events").json["events"]] == ["game-created"]
     assert _post(client, game, {**_points(1), "client_event_id": "again"}).status_code == 201
     for page in ("", "/timeline", "/replay", "/final"):

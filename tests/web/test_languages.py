@@ -183,3 +183,22 @@ def test_real_refusals_through_the_api_and_the_forms(app, client, table_of, lang
             assert set(LANGS) <= set(problem), problem  # every language, the page picks
             assert_in_language(f"<p>{problem[lang]}</p>", lang, f"{kind}'s API refusal")
         assert_in_language(f"<p>{body['error']}</p>", lang, f"{kind}'s API error")
+
+
+def test_what_the_schema_finds_wrong_is_said_in_every_language(client, table_of):
+    """A payload of the wrong shape is refused in the phone's language, naming the field
+    and what it must be (jsonschema itself speaks English only)."""
+    from events import store
+    table = table_of()
+    answer = client.post(f"/api/games/{table.id}/events", json={
+        "type": "points-recorded", "data": {"seat": 1, "points": "three", "colour": "red"},
+        "expected_seq": store.last_seq(table.db, table.id), "client_event_id": "shape"},
+        headers={"X-Seat-Token": table.tokens[0]})
+    assert answer.status_code == 422
+    said = [problem for problem in answer.get_json()["problems"]]
+    assert [p["de"] for p in said] == ["Ungültige Daten: die Daten: unbekanntes Feld colour",
+                                       "Ungültige Daten: „points“ muss eine ganze Zahl sein"]
+    assert [p["hu"] for p in said] == ["Hibás adat: az adat: ismeretlen mező: colour",
+                                       "Hibás adat: „points”: egész szám kell"]
+    assert [p["en"] for p in said] == ["Invalid data: the data: unknown field colour",
+                                       "Invalid data: “points” must be a whole number"]
