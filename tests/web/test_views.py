@@ -333,3 +333,19 @@ def test_a_cell_tallied_from_many_entries_offers_to_void_its_last_ones(client, s
     assert re.findall(r'action="[^"]+/events/(\d+)/void"', cell) == [str(n) for n in range(12 - CELL_VOIDS, 12)]
     assert f"{10 - CELL_VOIDS} earlier entries: in the timeline" in cell
     assert "<b>20</b> <small>Σ 20</small>" in cell
+
+
+def test_a_taps_answer_renders_the_answer_slot_only_beside_the_tapped_button(app, client, seated, monkeypatch):
+    """Every Void form of the log, the clock, the photo form and the move form has a slot
+    for the answer to a tap (``_outcome.html``); included everywhere, each cost ~30 µs
+    while it wrote nothing. A tap's answer fills the slot of the button tapped."""
+    for seq in range(1, 8):
+        _move(client, seated, seq, seat=str(seq % 2), points="1")
+    loaded = []
+    real = app.jinja_env.get_template
+    monkeypatch.setattr(app.jinja_env, "get_template",
+                        lambda name, *a, **k: loaded.append(name) or real(name, *a, **k))
+    answer = client.post(f"{seated}/moves", headers={"HX-Request": "true"},
+                         data={"expected_seq": "8", "client_event_id": "c8", "seat": "0", "points": "2"})
+    assert answer.status_code == 200 and 'data-testid="ack"' in answer.get_data(as_text=True)
+    assert loaded.count("_outcome.html") == 1 and "photos/_event.html" not in loaded
