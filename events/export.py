@@ -295,6 +295,7 @@ def import_game(db, doc, device: str | None = None) -> dict:
     # Everything is checked and prepared before the write lock (the statistics' rows
     # too): the transaction only writes rows (issue 25 §5, docs/performance.md).
     writers = with_the_event(db, game_id, events[-1], final, lambda: events)
+    rows = store.verified_rows(game_id, events)
     imported_from = str(doc["game"].get("id") or created.get("origin") or "")
 
     def write() -> None:  # the whole game or nothing
@@ -304,7 +305,7 @@ def import_game(db, doc, device: str | None = None) -> dict:
                 raise AlreadyHere(here)
             store.insert_game(db, game_id, created["kind"], created["players"], join_code, tokens,
                               imported_from=imported_from)
-            store.insert_verified(db, game_id, events, finished)
+            store.insert_verified(db, game_id, rows, events[-1], finished)
             photos.store_blobs(db, blobs)
             for writer in writers:
                 writer(db)
