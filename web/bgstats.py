@@ -158,7 +158,7 @@ def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | Non
     return {"status": 200, "result": result}
 
 
-IMPORT_BATCH = 100  # plays per transaction: the write lock is held ~10 ms at a time (docs/people.md §8)
+IMPORT_BATCH = 50  # plays per transaction: the write lock is held ~15 ms at a time (docs/people.md §8)
 
 
 def import_plays(db, found: list[dict], device: str, rosters: roster_log.Rosters | None = None) -> dict:
