@@ -5,8 +5,8 @@ spectator) needs it: rendered per phone, one move on a table watched by 2,000 ph
 was rendered 2,000 times. A region depends on the game's state and on the view — a
 spectator or a seated phone, the seat itself where the game hides something from the
 others (Maharaja's secret gold), the language — so it is rendered once per (game,
-sequence number, view, part) and the same bytes go to the tapping phone's answer, every
-stream and every poll of that view, for ``MAX_AGE`` (a move reaches every phone well
+sequence number, view, part: the region, the pushed message, the log's entries) and the
+same bytes go to the tapping phone's answer, every stream and every poll of that view, for ``MAX_AGE`` (a move reaches every phone well
 within it; the clock in the region says the time it was rendered). Nothing a phone alone
 may have is in them (its CSRF token travels in a header, web/views.py). Entries are kept within a byte budget,
 least recently used first out, and a game's regions of an older move go when one of a

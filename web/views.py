@@ -264,6 +264,15 @@ def live_region(loaded: LoadedTable, seat, ctx: dict | None = None) -> Markup:
     return Markup(caches().rendered.get(key, render))
 
 
+def shared_log(loaded: LoadedTable, seat, ctx: dict) -> Markup:
+    """The log's entries of this phone's view, rendered once per move and view
+    (web/rendered.py): the tapping phone's answer and every push of the view share them."""
+    def render() -> str:
+        return render_template("_log_entries.html", **ctx)
+    key = (loaded.game_id, loaded.table.seq, *view_of(loaded.table, seat), "log")
+    return Markup(caches().rendered.get(key, render))
+
+
 def render_table(game_id: str, table: TableState, seat, status: int = 200,
                  problems=(), form=None, done=None):
     loaded = _load(game_id, table, seat, done)
@@ -272,7 +281,10 @@ def render_table(game_id: str, table: TableState, seat, status: int = 200,
         "problems": list(problems), "form": form or {}, "at": refused_at() if problems else None,
         "ack": acknowledgement(loaded, done)}
     ack = ctx["ack"]
-    if fragment and not problems and not form and not (ack and ack["at"] == "clock") and _shared_request():
+    shareable = fragment and not problems and not form and _shared_request()
+    if shareable and not (ack and ack["at"] == "undo"):  # an undo's or a void's answer sits in the log
+        ctx["shared_log"] = shared_log(loaded, seat, ctx | {"ack": None})
+    if shareable and not (ack and ack["at"] == "clock"):
         ctx["live_region"] = live_region(loaded, seat, ctx | {"ack": None})
     else:  # a full page (its forms carry the phone's token) or a board drawn for this request
         ctx["live_region"] = Markup(render_template("_live_region.html", **ctx))
@@ -291,7 +303,8 @@ def render_live(game_id: str, table: TableState, seat) -> str:
         nonlocal loaded
         loaded = loaded or _load(game_id, table, seat)
         ctx = table_context(loaded, seat, shared=True)
-        return render_template("_live.html", oob=True, live_region=live_region(loaded, seat, ctx), **ctx)
+        return render_template("_live.html", oob=True, live_region=live_region(loaded, seat, ctx),
+                               shared_log=shared_log(loaded, seat, ctx), **ctx)
     if not _shared_request():
         return render()
     return caches().rendered.get((game_id, table.seq, *view_of(table, seat), "live"), render)

@@ -97,7 +97,8 @@ def test_a_move_watched_by_many_streams_renders_the_live_region_once_per_view(ap
         # spectators in Hungarian, in English, and the seated phones: three views
         assert renders.count("_live.html") == 3
         assert renders.count("_live_region.html") == 3
-        assert app.extensions["tablescribe"].rendered.renders - before == 6
+        assert renders.count("_log_entries.html") == 3
+        assert app.extensions["tablescribe"].rendered.renders - before == 9  # each view's push, region and log
         hungarian = {messages[p] for p in watching[:SPECTATORS]}
         assert len(hungarian) == 1 and len({messages[p] for p in watching[SPECTATORS:]}) == 1
         assert len({messages[p] for p in seated}) == 1
@@ -108,6 +109,41 @@ def test_a_move_watched_by_many_streams_renders_the_live_region_once_per_view(ap
     finally:
         for phone in watching + seated:
             phone.close()
+
+
+def _log(html: str) -> str:
+    """The ``#log`` section's entries, as the answer or the push carries them."""
+    start = html.index('<section id="log"')
+    return html[html.index(">", start) + 1:html.index("</section>", start)]
+
+
+def test_the_tapping_phones_answer_and_the_pushes_of_its_view_share_the_log(app, monkeypatch):
+    """The log is the table's too: its rows are written once per view of a move, not once
+    for the answer and again for the pushes (every row shows its time: counted)."""
+    tapper = app.test_client()
+    game = _new_game(tapper, "scorepad", 2)
+    game_id, tokens = game["id"], [s["token"] for s in game["seats"]]
+    tapper.set_cookie(f"seat_{game_id}", tokens[0])
+    for seq in (1, 2, 3):
+        assert tapper.post(f"/games/{game_id}/moves", data={
+            "action": "points-recorded", "seat": "0", "points": "1", "expected_seq": str(seq),
+            "client_event_id": f"t{seq}"}).status_code == 303
+    seated, watching = Phone(app, game_id, tokens[1]), Phone(app, game_id)
+    rows = []
+    clock = app.jinja_env.filters["clock"]
+    monkeypatch.setitem(app.jinja_env.filters, "clock", lambda t: rows.append(t) or clock(t))
+    try:
+        answer = tapper.post(f"/games/{game_id}/moves", headers={"HX-Request": "true"}, data={
+            "action": "points-recorded", "seat": "0", "points": "7", "expected_seq": "4",
+            "client_event_id": "tap-4"}).get_data(as_text=True)
+        pushed, watched = seated.next(), watching.next()
+        assert len(rows) == 2 * 5  # five events in the log, written for the seated view and the spectators'
+        assert _log(answer) == _log("\n".join(line[len("data: "):] for line in pushed.splitlines()
+                                               if line.startswith("data: ")))
+        assert '/void"' not in _log(watched) and '/void"' in _log(answer) and 'name="csrf_token"' not in _log(answer)
+    finally:
+        seated.close()
+        watching.close()
 
 
 def test_a_seat_that_keeps_a_secret_gets_its_own_view_and_only_its_own_gold(app, renders):
