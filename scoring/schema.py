@@ -84,12 +84,20 @@ def _has_float(data) -> bool:
     stack = [data]  # not recursive: hostile payloads nest deeper than the stack
     while stack:
         item = stack.pop()
-        if isinstance(item, float):
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+        if type(item) is dict:
+            item = item.values()
+        elif type(item) is not list:  # a subclass, or a leaf handed in alone
+            if isinstance(item, float):
+                return True
+            if isinstance(item, (dict, list)):
+                stack.extend(item.values() if isinstance(item, dict) else item)
+            continue
+        for child in item:  # the plain leaves are skipped by their exact type: a payload is mostly ints
+            kind = type(child)
+            if kind is float:
+                return True
+            if kind is not int and kind is not str and kind is not bool and child is not None:
+                stack.append(child)
     return False
 
 
