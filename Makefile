@@ -1,4 +1,5 @@
-# Tablescribe: `make run` serves the app on the LAN, `make test` runs every test.
+# Tablescribe: `make run` serves the app on the LAN, `make test` runs every test but the long
+# variants, which `make test-slow` runs (the tests marked `slow`).
 # `make run` installs only what serving needs (requirements.txt); `make test` and `make bench`
 # add the test extras (requirements-test.txt). Both files are the whole tree, locked with
 # hashes by `make lock` from pyproject.toml. None of them leaves anything git tracks changed.
@@ -13,7 +14,7 @@ SSE := static/vendor/htmx-ext-sse-$(call version,htmx-ext-sse).min.js
 MORPH := static/vendor/idiomorph-ext-$(call version,idiomorph).min.js
 NOSLEEP := static/vendor/nosleep-$(call version,nosleep.js).min.js
 
-.PHONY: setup run test bench lock chromium postgresql messages
+.PHONY: setup run test test-slow bench lock chromium postgresql messages
 
 # Each language's catalog (translations/<lang>/LC_MESSAGES/messages.po, committed) compiled
 # to its .mo beside it (git ignores it), again whenever the .po changes.
@@ -102,6 +103,11 @@ postgresql:
 
 test: setup $(VENV)/.test-installed chromium postgresql
 	$(PY) -m pytest -n 2 --dist loadfile
+
+# The long variants `make test` leaves out (pyproject.toml's addopts: -m 'not slow'): 100
+# kill -9s, 20,000 fuzzed API requests, 600 rule sequences per game, a whole game on phones…
+test-slow: setup $(VENV)/.test-installed chromium postgresql
+	$(PY) -m pytest -n 2 --dist loadfile -m slow
 
 bench: setup $(VENV)/.test-installed postgresql
 	$(PY) -m bench.run
