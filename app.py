@@ -40,7 +40,9 @@ def create_app(test_config=None) -> Flask:
         app.config.from_mapping(test_config)
 
     from web import api, audit, bgstats, boards, cli, db, i18n, organiser, pages, people, photos, poll, rules, seats, security, stats, stream, views
-    app.extensions["on_recorded"] = on_recorded()  # every connection of the app carries them (web/db.py)
+    from events.live import Hub
+    app.extensions["live"] = Hub()  # this server's streams and their watcher (events/live.py)
+    app.extensions["on_recorded"] = on_recorded(app.extensions["live"])  # every connection of the app carries them (web/db.py)
     db.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
@@ -69,16 +71,17 @@ def create_app(test_config=None) -> Flask:
     return app
 
 
-def on_recorded() -> tuple:
+def on_recorded(hub=None) -> tuple:
     """What follows "an event was recorded", in this order, whichever way it was recorded
     (a phone, the API, an import, the command line, the benchmark, the example scripts):
-    the game's streams in this process are woken once the event is committed (called with
+    the game's streams of the app's ``hub`` (none outside the app: other processes' watchers
+    see the event) are woken once the event is committed (called with
     db, game_id, event, state after it: events/table.py:announce); the statistics' read model
     takes a finished game (or a changed past) and a board profile the facts a table entered
     (Han's alliances) in the event's own transaction (events/store.py:WithTheEvent)."""
     from events import boards, live
     from group import plays
-    return (live.on_recorded, plays.on_recorded, boards.on_recorded)
+    return ((hub or live.Hub()).on_recorded, plays.on_recorded, boards.on_recorded)
 
 
 def connect(database: str):

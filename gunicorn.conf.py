@@ -33,6 +33,5 @@ def post_worker_init(worker):
     # after gevent patched the worker and the app was loaded (post_fork is too early:
     # importing the app before gevent patches threading would give it real locks)
     from app import tune_gc
-    from events.live import HUB
-    HUB.share(_stream_counts, worker.stream_slot)
+    worker.wsgi.extensions["live"].share(_stream_counts, worker.stream_slot)  # the app's hub
     tune_gc()

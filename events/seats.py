@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Callable
 
 from events import store
 from scoring.base import Problem
@@ -29,6 +30,18 @@ def seat_for_token(db, game_id: str, token: str | None) -> int | None:
     if not token or len(token) > 128:
         return None
     return store.seat_of_token_hash(db, game_id, hash_token(token))
+
+
+def seats_by_token(db, game_id: str) -> Callable[[str | None], int | None]:
+    """``seat_for_token`` for every phone of the game from one read of its tokens: the
+    streams woken by a move share it (events/live.py, web/stream.py)."""
+    held = dict(db.execute("SELECT token_hash, seat FROM seat_tokens WHERE game_id = ?", [game_id]).fetchall())
+
+    def seat_of(token: str | None) -> int | None:
+        if not token or len(token) > 128:
+            return None
+        return held.get(hash_token(token))
+    return seat_of
 
 
 def issue_seat_token(db, game_id: str, seat: int) -> str:

@@ -7,6 +7,8 @@ from types import SimpleNamespace
 
 from gunicorn.config import KNOWN_SETTINGS
 
+from events.live import Hub
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -32,7 +34,9 @@ def test_a_worker_freezes_start_up_objects_and_collects_less_often():
     gc.unfreeze()
     gc.set_threshold(700, 10, 10)  # Python's defaults (bench.run.main, run by another test, tunes too)
     try:
-        config["post_worker_init"](worker=SimpleNamespace(stream_slot=0))
+        hub = Hub()  # the app's (worker.wsgi: the app gunicorn loaded)
+        config["post_worker_init"](worker=SimpleNamespace(stream_slot=0, wsgi=SimpleNamespace(extensions={"live": hub})))
+        assert hub.server_count() == 0 and hub._slots is not None  # its streams counted for the server
         assert gc.get_threshold()[0] > 700
         assert gc.get_freeze_count() > 0
     finally:

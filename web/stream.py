@@ -15,16 +15,17 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from typing import Callable
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from events import store
-from events.live import HUB
+from events import seats, store
+from events.projection import TableState
 from events.states import UnknownGame
 from web import db as web_db
 from web import views
 from web.address import is_loopback
-from web.seating import my_seat
+from web.seating import seat_cookie
 from web.security import device_id
 
 bp = Blueprint("stream", __name__)
@@ -53,16 +54,34 @@ def message(seq: int, html: str) -> str:
     return f"id: {seq}\nevent: live\n{data}\n"
 
 
-def _fresh(app, environ: dict, game_id: str, sent: int | None) -> tuple[int, str] | None:
+def _fresh(app, environ: dict, game_id: str, sent: int | None, woken: bool) -> tuple[int, str] | None:
     """The game's sequence number and live region when it moved past ``sent``, else None.
     Each look runs in a request context of its own, made from the stream request's
     environ (cookies: seat, language, session): nothing is held between messages, no
-    context and no SQLite connection (closed when the context ends)."""
+    context and no database connection (given back when the context ends). A stream
+    ``woken`` by a move shares its read of the game and its seats with every stream
+    the move woke in this process (events/live.py ``Hub.look``) and the region with
+    every phone of its view (web/rendered.py); a stream opening, or looking once a
+    minute in case a wake went astray, reads for itself."""
+    hub = app.extensions["live"]
+    if woken and sent is not None and hub.newest(game_id) == sent:
+        return None  # woken again for a move it sent: nothing to read
     with app.request_context(environ):
-        if store.last_seq(web_db.get_db(), game_id) == sent:
+        if woken:
+            table, seat_of = hub.look(game_id, lambda: _read(game_id))
+        elif store.last_seq(web_db.get_db(), game_id) == sent:
             return None
-        table = web_db.get_states().load(web_db.get_db(), game_id)
-        return table.seq, views.render_live(game_id, table, my_seat(game_id))
+        else:
+            table, seat_of = _read(game_id)
+        if table.seq == sent:
+            return None
+        return table.seq, views.render_live(game_id, table, seat_of(request.cookies.get(seat_cookie(game_id))))
+
+
+def _read(game_id: str) -> tuple[TableState, Callable[[str | None], int | None]]:
+    """The table as it stands and the seat each phone's token opens."""
+    db = web_db.get_db()
+    return web_db.get_states().load(db, game_id), seats.seats_by_token(db, game_id)
 
 
 # One phone (its device cookie) and one address may hold only so many streams, so that one
@@ -103,7 +122,7 @@ def _busy() -> Response:
 def stream(game_id: str):
     if store.last_seq(web_db.get_db(), game_id) == 0:
         abort(404)
-    if HUB.server_count() >= current_app.config.get("MAX_STREAMS", MAX_STREAMS):
+    if current_app.extensions["live"].server_count() >= current_app.config.get("MAX_STREAMS", MAX_STREAMS):
         return _busy()
     keys = [("phone", device_id())]
     if not is_loopback(request.remote_addr or ""):  # this machine: a proxy in front, the load tests
@@ -122,27 +141,29 @@ def stream(game_id: str):
 
 def _messages(app, environ: dict, game_id: str, sent: int | None):
     # subscribed only once the server iterates: a phone gone before that leaks nothing
-    flag = HUB.subscribe(game_id, app.config["DATABASE"])
+    hub = app.extensions["live"]
+    flag = hub.subscribe(game_id, app.config["DATABASE"])
     keepalive = app.config.get("STREAM_KEEPALIVE", KEEPALIVE)
     deadline = time.monotonic() + LIFETIME
-    quiet = 0  # keep-alives since the last look
+    quiet, woken = 0, False  # keep-alives since the last look; whether a move woke it
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while time.monotonic() < deadline:
             if quiet == 0 or quiet >= LOOK_EVERY:
                 flag.clear()  # before reading: a move recorded from here on sets it again
                 try:
-                    fresh = _fresh(app, environ, game_id, sent)
+                    fresh = _fresh(app, environ, game_id, sent, woken)
                 except UnknownGame:
                     return
                 quiet = 0
                 if fresh is not None:
                     sent = fresh[0]
                     yield message(*fresh)
-            if flag.wait(keepalive):
+            woken = flag.wait(keepalive)
+            if woken:
                 quiet = 0
             else:
                 quiet += 1
                 yield ": keep-alive\n\n"
     finally:
-        HUB.unsubscribe(game_id, flag)
+        hub.unsubscribe(game_id, flag)

@@ -56,8 +56,9 @@ def test_a_bare_connection_runs_nothing(tmp_path):
 
 
 def test_the_app_subscribes_the_live_push_and_the_statistics_in_one_place(app):
-    from events import boards, live
-    assert app.extensions["on_recorded"] == (live.on_recorded, plays.on_recorded, boards.on_recorded)
+    from events import boards
+    assert app.extensions["on_recorded"] == (app.extensions["live"].on_recorded, plays.on_recorded,
+                                             boards.on_recorded)
     with app.app_context():
         from web.db import get_db
         assert get_db().on_recorded == app.extensions["on_recorded"]

@@ -8,7 +8,9 @@ import re
 import pytest
 from flask import template_rendered
 
-from events import live
+from events import seats
+from web.db import get_db
+
 
 @pytest.fixture
 def app(app_on_each_engine):
@@ -169,4 +171,139 @@ def test_a_seat_that_keeps_a_secret_gets_its_own_view_and_only_its_own_gold(app,
     finally:
         for phone in watching + anna + bela:
             phone.close()
-    assert live.HUB.count() == 0
+    assert app.extensions["live"].count() == 0
+
+
+
+def test_a_phone_whose_seat_was_handed_over_gets_no_more_of_its_secret(app):
+    """The streams a move wakes share one read of the seats (events/live.py ``Hub.look``),
+    made after the move: a hand-over before it takes the old phone's secret view at once."""
+    api = app.test_client()
+    game = _new_game(api, "maharaja", 2)
+    game_id, tokens = game["id"], [s["token"] for s in game["seats"]]
+    lost, other = Phone(app, game_id, tokens[1]), Phone(app, game_id, tokens[1])
+    gold = re.compile(r'data-testid="mh-gold-(\d)">(\d+)<')
+
+    def move(seq: int, data: dict, type_: str) -> None:
+        moved = api.post(f"/api/games/{game_id}/events", headers={"X-Seat-Token": tokens[0]}, json={
+            "type": type_, "data": data, "expected_seq": seq, "client_event_id": f"m{seq}"})
+        assert moved.status_code == 201, moved.json
+    try:
+        move(1, {"order": list("ABCDEFG")}, "governors-laid")
+        assert [s for s, _ in gold.findall(lost.next())] == ["1"]  # Béla's phone: his gold
+        other.next()
+        with app.app_context():
+            seats.hand_over(get_db(), game_id, 1)  # Béla's phone is lost: the host hands his seat on
+        move(2, {}, "game-paused")  # the next event of the game, whatever it is
+        assert gold.findall(lost.next()) == gold.findall(other.next()) == []  # what a spectator sees
+    finally:
+        lost.close()
+        other.close()
+
+# ---- two servers on one store (issue 27 §2, §3) -------------------------------------------
+
+def _server(database: str):
+    """One server: an app of its own (its own hub, watcher and caches) on the shared store."""
+    from app import create_app
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, "WTF_CSRF_ENABLED": False})
+    app.extensions["tablescribe"].rendered.max_age = 600  # renders are counted, not seconds
+    return app
+
+
+@pytest.fixture
+def servers(database):
+    """Two servers on one store, and the store connections each of them took, counted."""
+    from flask import current_app, has_app_context
+
+    from events import pg, store
+    a, b = _server(database), _server(database)
+    taken = {a: 0, b: 0}
+    pooled, connect = pg.pooled, store.connect
+
+    def counted(open_):
+        def opened(*args, **kwargs):
+            if has_app_context():  # a request's connection (the watchers open their own)
+                taken[current_app._get_current_object()] += 1
+            return open_(*args, **kwargs)
+        return opened
+    pg.pooled, store.connect = counted(pooled), counted(connect)
+    try:
+        yield a, b, taken
+    finally:
+        pg.pooled, store.connect = pooled, connect
+
+
+def test_a_move_is_read_once_per_server_and_rendered_once_per_view_on_each(servers):
+    a, b, taken = servers
+    game = _new_game(a.test_client(), "scorepad", 3)
+    game_id, tokens = game["id"], [s["token"] for s in game["seats"]]
+    tapper = a.test_client()
+    tapper.set_cookie(f"seat_{game_id}", tokens[0])
+    phones = {app: [Phone(app, game_id) for _ in range(6)] + [Phone(app, game_id, lang="en") for _ in range(3)]
+              + [Phone(app, game_id, tokens[1]), Phone(app, game_id, tokens[2])] for app in (a, b)}
+    rendered = {a: [], b: []}
+
+    def count(sender, template, context, **extra):
+        rendered[sender].append(template.name)
+    try:
+        with template_rendered.connected_to(count, a), template_rendered.connected_to(count, b):
+            taken.update({a: 0, b: 0})
+            answer = tapper.post(f"/games/{game_id}/moves", headers={"HX-Request": "true"}, data={
+                "action": "points-recorded", "seat": "0", "sign": "+", "points": "7", "expected_seq": "1",
+                "client_event_id": "tap-1"})
+            assert answer.status_code == 200
+            seen = {app: [phone.next() for phone in phones[app]] for app in (a, b)}
+        for app in (a, b):  # B's phones were woken by the store (NOTIFY, data_version), not by A
+            assert all(m.startswith("id: 2\n") for m in seen[app])
+            assert rendered[app].count("_live.html") == 3  # spectators hu, en, the seated phones
+            assert len(set(seen[app][:6])) == 1 and len(set(seen[app][-2:])) == 1
+        # a store connection per view rendered (the region's own reads, events/loaded.py), the
+        # move and the seats read in the first of them for every stream: none per phone
+        assert taken == {a: 1 + 3, b: 3}  # A: the tap's too
+        assert _region(seen[b][-1]) != _region(seen[b][0])  # seated phones: the grid's void forms
+    finally:
+        for phone in phones[a] + phones[b]:
+            phone.close()
+
+
+def test_a_server_is_told_of_its_own_move_once(servers):
+    """PostgreSQL NOTIFYs every listener of a committed move, the server that recorded it
+    too (SQLite: its watcher sees the file change): that server's streams were woken when
+    it recorded the move, and are not woken a second time for it."""
+    a, b, _ = servers
+    database = a.config["DATABASE"]
+    games = [_new_game(a.test_client(), "scorepad", 2) for _ in range(2)]
+    (game_id, token), (other_id, other_token) = ((g["id"], g["seats"][0]["token"]) for g in games)
+    hub = a.extensions["live"]
+    woken, other_woken = hub.subscribe(game_id, database), hub.subscribe(other_id, database)
+    api = {app: app.test_client() for app in (a, b)}
+    seqs = {game_id: 1, other_id: 1}
+
+    def move(app, game: str) -> None:
+        answer = api[app].post(f"/api/games/{game}/events", headers={"X-Seat-Token": token if game == game_id
+                                                                      else other_token}, json={
+            "type": "points-recorded", "data": {"seat": 1, "points": 3}, "expected_seq": seqs[game],
+            "client_event_id": f"{game}-{seqs[game]}"})
+        assert answer.status_code == 201, answer.json
+        seqs[game] += 1
+
+    def told_of_the_other_game() -> None:
+        """B records a move of the other game: once A's watcher has woken its stream, it
+        has handled every notification before it (PostgreSQL delivers them in order)."""
+        other_woken.clear()
+        move(b, other_id)
+        assert other_woken.wait(10)
+    try:
+        move(a, game_id)
+        told_of_the_other_game()  # whatever A's watcher had to say before is said
+        woken.clear()
+        move(a, game_id)
+        assert woken.is_set()  # at once, by the server that recorded it
+        woken.clear()
+        told_of_the_other_game()
+        assert not woken.is_set()  # its own notification of that move woke nobody again
+        move(b, game_id)
+        assert woken.wait(10)  # while a move recorded through B does
+    finally:
+        hub.unsubscribe(game_id, woken)
+        hub.unsubscribe(other_id, other_woken)

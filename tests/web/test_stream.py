@@ -108,7 +108,7 @@ def test_past_the_limit_a_phone_gets_503_and_keeps_polling(app, client, game):
     assert refused.status_code == 503
     assert b"Too many live connections" in refused.data and refused.headers["Retry-After"]
     held.close()
-    assert live.HUB.count() == 0  # a closed stream gives its place back
+    assert app.extensions["live"].count() == 0  # a closed stream gives its place back
     assert client.get(f"/games/{game}/stream", buffered=False).status_code == 200
     page = client.get(f"/games/{game}").get_data(as_text=True)
     assert 'hx-trigger="every 1500ms, refresh"' in page  # the poll stays as the fallback (static/live.js)
@@ -126,8 +126,8 @@ def test_the_limit_counts_the_streams_of_every_worker(app, client, game, monkeyp
     worker refuses when the server as a whole is full, however the phones are split."""
     from multiprocessing import RawArray
     slots = RawArray("q", 4)
-    monkeypatch.setattr(live.HUB, "_slots", None)
-    live.HUB.share(slots, 1)
+    hub = app.extensions["live"]
+    hub.share(slots, 1)
     try:
         slots[0] = 2  # the other worker's streams
         app.config["MAX_STREAMS"] = 3
@@ -137,7 +137,7 @@ def test_the_limit_counts_the_streams_of_every_worker(app, client, game, monkeyp
         held.close()
         assert slots[1] == 0
     finally:
-        live.HUB._slots = None
+        hub._slots = None
 
 
 def test_a_stream_never_read_leaves_no_request_context_behind(client, game):
