@@ -523,12 +523,18 @@ def resolve_players(roster: Roster, players: list[dict]) -> tuple[list[dict], li
 
 
 def link_game(db, game_id: str, people: list[int | str | None], device: str,
-              by: dict | None = None) -> list[RosterEvent]:
+              by: dict | None = None, rosters: Rosters | None = None) -> list[RosterEvent]:
     """Link each seat of a game to ``people[seat]``: a person's id, or a name (the roster
     person of that name, or a new one); None leaves the seat unlinked, as does a name
     that is no usable name or a person already seated in this game. One transaction.
-    ``by``: who links them (default: the game itself, by the names it recorded)."""
+    ``by``: who links them (default: the game itself, by the names it recorded).
+    ``rosters``: the app's roster cache (a fresh one if none)."""
     by = by or by_game(game_id)
+    # Folded before the write lock, checked and extended under it: folding the whole log
+    # for each seat under the lock held every table's moves for seconds once a group had
+    # imported its BG Stats history (10,000 plays), at every new game (issue 25 §5).
+    rosters = rosters if rosters is not None else Rosters()
+    rosters.load(db)
     with store.write_lock(db):
         store.lock_game(db, ROSTER_LOCK)
         written: list[RosterEvent] = []
@@ -538,16 +544,17 @@ def link_game(db, game_id: str, people: list[int | str | None], device: str,
                 name = clean_name(who)
                 if name is None:
                     continue
-                found = load(db).by_name(name)
+                found = rosters.load(db).by_name(name)
                 if found is None:
-                    written += append_locked(db, [("person-added", {"name": name})], device, by=by)
+                    written += append_locked(db, [("person-added", {"name": name})], device, by=by,
+                                             rosters=rosters)
                 who = found["id"] if found else written[-1].seq
             if who is None or who in seated:
                 continue
             seated.add(who)
             try:
                 written += append_locked(db, [("seat-linked", {"game": game_id, "seat": seat,
-                                                               "person": who})], device, by=by)
+                                                               "person": who})], device, by=by, rosters=rosters)
             except RosterRefused:  # merged meanwhile: the seat stays unlinked, linkable later
                 continue
         return written

@@ -72,6 +72,27 @@ def become_organiser(app, client) -> None:
     assert client.get("/" + path).status_code == 303
 
 
+def watch_the_write_lock(monkeypatch) -> list:
+    """``store.write_lock`` patched to note when it is held: the list returned is not empty
+    exactly then (what a test finds done under the lock every other table's move waits for)."""
+    import contextlib
+    from events import store
+    held: list[bool] = []
+    real_lock = store.write_lock
+
+    @contextlib.contextmanager
+    def watched(conn):
+        with real_lock(conn):
+            held.append(True)
+            try:
+                yield conn
+            finally:
+                held.pop()
+
+    monkeypatch.setattr(store, "write_lock", watched)
+    return held
+
+
 def guarded_app(database: str):
     """CSRF on, as in production: (an app on ``database``, an English-speaking client, its form token)."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database})

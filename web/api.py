@@ -74,7 +74,7 @@ def create_game():
     except (Refused, RosterRefused) as refusal:
         return _error(422, msg("the game cannot be set up"),
                       problems=_problems(refusal))
-    roster.link_game(get_db(), created["id"], people, device_id())
+    roster.link_game(get_db(), created["id"], people, device_id(), rosters=caches().roster)
     return jsonify({"id": created["id"], "seq": created["seq"],
                     "join_url": join_url(created["id"], created["join_code"]),
                     "seats": created["seats"]}), 201

@@ -341,7 +341,7 @@ def _people_of(doc, organiser: bool) -> list[str | None]:
     return roster.import_links({**doc, "people": None})
 
 
-def import_file(db, raw: bytes, options: dict, rosters=None) -> dict:
+def import_file(db, raw: bytes, options: dict, rosters: roster.Rosters | None = None) -> dict:
     """An uploaded game file read, checked and stored, its seats linked to the roster
     (web/importing.py runs it, on the worker or in a process of its own): the answer the
     import page renders, as JSON. ``options``: the importing phone's ``device`` and whether
@@ -362,7 +362,7 @@ def import_file(db, raw: bytes, options: dict, rosters=None) -> dict:
     except RosterRefused as refusal:
         return {"status": 422, "problems": [p.as_dict() for p in refusal.problems]}
     roster.link_game(db, created["id"], people, options["device"],
-                     roster.ORGANISER if options["organiser"] else None)
+                     roster.ORGANISER if options["organiser"] else None, rosters)
     return {"status": 303, "created": created}
 
 

@@ -15,7 +15,7 @@ from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
 from web import timing, views
-from web.db import get_db, get_states
+from web.db import caches, get_db, get_states
 from web.i18n import LANGS, current_lang, tr
 from web.ratelimit import count_wrong_guess, refuse_if_spent
 from web.seating import JOIN_RATE, my_seat, remember_seat, require_seat, table_or_404
@@ -85,7 +85,7 @@ def create():
     if any(timer.values()):  # the turn timer chosen with the game: its first move, a fact like any
         record(get_db(), created["id"], "timer-set", timer, 1, seats.HOST_SEAT, device_id(),
                f"{created['id']}-timer", states=get_states())
-    roster.link_game(get_db(), created["id"], [p["name"] for p in players], device_id())
+    roster.link_game(get_db(), created["id"], [p["name"] for p in players], device_id(), rosters=caches().roster)
     response = redirect(url_for("pages.table", game_id=created["id"]))
     remember_seat(response, created["id"], created["seats"][0]["token"])
     return response

@@ -251,19 +251,10 @@ def test_an_imports_rows_are_made_before_the_write_lock(db, monkeypatch):
     """Issue 25 §5: serialising a 10,000-event game's payloads took ~0.1 s of the ~0.19 s
     the import held the write lock that every other table's move waits for. The rows are
     made before the lock; under it only the game's own row serialises (its players)."""
-    import contextlib
+    from tests.conftest import watch_the_write_lock
     doc = json.loads(pathlib.Path(__file__).parents[2].joinpath("examples", "han-side1-3p.json").read_text())
-    held, serialised = [], []
-    real_lock, real_dumps = store.write_lock, store.json.dumps
-
-    @contextlib.contextmanager
-    def watched(conn):
-        with real_lock(conn):
-            held.append(True)
-            try:
-                yield conn
-            finally:
-                held.pop()
+    serialised = []
+    real_dumps = store.json.dumps
 
     class Json:
         loads = staticmethod(store.json.loads)
@@ -274,7 +265,7 @@ def test_an_imports_rows_are_made_before_the_write_lock(db, monkeypatch):
                 serialised.append(args[0])
             return real_dumps(*args, **kwargs)
 
-    monkeypatch.setattr(store, "write_lock", watched)
+    held = watch_the_write_lock(monkeypatch)
     monkeypatch.setattr(store, "json", Json)
     created = import_game(db, doc)
     assert len(store.read_events(db, created["id"])) == len(doc["events"])

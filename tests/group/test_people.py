@@ -9,7 +9,7 @@ import pytest
 
 from events import store
 from group import roster
-from tests.conftest import become_organiser
+from tests.conftest import become_organiser, watch_the_write_lock
 
 
 def _new_game(client, token, names, kind="scorepad"):
@@ -283,3 +283,27 @@ def test_a_copy_of_the_roster_shares_the_seats_it_does_not_change():
     _apply(copy, 4, "seat-linked", {"game": "g", "seat": 1, "person": 2}, "2026-01-01T00:00:00+00:00")
     _apply(copy, 5, "seat-unlinked", {"game": "g", "seat": 0}, "2026-01-01T00:00:00+00:00")
     assert cached.links["g"] == {0: 1} and copy.links["g"] == {1: 2}
+
+
+def test_linking_a_new_games_seats_folds_no_roster_under_the_write_lock(db, monkeypatch):
+    """Issue 25 §5: every new game links its seats to the roster, and that folded the roster's
+    whole log again for each seat under the write lock: once a group had imported its BG Stats
+    history (10,000 plays), each new game held every table's moves for seconds. The roster is
+    folded before the lock; under it only the events written there are read."""
+    roster.append(db, [("person-added", {"name": f"Person {i}"}) for i in range(200)], "dev", by=roster.ORGANISER)
+    from events.table import new_game
+    game = new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Person 3"}, {"name": "Cili"}], {}, "dev")
+    read_under_lock = []
+    real_read = roster.read_log
+
+    def counted(conn, after=0, upto=None):
+        found = real_read(conn, after, upto)
+        if held:
+            read_under_lock.append(len(found))
+        return found
+
+    monkeypatch.setattr(roster, "read_log", counted)
+    held = watch_the_write_lock(monkeypatch)
+    written = roster.link_game(db, game["id"], ["Anna", "Person 3", "Cili"], "dev")
+    assert [e.type for e in written].count("seat-linked") == 3
+    assert sum(read_under_lock) <= len(written), f"{sum(read_under_lock)} roster events read under the lock"
