@@ -77,17 +77,26 @@ def _in(value: Any, lang: str) -> Any:
 
 def msg(msgid: str, **values: Any) -> dict[str, str]:
     """``msgid`` (English) in every language; ``values`` fill its ``%(name)s`` places.
-    A fold labels every round and part with one (a long score pad: thousands per tap), so a
-    message with plain values is made once and copied (docs/performance.md)."""
+    A fold labels every round and part with one (a long score pad: thousands per tap), and a
+    tap's answer says its log's moves again, so a message is made once and copied
+    (docs/performance.md): a value that is a ``{lang: text}`` mapping is keyed by its items."""
     try:
-        return dict(_made(msgid, tuple(sorted(values.items()))))
-    except TypeError:  # a value that is itself a {lang: text} mapping: made each time
+        return dict(_made(msgid, tuple(sorted((k, _Texts.of(v)) for k, v in values.items()))))
+    except TypeError:  # a value that cannot be a key (a list, a mapping of mappings): made each time
         return _make(msgid, values)
+
+
+class _Texts(tuple):
+    """A ``{lang: text}`` value as a key of ``_made`` (its items), told apart from a tuple."""
+
+    @classmethod
+    def of(cls, value: Any) -> Any:
+        return cls(sorted(value.items())) if isinstance(value, dict) else value
 
 
 @lru_cache(maxsize=4096)  # pure: the same message and values give the same texts
 def _made(msgid: str, values: tuple) -> dict[str, str]:
-    return _make(msgid, dict(values))
+    return _make(msgid, {k: dict(v) if isinstance(v, _Texts) else v for k, v in values})
 
 
 def _make(msgid: str, values: dict) -> dict[str, str]:
@@ -121,6 +130,19 @@ def hu_and_en(text: Mapping[str, str]) -> dict[str, str]:
 
 
 def msgn(singular: str, plural: str, n: int, **values: Any) -> dict[str, str]:
-    """A count: each language's plural form for ``n`` (``%(num)d`` is ``n``)."""
+    """A count: each language's plural form for ``n`` (``%(num)d`` is ``n``); made once and
+    copied, as ``msg``."""
     values.setdefault("num", n)
+    try:
+        return dict(_made_n(singular, plural, n, tuple(sorted((k, _Texts.of(v)) for k, v in values.items()))))
+    except TypeError:
+        return _make_n(singular, plural, n, values)
+
+
+@lru_cache(maxsize=4096)
+def _made_n(singular: str, plural: str, n: int, values: tuple) -> dict[str, str]:
+    return _make_n(singular, plural, n, {k: dict(v) if isinstance(v, _Texts) else v for k, v in values})
+
+
+def _make_n(singular: str, plural: str, n: int, values: dict) -> dict[str, str]:
     return {lang: catalog(lang).ngettext(singular, plural, n) % _values(values, lang) for lang in LANGS}
