@@ -1,7 +1,8 @@
 """Large imports are read, checked and written in a process of their own (web/importing.py,
 issue 25 §5): the worker that received the file runs none of it, and every guarantee of an
 import holds on that path too — each event re-checked, the same game refused the second
-time, a refusal naming its event, the organiser's BG Stats import, plays imported once."""
+time, a refusal naming its event, the organiser's BG Stats import, plays imported once —
+on both engines."""
 from __future__ import annotations
 
 import io
@@ -12,7 +13,7 @@ import pytest
 
 from events import export, store
 from group import bgstats
-from tests.conftest import ROOT, csrf_of
+from tests.conftest import ROOT, become_organiser, csrf_of, guarded_app
 from tests.group.test_bgstats import _many_plays
 
 EXAMPLE = os.path.join(ROOT, "examples", "han-side1-3p.json")
@@ -23,10 +24,15 @@ def _never_here(*args, **kwargs):
 
 
 @pytest.fixture
-def every_file_in_a_process(guarded):
-    app, client, token, db = guarded
-    app.config["IMPORT_IN_A_PROCESS_FROM"] = 0  # the small files of these tests too
-    return guarded
+def every_file_in_a_process(database):
+    """CSRF on, the organiser's client, on each engine; every file, small ones too, in a process."""
+    app, client, _ = guarded_app(database)
+    app.config["IMPORT_IN_A_PROCESS_FROM"] = 0
+    become_organiser(app, client)
+    token = csrf_of(client.get("/games/new").get_data(as_text=True))
+    db = store.connect(database, on_recorded=app.extensions["on_recorded"])
+    yield app, client, token, db
+    db.conn.close()
 
 
 def _post(client, token, path: str, content: bytes):
