@@ -14,7 +14,9 @@ from events.hashing import first_broken_link
 from tests.reliability.kit import Phone, Server, assert_store_sound, create_game, record_figures
 from scoring import GAMES
 
-PHONES, MOVES = 5, 200
+# 5 phones × 100 moves on one game in `make test` (every phone still loses races all the
+# time: hundreds of 409s); 5 × 500 behind the `slow` marker (`make test-slow`).
+PHONES, MOVES = 5, 100
 GAMES_AT_ONCE = int(os.environ.get("RACE_GAMES", "50"))
 FIGURES: dict = {}
 
@@ -128,7 +130,7 @@ def _run(threads: list[threading.Thread], limit: float = 240) -> None:
         assert not t.is_alive(), "a phone hung"
 
 
-def test_five_phones_two_hundred_moves_each_on_one_game(database):
+def test_five_phones_a_hundred_moves_each_on_one_game(database):
     """On SQLite and on PostgreSQL (issue 19)."""
     db_path = database
     ledger = Ledger()
