@@ -277,16 +277,22 @@ def summary(table: TableState) -> dict:
                           for row in standings(table)]}
 
 
-def import_game(db, doc, device: str | None = None) -> dict:
+def inline(work):
+    """``import_game``'s default ``aside``: the work run here and now."""
+    return work()
+
+
+def import_game(db, doc, device: str | None = None, aside=inline) -> dict:
     """Store a verified file as a new game with its own id; the events keep their
     original times, recorders (``device`` of the importing phone is not stored) and
     hashes. Returns {"id", "join_code", "seats": [{"seat", "player", "token"}]} like a new
-    game, so the phone that imported it holds the host's seat and can show the join code."""
-    events, final = verified(doc)
+    game, so the phone that imported it holds the host's seat and can show the join code.
+    ``aside(work)``: runs the checking and preparing (web/import_process.py: on a thread of
+    lower CPU priority), the writing stays on the calling thread."""
+    events, final = aside(lambda: verified(doc))
     here = store.game_of_first_hash(db, events[0].hash)
     if here is not None:
         raise AlreadyHere(here)
-    blobs = _photos(doc, events)
     created = events[0].data
     game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
     raw_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
@@ -294,8 +300,9 @@ def import_game(db, doc, device: str | None = None) -> dict:
     finished = final.rules.is_over(final.game)
     # Everything is checked and prepared before the write lock (the statistics' rows
     # too): the transaction only writes rows (issue 25 §5, docs/performance.md).
-    writers = with_the_event(db, game_id, events[-1], final, lambda: events)
-    rows = store.verified_rows(game_id, events)
+    blobs, writers, rows = aside(lambda: (_photos(doc, events),
+                                          with_the_event(db, game_id, events[-1], final, lambda: events),
+                                          store.verified_rows(game_id, events)))
     imported_from = str(doc["game"].get("id") or created.get("origin") or "")
 
     def write() -> None:  # the whole game or nothing

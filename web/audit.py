@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from events import disputes, store
 from events.core_types import CORE_EVENTS
-from events.export import AlreadyHere, BadExport, import_game, verify
+from events.export import AlreadyHere, BadExport, import_game, inline, verify
 from events.states import GameStates, UnknownGame
 from events.projection import TableState, describe, fold, open_disputes, standings
 from events.store import Event
@@ -341,11 +341,11 @@ def _people_of(doc, organiser: bool) -> list[str | None]:
     return roster.import_links({**doc, "people": None})
 
 
-def import_file(db, raw: bytes, options: dict, rosters: roster.Rosters | None = None) -> dict:
+def import_file(db, raw: bytes, options: dict, rosters: roster.Rosters | None = None, aside=inline) -> dict:
     """An uploaded game file read, checked and stored, its seats linked to the roster
     (web/importing.py runs it, on the worker or in a process of its own): the answer the
     import page renders, as JSON. ``options``: the importing phone's ``device`` and whether
-    it is the ``organiser``."""
+    it is the ``organiser``; ``aside``: how the checking runs (events/export.py:import_game)."""
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting
@@ -354,7 +354,7 @@ def import_file(db, raw: bytes, options: dict, rosters: roster.Rosters | None = 
         return {"status": 422, "problems": [NOT_JSON.as_dict()]}
     try:
         people = _people_of(doc, options["organiser"])
-        created = import_game(db, doc, options["device"])
+        created = import_game(db, doc, options["device"], aside)
     except BadExport as err:  # the game already here: 409, with the link to it
         return {"status": 409 if isinstance(err, AlreadyHere) else 422,
                 "refusal": {"seq": err.seq, "text": err.text, "problems": [p.as_dict() for p in err.problems],

@@ -141,10 +141,11 @@ def import_page():
                            result=answer.get("result")), answer["status"]
 
 
-def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | None = None) -> dict:
+def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | None = None, aside=None) -> dict:
     """An uploaded BG Stats export read, checked and imported (web/importing.py runs it, on
     the worker or in a process of its own): the answer the import page renders, as JSON.
-    ``options``: the importing phone's ``device`` and the table's time ``zone``."""
+    ``options``: the importing phone's ``device`` and the table's time ``zone``. ``aside``:
+    not used (reading the file is ~0.3 s; the batches' work is under the write lock)."""
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):  # bad UTF-8, bad JSON, huge numbers, deep nesting

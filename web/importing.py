@@ -31,7 +31,7 @@ from scoring.base import Problem
 from web.db import caches, get_db
 
 # What each kind of upload runs, "module:function"; called as function(db, raw, options,
-# rosters) and answering a JSON-able dict: the import page renders it.
+# rosters, aside=...) and answering a JSON-able dict: the import page renders it.
 JOBS = {"game": "web.audit:import_file", "bgstats": "web.bgstats:import_file"}
 IMPORT_IN_A_PROCESS_FROM = 256 * 2**10  # bytes (~300 Han events, ~0.2 s to check on the worker)
 TIMEOUT = 600  # s: a 10,000-play BG Stats file takes ~60 s on this machine at load 8
