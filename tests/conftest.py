@@ -118,6 +118,7 @@ def guarded(tmp_path):
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -161,6 +162,17 @@ def start_server(db_path: str, port: int, workers: int = 1, threads: int = 8,
     raise RuntimeError("server did not start")
 
 
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop a test's gunicorn once the test is done with it: SIGQUIT, gunicorn's quick
+    shutdown. SIGTERM's graceful one waits up to graceful_timeout (5 s, gunicorn.conf.py)
+    for open connections — a phone's live stream, a browser's idle keep-alive — and that
+    wait, at the end of every module with a live server, is nothing a test looks at (the
+    tests of a restart stop their server with SIGTERM, as an operator would)."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGQUIT)
+        proc.wait(10)
+
+
 def organiser_link(base: str) -> str:
     """The organiser's link of the live server at ``base``, printed by the CLI command the
     README names (`flask --app app organiser-link`), as the organiser reads it off the terminal."""
@@ -179,8 +191,7 @@ def live_server(tmp_path_factory):
     port = free_port()
     proc = start_server(db_path, port)
     yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(10)
+    stop_server(proc)
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,7 @@ taking what a phone is doing (issue 17 item 2), and a move tapped offline sent o
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import api, screenshot, start_game
+from tests.conftest import api, screenshot, start_game, stop_server
 
 pytestmark = pytest.mark.browser
 
@@ -131,8 +131,7 @@ def full_server(tmp_path):
     finally:
         del os.environ["TABLESCRIBE_MAX_STREAMS"]
     yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(10)
+    stop_server(proc)
 
 
 def test_over_the_stream_limit_a_phone_falls_back_to_polling(full_server, new_phone):
@@ -169,8 +168,7 @@ def test_after_a_server_restart_the_phone_reconnects_by_itself(tmp_path, new_pho
         expect(watcher.get_by_test_id("score-1")).to_have_text("4", timeout=15_000)  # no reload
         expect(watcher.locator("html[data-live=open]")).to_have_count(1, timeout=15_000)
     finally:
-        server.terminate()
-        server.wait(10)
+        stop_server(server)
 
 
 def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp_path, new_phone):
@@ -193,8 +191,7 @@ def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp
         expect(host.get_by_test_id("pending")).to_be_hidden()
         expect(host.locator("#log li .what", has_text="+7")).to_have_count(1)
     finally:
-        server.terminate()
-        server.wait(10)
+        stop_server(server)
 
 
 def test_a_push_waits_while_the_phones_own_write_is_on_its_way(phones_at_a_table):

@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 
 from events import store
-from tests.conftest import free_port, start_server
+from tests.conftest import free_port, start_server, stop_server
 
 
 def _call(base: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
@@ -34,9 +34,7 @@ def _servers(url: str, count: int = 2):
 
 def _stop(procs) -> None:
     for proc in procs:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(10)
+        stop_server(proc)
 
 
 def _new_game(base: str) -> tuple[str, str]:

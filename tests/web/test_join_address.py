@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scripts import announce
-from tests.conftest import api, free_port, start_server
+from tests.conftest import api, free_port, start_server, stop_server
 from web import address
 
 LAN = "192.168.1.23"
@@ -124,8 +124,7 @@ def test_the_join_link_opens_on_a_phone_when_the_host_used_127_0_0_1(tmp_path, n
         phone.goto(link)
         expect(phone.get_by_role("button", name="Béla")).to_be_visible()
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_server(proc)
 
 
 @pytest.mark.browser
@@ -149,8 +148,7 @@ def test_a_loopback_only_server_warns_on_the_table_page(tmp_path, new_phone, lan
         expect(other.get_by_test_id("loopback-warning")).to_have_count(0)
         host.screenshot(path=os.path.join("test-artifacts", f"loopback-warning-{lang}.png"), full_page=True)
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_server(proc)
 
 
 # ---- the host's lost phone: `flask --app app hand-seat` (the link it prints) -------------

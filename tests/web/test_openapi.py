@@ -12,7 +12,7 @@ import sys
 import pytest
 import yaml
 
-from tests.conftest import ROOT, free_port, start_server
+from tests.conftest import ROOT, free_port, start_server, stop_server
 from events.core_types import CORE_SCHEMAS
 from events.palette import COLOURS
 from scoring import GAMES
@@ -33,8 +33,7 @@ def test_schemathesis_with_every_check_and_its_stateful_phase_finds_nothing(tmp_
              "docs/openapi.yaml", "--url", f"http://127.0.0.1:{port}", "--checks", "all", "--workers", "1"],
             cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=900)
     finally:
-        server.terminate()
-        server.wait(10)
+        stop_server(server)
     out = run.stdout
     print(out[out.rfind("Test Phases:"):])  # the phases, the count of cases and the seed
     assert run.returncode == 0, out[-8000:] + run.stderr[-2000:]
