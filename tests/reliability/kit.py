@@ -64,9 +64,11 @@ class Server:
             self.proc = None
 
     def stop(self) -> None:
+        """At once (SIGQUIT, gunicorn's quick shutdown), once the test is done with it: a
+        graceful SIGTERM waits seconds for any keep-alive connection a phone left open."""
         if self.proc is not None:
             try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
+                os.killpg(self.proc.pid, signal.SIGQUIT)
                 self.proc.wait(15)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 self.kill9()
