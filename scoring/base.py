@@ -171,6 +171,7 @@ TEMPLATE_HOOKS = frozenset({
     "_setup.html",     # replaces the generic option fields of the new-game form (parse_options)
     "_players.html",   # a note above the new-game form's player rows
     "_live_oob.html",  # form parts refreshed out of band on a live update
+    "_form_fields.html",  # the move form inside its pushed wrapper: rendered once per move and view, shared
 })
 
 

@@ -273,6 +273,27 @@ def shared_log(loaded: LoadedTable, seat, ctx: dict) -> Markup:
     return Markup(caches().rendered.get(key, render))
 
 
+def shared_form(loaded: LoadedTable, seat, ctx: dict) -> Markup | None:
+    """The move form's fields of this phone's view, for a game that pushes its form to every
+    seated phone (``_form_fields.html``): rendered once per move and view, shared by the
+    tapping phone's answer and the pushes. None for a game without them, or a spectator."""
+    rules = loaded.table.rules
+    if seat is None or "_form_fields.html" not in rules.templates:
+        return None
+
+    def render() -> str:
+        return render_template(f"games/{loaded.table.kind}/_form_fields.html", **(ctx | {"form": {}}))
+    key = (loaded.game_id, loaded.table.seq, *view_of(loaded.table, seat), "form")
+    return Markup(caches().rendered.get(key, render))
+
+
+def _shared_parts(loaded: LoadedTable, seat, ctx: dict, form: bool = True) -> dict:
+    """What of ``ctx``'s answer is the view's (the log; the form's fields unless something is typed)."""
+    parts = {"shared_log": shared_log(loaded, seat, ctx)}
+    fields = shared_form(loaded, seat, ctx) if form else None
+    return parts | ({"shared_form": fields} if fields is not None else {})
+
+
 def render_table(game_id: str, table: TableState, seat, status: int = 200,
                  problems=(), form=None, done=None):
     loaded = _load(game_id, table, seat, done)
@@ -283,7 +304,7 @@ def render_table(game_id: str, table: TableState, seat, status: int = 200,
     ack = ctx["ack"]
     shareable = fragment and not problems and not form and _shared_request()
     if shareable and not (ack and ack["at"] == "undo"):  # an undo's or a void's answer sits in the log
-        ctx["shared_log"] = shared_log(loaded, seat, ctx | {"ack": None})
+        ctx |= _shared_parts(loaded, seat, ctx | {"ack": None})
     if shareable and not (ack and ack["at"] == "clock"):
         ctx["live_region"] = live_region(loaded, seat, ctx | {"ack": None})
     else:  # a full page (its forms carry the phone's token) or a board drawn for this request
@@ -304,7 +325,7 @@ def render_live(game_id: str, table: TableState, seat) -> str:
         loaded = loaded or _load(game_id, table, seat)
         ctx = table_context(loaded, seat, shared=True)
         return render_template("_live.html", oob=True, live_region=live_region(loaded, seat, ctx),
-                               shared_log=shared_log(loaded, seat, ctx), **ctx)
+                               **(ctx | _shared_parts(loaded, seat, ctx, form=_shared_request())))
     if not _shared_request():
         return render()
     return caches().rendered.get((game_id, table.seq, *view_of(table, seat), "live"), render)

@@ -25,7 +25,7 @@ GAME = GameKind(
     describe=describe, parse_form=parse_form, options=OPTIONS, check_setup=check_setup,
     categories=CATEGORIES, tiebreak=tiebreak, tiebreak_rule=TIEBREAK_RULE,
     has_board=True, parse_options=parse_options, demo=demo, view=view, last_of=(), totals=kept_totals,
-    templates=frozenset({"_board.html", "_setup.html", "_live_oob.html"}),
+    templates=frozenset({"_board.html", "_setup.html", "_live_oob.html", "_form_fields.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
                   builtin=boards.BUILTIN, complete=boards.complete, learn=boards.learn,
                   learns_from=frozenset({"alliances-entered"})), turn=turn,

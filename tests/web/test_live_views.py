@@ -148,6 +148,35 @@ def test_the_tapping_phones_answer_and_the_pushes_of_its_view_share_the_log(app,
         watching.close()
 
 
+def test_a_games_pushed_form_is_rendered_once_for_the_answer_and_the_pushes(app, monkeypatch):
+    """Han pushes its move form to every seated phone (``_live_oob.html``); the tapping
+    phone's answer carries the same fields, rendered once per move and view (the board's
+    end-position grid, in the form while no piece is placed, is counted)."""
+    from scoring import GAMES
+    tapper = app.test_client()
+    players, options, _ = GAMES["han"].demo()
+    game = tapper.post("/api/games", json={"kind": "han", "players": players, "options": options}).json
+    game_id, tokens = game["id"], [s["token"] for s in game["seats"]]
+    tapper.set_cookie(f"seat_{game_id}", tokens[0])
+    seated = Phone(app, game_id, tokens[1])
+    loaded = []
+    real = app.jinja_env.get_template
+    monkeypatch.setattr(app.jinja_env, "get_template",
+                        lambda name, *a, **k: loaded.append(name) or real(name, *a, **k))
+    try:
+        answer = tapper.post(f"/games/{game_id}/moves", headers={"HX-Request": "true"}, data={
+            "action": "draw-pile-ran-out", "confirm_pile": "1", "expected_seq": "1",
+            "client_event_id": "tap-2"}).get_data(as_text=True)
+        assert 'data-testid="ack"' in answer, answer[:2000]
+        pushed = "\n".join(line[len("data: "):] for line in seated.next().splitlines() if line.startswith("data: "))
+        assert loaded.count("games/han/_tally.html") == 1
+        form = answer[answer.index('<div id="han-form">') + len('<div id="han-form">'):]
+        pushed_form = pushed[pushed.index('<div id="han-form" hx-swap-oob="morph">') + len('<div id="han-form" hx-swap-oob="morph">'):]
+        assert form[:form.index('id="han-tally"')] == pushed_form[:pushed_form.index('id="han-tally"')]
+    finally:
+        seated.close()
+
+
 def test_a_seat_that_keeps_a_secret_gets_its_own_view_and_only_its_own_gold(app, renders):
     api = app.test_client()
     game = _new_game(api, "maharaja", 2)
