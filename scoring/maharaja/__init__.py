@@ -15,7 +15,7 @@ GAME = GameKind(
     check_setup=setup.check_setup, tiebreak=score.tiebreak,
     tiebreak_rule=msg("Equal palaces: more gold wins, then the lower character number (with secret gold it decides only once the game is over)."),
     has_board=True, demo=demo.demo, parse_options=forms.parse_options, view=view.view, redact=view.redact,
-    templates=frozenset({"_board.html", "_setup.html", "_live_oob.html"}),
+    templates=frozenset({"_board.html", "_setup.html", "_live_oob.html", "_form_fields.html"}),
     boards=Boards(validate=boards.validate, from_form=boards.from_form, missing=boards.missing,
                   builtin=boards.BUILTIN), turn=turns.turn,
 )

@@ -130,8 +130,10 @@ def _fuzz_sequences(kind: str, examples: int) -> None:
 def _forms(rules):
     """Field names and values of the game's own move form, mixed with hostile ones."""
     ints, strings, _ = hostile_strategies()
-    template = os.path.join(ROOT, "templates", "games", rules.kind, "_form.html")
-    html = open(template, encoding="utf-8").read() if os.path.exists(template) else ""
+    folder = os.path.join(ROOT, "templates", "games", rules.kind)
+    html = "".join(open(os.path.join(folder, name), encoding="utf-8").read()
+                   for name in ("_form.html", "_form_fields.html")  # the fields, where the form wraps them
+                   if os.path.exists(os.path.join(folder, name)))
     names = sorted(set(re.findall(r'name="([^"{]+)"', html)) | {"action"})
     seen = sorted(set(re.findall(r'value="([^"{]*)"', html)) | set(rules.event_types))
     values = st.one_of(st.sampled_from(seen), st.integers(-3, 12).map(str), strings, ints.map(str))

@@ -177,6 +177,35 @@ def test_a_games_pushed_form_is_rendered_once_for_the_answer_and_the_pushes(app,
         seated.close()
 
 
+def test_a_seat_apart_shares_its_pushed_form_with_its_own_answer_only(app, renders):
+    """Maharaja pushes its form too, and a seat whose gold is secret is a view of its own:
+    the form's fields are rendered once per seat's view, the tapping seat's answer carries
+    its view's bytes, and the other seat gets its own."""
+    tapper = app.test_client()
+    game = _new_game(tapper, "maharaja", 2)
+    game_id, tokens = game["id"], [s["token"] for s in game["seats"]]
+    tapper.set_cookie(f"seat_{game_id}", tokens[0])
+    anna, bela = Phone(app, game_id, tokens[0]), Phone(app, game_id, tokens[1])
+    try:
+        renders.clear()
+        answer = tapper.post(f"/games/{game_id}/moves", headers={"HX-Request": "true"}, data={
+            "action": "governors-laid", "expected_seq": "1", "client_event_id": "gov",
+            **{f"gov{i}": c for i, c in enumerate("ABCDEFG", start=1)}}).get_data(as_text=True)
+        assert 'data-testid="ack"' in answer, answer[:1500]
+        mine, theirs = anna.next(), bela.next()
+        fields = renders.count("games/maharaja/_form_fields.html")
+        assert fields == 2  # Anna's view (her answer and her other phone), Béla's view
+
+        def form_of(html: str) -> str:
+            start = html.index('<div id="mh-form"')
+            return html[html.index(">", start) + 1:html.index('data-testid="mh-step"', start) + 200]
+        pushed = "\n".join(line[len("data: "):] for line in mine.splitlines() if line.startswith("data: "))
+        assert form_of(answer) == form_of(pushed)
+    finally:
+        anna.close()
+        bela.close()
+
+
 def test_a_seat_that_keeps_a_secret_gets_its_own_view_and_only_its_own_gold(app, renders):
     api = app.test_client()
     game = _new_game(api, "maharaja", 2)
