@@ -205,6 +205,9 @@ def _register_errors(app: Flask) -> None:
     app.register_error_handler(400, lambda e: error(400, gettext("Bad request.")))
     app.register_error_handler(429, lambda e: (*error(
         429, gettext("Too many attempts; wait a minute and try again.")), {"Retry-After": str(e.retry_after or 60)}))
+    from web.importing import TooManyImports
+    app.register_error_handler(TooManyImports, lambda e: (*error(
+        503, gettext("Other large files are being imported just now; try again in a minute.")), {"Retry-After": "30"}))
     app.register_error_handler(HoldsNul, lambda e: error(
         400, gettext("The request holds a NUL character (U+0000), which no text here may contain.")))
     # A JSON body nested deeper than the parser can recurse (found by tests/web/test_fuzz_http.py).

@@ -23,6 +23,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from importlib import import_module
 
 from flask import current_app
@@ -35,7 +36,14 @@ from web.db import caches, get_db
 JOBS = {"game": "web.audit:import_file", "bgstats": "web.bgstats:import_file"}
 IMPORT_IN_A_PROCESS_FROM = 256 * 2**10  # bytes (~300 Han events, ~0.2 s to check on the worker)
 TIMEOUT = 600  # s: a 10,000-play BG Stats file takes ~60 s on this machine at load 8
+# Import processes a server worker runs at once: each is a Python of its own (~60 MB, a core
+# while it checks), so a phone posting large files in a loop must not start one per upload.
+IMPORTS_AT_ONCE = 2
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class TooManyImports(RuntimeError):
+    """Every import process of this worker is busy: nothing was read; 503, try again later."""
 
 
 class ImportFailed(RuntimeError):
@@ -48,7 +56,23 @@ def run(name: str, raw: bytes, options: dict) -> dict:
     "database is locked", as a move's append does (app.py answers 503 + Retry-After)."""
     if len(raw) < current_app.config.get("IMPORT_IN_A_PROCESS_FROM", IMPORT_IN_A_PROCESS_FROM):
         return job(name)(get_db(), raw, options, caches().roster)
-    return _in_a_process(current_app.config["DATABASE"], name, raw, options)
+    slots = _import_slots()
+    if not slots.acquire(blocking=False):
+        raise TooManyImports
+    try:
+        return _in_a_process(current_app.config["DATABASE"], name, raw, options)
+    finally:
+        slots.release()
+
+
+_slots_lock = threading.Lock()
+
+
+def _import_slots() -> threading.BoundedSemaphore:
+    """The app's ``IMPORTS_AT_ONCE`` slots for import processes (a worker's own)."""
+    with _slots_lock:
+        return current_app.extensions.setdefault(
+            "import_slots", threading.BoundedSemaphore(current_app.config.get("IMPORTS_AT_ONCE", IMPORTS_AT_ONCE)))
 
 
 def problems_of(answer: dict) -> list[Problem]:

@@ -96,3 +96,24 @@ def test_a_bad_bgstats_file_is_refused_by_the_other_process_saying_why(every_fil
                     "/people/import-bgstats", json.dumps(_many_plays(3)).encode())
     assert refused.status_code == 403  # the organiser's, before any process starts
     assert db.execute("SELECT COUNT(*) FROM stat_seats").fetchone()[0] == 0
+
+
+def test_a_worker_runs_at_most_its_import_processes_at_once(every_file_in_a_process):
+    """A phone posting large files in a loop gets 503 once the worker's import processes
+    are all busy, nothing read or written; a slot free again, the file goes in."""
+    from web import importing
+    app, client, token, db = every_file_in_a_process
+    with app.app_context():
+        slots = importing._import_slots()
+    for _ in range(importing.IMPORTS_AT_ONCE):
+        assert slots.acquire(blocking=False)  # every slot taken by imports in flight
+    with open(EXAMPLE, "rb") as f:
+        content = f.read()
+    games_before = len(store.game_ids(db))
+    busy = _post(client, token, "/import", content)
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "30"
+    assert "try again in a minute" in busy.get_data(as_text=True)
+    assert len(store.game_ids(db)) == games_before
+    for _ in range(importing.IMPORTS_AT_ONCE):
+        slots.release()
+    assert _post(client, token, "/import", content).status_code == 303
