@@ -28,7 +28,7 @@ GAME = GameKind(
     describe=describe, parse_form=parse_form, options=OPTIONS, categories=labels(),
     tiebreak=tiebreak,
     tiebreak_rule=msg("Ties: the player further ahead on the person track wins."),
-    has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_players.html", "_live_oob.html"}), turn=turn,
+    has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_players.html", "_live_oob.html", "_form_fields.html"}), turn=turn,
 )
 
 # Rules version 1 (its festival paid a leader twice, docs/rules/dragon.md §24), kept so the

@@ -206,6 +206,30 @@ def test_a_seat_apart_shares_its_pushed_form_with_its_own_answer_only(app, rende
         bela.close()
 
 
+def test_dragons_step_form_is_rendered_once_for_the_push_and_the_polls_of_its_view(app, renders):
+    from scoring import GAMES
+    api = app.test_client()
+    players, options, moves = GAMES["dragon"].demo()
+    game = api.post("/api/games", json={"kind": "dragon", "players": players, "options": options}).json
+    game_id, tokens = game["id"], [s["token"] for s in game["seats"]]
+    seated = Phone(app, game_id, tokens[1])
+    try:
+        renders.clear()
+        type_, data = moves[0]
+        moved = api.post(f"/api/games/{game_id}/events", headers={"X-Seat-Token": tokens[0]}, json={
+            "type": type_, "data": data, "expected_seq": 1, "client_event_id": "first"})
+        assert moved.status_code == 201, moved.json
+        pushed = "\n".join(line[len("data: "):] for line in seated.next().splitlines() if line.startswith("data: "))
+        poller = app.test_client()
+        poller.set_cookie(f"seat_{game_id}", tokens[0])
+        polled = poller.get(f"/games/{game_id}/live?seq=1").get_data(as_text=True)
+        assert renders.count("games/dragon/_form_fields.html") == 1
+        start = '<div id="dragon-form" hx-swap-oob="morph">'
+        assert start in polled and polled[polled.index(start):polled.index("</form>", polled.index(start))] in pushed
+    finally:
+        seated.close()
+
+
 def test_a_seat_that_keeps_a_secret_gets_its_own_view_and_only_its_own_gold(app, renders):
     api = app.test_client()
     game = _new_game(api, "maharaja", 2)
