@@ -84,14 +84,21 @@ def measure(server_url: str, create_database, tables: int, phones: int, seconds:
         async def main():
             await _open_all(everyone)
             stats, arrivals, opened, acked, killed = Stats(), CrossArrivals(), [], [], {}
-            until = time.perf_counter() + 5 + seconds
-            listeners = [asyncio.create_task(_stream(p, arrivals, stats, until, opened)) for p in everyone]
-            await asyncio.sleep(5)  # every stream opened
+            listeners = [asyncio.create_task(_stream(p, arrivals, stats, time.perf_counter() + 5 + seconds,
+                                                     opened)) for p in everyone]
+            opening = time.perf_counter() + 5
+            while len(opened) < len(everyone) and time.perf_counter() < opening:
+                await asyncio.sleep(0.05)  # every stream opened (5 s at most, as long as it took before)
             busy = time.perf_counter()
+            until = busy + seconds
             killer = [_kill(servers[0], busy + seconds / 2, killed, acked)] if kill_one else []
             await asyncio.gather(*killer, *(_mover(t, arrivals, stats, busy, until, move_every, acked)
                                             for t in table_phones))
-            await asyncio.gather(*listeners)
+            # the streams listen while moves are tapped and a second after, for the last one's
+            await asyncio.wait(listeners, timeout=max(0.0, until - time.perf_counter()) + 1.0)
+            for listener in listeners:
+                listener.cancel()
+            await asyncio.gather(*listeners, return_exceptions=True)
             return stats, arrivals, opened, acked, killed
 
         stats, arrivals, opened, acked, killed = _run_in_own_loop(main)
