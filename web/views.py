@@ -276,9 +276,10 @@ def shared_log(loaded: LoadedTable, seat, ctx: dict) -> Markup:
 def shared_form(loaded: LoadedTable, seat, ctx: dict) -> Markup | None:
     """The move form's fields of this phone's view, for a game that pushes its form to every
     seated phone (``_form_fields.html``): rendered once per move and view, shared by the
-    tapping phone's answer and the pushes. None for a game without them, or a spectator."""
+    tapping phone's answer and the pushes. None for a game without them, a spectator, or a
+    game that is over (no form is shown then)."""
     rules = loaded.table.rules
-    if seat is None or "_form_fields.html" not in rules.templates:
+    if seat is None or "_form_fields.html" not in rules.templates or rules.is_over(loaded.table.game):
         return None
 
     def render() -> str:
