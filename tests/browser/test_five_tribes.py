@@ -105,8 +105,11 @@ def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
     expect(page.get_by_test_id("ft-tap-help")).to_contain_text("steps left 3")
     expect(page.get_by_test_id("ft-tile-B1")).not_to_have_class(re.compile(r"\btap\b"))  # diagonal: not offered
     taps.tile("A1")
+    # each tap fetches the board with the path so far: the next looks and taps wait for its answer
+    expect(page.get_by_test_id("ft-tap-help")).to_contain_text("steps left 2")
     expect(page.get_by_test_id("ft-tile-A2")).not_to_have_class(re.compile(r"\btap\b"))  # straight back: not offered
     taps.tile("B1")
+    expect(page.get_by_test_id("ft-tap-help")).to_contain_text("steps left 1")
     screenshot(page, "five-tribes-tap-last-step")
     taps.tile("C1")                                        # the last step records the move: nothing to choose
     expect(page.get_by_text("Compulsory: a palm tree on this oasis.")).to_be_visible()
@@ -261,6 +264,9 @@ def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone,
     expect(page.get_by_test_id("ft-tap-help")).to_contain_text("3")  # the path so far stays: A2, 3 to go
     screenshot(page, f"five-tribes-tap-refused-{lang}")
     page.get_by_test_id("ft-tile-A1").click()
+    # each tap fetches the board with the path so far: the next tap waits for this one's answer
+    # (tapped at once, on a loaded machine it went from the old board: "already there")
+    expect(page.locator(".ft-cell.drafted")).to_have_count(2)
     page.get_by_test_id("ft-tile-A2").click()
     expect(refused).to_contain_text(WHY[lang]["A2"])
     page.get_by_test_id("ft-tile-E5").click()
