@@ -64,3 +64,42 @@ def test_no_select_of_the_new_game_form_or_a_set_up_step_cuts_its_text(live_serv
     expect(phone.locator('select[name="gov1"]')).to_be_visible()
     cut += cut_selects(phone, "main select", chosen_only=True)
     assert sorted(set(cut)) == []
+
+
+# The words of buttons, labels and headings that are drawn on two lines: "Érvénytelenít|és".
+# `main { overflow-wrap: anywhere }` lets a word break at any letter; a word broken where a
+# soft hyphen (U+00AD) allows it is hyphenated on purpose and not counted.
+SPLIT_WORDS = """() => [...document.querySelectorAll(
+        'main button, main a.button, main label, main th, main h1, main h2, main h3, main legend, main summary')]
+    .filter(e => e.getClientRects().length)
+    .flatMap(e => {
+      const found = [], walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+      for (let node; (node = walker.nextNode());) {
+        for (const m of node.data.matchAll(/[^\\s\\u00ad]{4,}/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+          if (tops.size > 1) found.push(`${e.tagName.toLowerCase()} '${m[0]}'`);
+        }
+      }
+      return found;
+    })"""
+
+
+@pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en"), ("de-DE", "de")])
+def test_no_button_of_a_dispute_breaks_a_word_in_two(live_server, new_phone, locale, lang):
+    """The two buttons that settle a dispute share a row; Hungarian's "Érvénytelenítés" was
+    wider than its half and was drawn "Érvénytelenité" over "s". A word that does not fit
+    its button moves the button onto a line of its own instead."""
+    created = _play_demo(live_server, "scorepad")
+    phone = new_phone(locale)
+    sit(phone, created)
+    phone.goto(f"{live_server}/lang/{lang}?next=/games/{created['id']}/timeline")
+    disputable = phone.locator("details.dispute-form").first
+    disputable.locator("summary").click()
+    disputable.locator("textarea").fill("?")
+    disputable.locator("button[type=submit]").click()
+    expect(phone.locator("form.resolve button[value=voided]")).to_be_visible(timeout=10_000)
+    screenshot(phone, f"fit-dispute-{lang}")
+    assert phone.evaluate(SPLIT_WORDS) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
