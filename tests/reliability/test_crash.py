@@ -78,8 +78,8 @@ def _kill_rounds(db_path: str, kills: int) -> None:
     acked: dict[str, tuple[str, int]] = {}
     lock = threading.Lock()
     server = Server(db_path).start()
-    games = [create_game(server.url, "scorepad", [{"name": "A"}, {"name": "B"}]) for _ in range(2)]
-    try:
+    try:  # the server stops however the test ends (a failed set-up left it running)
+        games = [create_game(server.url, "scorepad", [{"name": "A"}, {"name": "B"}]) for _ in range(2)]
         for kill in range(kills):
             if server.proc is None:
                 server.start()
