@@ -20,7 +20,7 @@ from events.projection import TableState, describe, last_move, standings
 from events.table import STALE
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem
-from scoring.i18n import msg
+from scoring.i18n import joined, msg
 from web import address, timing
 from web.db import caches, get_db, get_states
 from web.i18n import current_lang
@@ -222,12 +222,12 @@ def acknowledgement(loaded: LoadedTable, seq) -> dict | None:
         verb = msg("Undone") if event.data.get("undo") else msg("Voided")
         what = describe(table, loaded.event(target))
         return {"seq": seq, "at": "undo", "over": over,
-                "text": {k: f"{verb[k]} #{target}: {what[k]}" for k in ("hu", "en")}}
+                "text": joined("", (verb, f" #{target}: ", what))}
     what = describe(table, event)
     here = "clock" if event.type in CLOCK_EVENTS else "photo" if event.type == "photo-attached" \
         else "undo" if over else "move"
     return {"seq": seq, "at": here, "over": over and here == "undo",
-            "text": {k: f"#{seq}: {what[k]}" for k in ("hu", "en")}}
+            "text": joined("", (f"#{seq}: ", what))}
 
 
 def _load(game_id: str, table: TableState | None, seat, done=None) -> LoadedTable:

@@ -202,3 +202,24 @@ def test_what_the_schema_finds_wrong_is_said_in_every_language(client, table_of)
                                        "Hibás adat: „points”: egész szám kell"]
     assert [p["en"] for p in said] == ["Invalid data: the data: unknown field colour",
                                        "Invalid data: “points” must be a whole number"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_done_line_after_a_move_a_void_and_an_undo_speaks_the_pages_language(table_of, lang):
+    """The "✓ #2: Round 1: …" line the tapping phone gets was made in Hungarian and English
+    only, so a German phone read "✓ Voided #2: Round 1: Anna +5" in English."""
+    table = table_of(moves=[("points-recorded", {"seat": 0, "points": 5}),
+                            ("points-recorded", {"seat": 1, "points": 3})])
+    phone = table.phone(0, lang)
+    said = []
+    for seq, answer in ((3, phone.post(f"/games/{table.id}/events/2/void", data={"reason": "x", "expected_seq": 3})),
+                        (4, phone.post(f"/games/{table.id}/undo", data={"expected_seq": 4}))):
+        assert answer.status_code in (302, 303), answer.status_code
+        page = phone.get(f"/games/{table.id}?done={seq + 1}").get_data(as_text=True)
+        line = re.search(r'data-testid="ack"[^>]*>(.*?)</p>', page, re.S)
+        assert line, f"no done line for #{seq + 1}"
+        said.append(visible(line.group(1)))
+        assert_in_language(line.group(1), lang, f"the done line of #{seq + 1}")
+    voided, undone = _texts(lang)[(None, "Voided")][0], _texts(lang)[(None, "Undone")][0]
+    assert said[0].startswith(f"✓ {voided} #2"), said
+    assert said[1].startswith(f"✓ {undone} #3"), said  # the last live move
