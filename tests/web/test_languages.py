@@ -223,3 +223,18 @@ def test_the_done_line_after_a_move_a_void_and_an_undo_speaks_the_pages_language
     voided, undone = _texts(lang)[(None, "Voided")][0], _texts(lang)[(None, "Undone")][0]
     assert said[0].startswith(f"✓ {voided} #2"), said
     assert said[1].startswith(f"✓ {undone} #3"), said  # the last live move
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_move_not_recorded_says_so_in_the_pages_language(table_of, lang):
+    """The line over a refused tap's reasons ("Not recorded:") was a Hungarian and English
+    pair in the template, so a German phone read it in English over German reasons."""
+    table = table_of()
+    answer = table.phone(1, lang).post(f"/games/{table.id}/moves", data={
+        "round": "1", "points_0": "x", "points_1": "2", "expected_seq": "1"}, headers={"HX-Request": "true"})
+    assert answer.status_code == 422
+    page = answer.get_data(as_text=True)
+    lead = _texts(lang)[(None, "Not recorded:")][0]
+    assert f"<p>{lead}</p>" in page
+    others = {_texts(other)[(None, "Not recorded:")][0] for other in LANGS} - {lead}
+    assert not [text for text in others if f"<p>{text}</p>" in page]
