@@ -380,7 +380,7 @@ def import_page():
     upload = request.files.get("file")
     if upload is None:
         return render_template("audit/import.html", refusal=None, problems=[BAD_FILE]), 422
-    answer = importing.run("game", upload.read(), {"device": device_id(), "organiser": is_organiser()})
+    answer = importing.run("game", upload, {"device": device_id(), "organiser": is_organiser()})
     if answer["status"] != 303:
         return render_template("audit/import.html", refusal=_refusal_of(answer),
                                problems=importing.problems_of(answer)), answer["status"]

@@ -135,7 +135,7 @@ def import_page():
     upload = request.files.get("file")
     if upload is None:
         return render_template("stats/import_bgstats.html", problems=[NO_FILE], result=None), 422
-    answer = importing.run("bgstats", upload.read(), {
+    answer = importing.run("bgstats", upload, {
         "device": device_id(), "zone": current_app.config.get("TIMEZONE", "Europe/Budapest")})
     return render_template("stats/import_bgstats.html", problems=importing.problems_of(answer),
                            result=answer.get("result")), answer["status"]

@@ -50,19 +50,30 @@ class ImportFailed(RuntimeError):
     """The child process ended without an answer (a bug or a crash: a 500, logged)."""
 
 
-def run(name: str, raw: bytes, options: dict) -> dict:
-    """The answer of ``JOBS[name]`` for an upload ``raw``, in a process of its own when the
-    file is large. A database too busy to take the write lock in time raises SQLite's
-    "database is locked", as a move's append does (app.py answers 503 + Retry-After)."""
-    if len(raw) < current_app.config.get("IMPORT_IN_A_PROCESS_FROM", IMPORT_IN_A_PROCESS_FROM):
-        return job(name)(get_db(), raw, options, caches().roster)
+def run(name: str, upload, options: dict) -> dict:
+    """The answer of ``JOBS[name]`` for the uploaded file ``upload`` (werkzeug's FileStorage),
+    in a process of its own when the file is large. A large file is read only once it has
+    its slot: until then it stays where werkzeug put it (a temporary file), so a loop of
+    large uploads holds at most ``IMPORTS_AT_ONCE`` of them in a worker's memory. A database
+    too busy to take the write lock in time raises SQLite's "database is locked", as a
+    move's append does (app.py answers 503 + Retry-After)."""
+    if _size(upload.stream) < current_app.config.get("IMPORT_IN_A_PROCESS_FROM", IMPORT_IN_A_PROCESS_FROM):
+        return job(name)(get_db(), upload.read(), options, caches().roster)
     slots = _import_slots()
     if not slots.acquire(blocking=False):
         raise TooManyImports
     try:
-        return _in_a_process(current_app.config["DATABASE"], name, raw, options)
+        return _in_a_process(current_app.config["DATABASE"], name, upload.read(), options)
     finally:
         slots.release()
+
+
+def _size(stream) -> int:
+    """The bytes left in an upload's stream, without reading them."""
+    here = stream.tell()
+    end = stream.seek(0, os.SEEK_END)
+    stream.seek(here)
+    return end - here
 
 
 _slots_lock = threading.Lock()

@@ -117,3 +117,34 @@ def test_a_worker_runs_at_most_its_import_processes_at_once(every_file_in_a_proc
     for _ in range(importing.IMPORTS_AT_ONCE):
         slots.release()
     assert _post(client, token, "/import", content).status_code == 303
+
+
+def test_a_large_upload_refused_for_want_of_a_slot_is_never_read_into_memory(every_file_in_a_process, monkeypatch):
+    """The 503 of a busy worker comes before the file is read: werkzeug keeps a large upload
+    in a temporary file, and only an import that has its slot reads it. Read first, ten
+    phones posting 60 MB each held 300 MB more in each worker only to refuse them."""
+    from flask import has_request_context
+    from werkzeug.datastructures import FileStorage
+
+    from web import importing
+    app, client, token, db = every_file_in_a_process
+    reads, delegated = [], FileStorage.__getattr__  # a FileStorage reads through its stream
+
+    def watched(self, name):
+        if name == "read" and has_request_context():  # the app's read, not the test client's
+            reads.append(self.filename)
+        return delegated(self, name)
+    monkeypatch.setattr(FileStorage, "__getattr__", watched)
+    with app.app_context():
+        slots = importing._import_slots()
+    for _ in range(importing.IMPORTS_AT_ONCE):
+        assert slots.acquire(blocking=False)
+    with open(EXAMPLE, "rb") as f:
+        content = f.read()
+    for path in ("/import", "/people/import-bgstats"):
+        assert _post(client, token, path, content).status_code == 503
+    assert reads == []
+    for _ in range(importing.IMPORTS_AT_ONCE):
+        slots.release()
+    assert _post(client, token, "/import", content).status_code == 303
+    assert reads == ["x.json"]
