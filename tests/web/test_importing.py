@@ -121,8 +121,8 @@ def test_a_worker_runs_at_most_its_import_processes_at_once(every_file_in_a_proc
 
 def test_a_large_upload_refused_for_want_of_a_slot_is_never_read_into_memory(every_file_in_a_process, monkeypatch):
     """The 503 of a busy worker comes before the file is read: werkzeug keeps a large upload
-    in a temporary file, and only an import that has its slot reads it. Read first, ten
-    phones posting 60 MB each held 300 MB more in each worker only to refuse them."""
+    in a temporary file, and only an import that has its slot reads it (it was read whole,
+    up to 64 MiB, only to be refused)."""
     from flask import has_request_context
     from werkzeug.datastructures import FileStorage
 
