@@ -157,7 +157,7 @@ def _photos(doc: dict, events: list[Event]) -> list[photos.Blob]:
 
 def _envelopes(doc) -> list[dict]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise BadExport(0, msg("not a %(format)s document", format=FORMAT))
+        raise BadExport(0, msg("not a game exported from Tablescribe"))
     if type(doc.get("format_version")) is not int or doc["format_version"] not in READS:
         raise BadExport(0, msg("format version %(version)s is not supported (this is version %(ours)s)",
                                version=repr(doc.get("format_version")), ours=FORMAT_VERSION))

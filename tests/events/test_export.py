@@ -194,7 +194,7 @@ def test_a_move_after_the_end_is_refused_naming_it(doc):
 
 
 @pytest.mark.parametrize("edit, forged, seq, words", [
-    (lambda d: d.update(format="something-else"), False, 0, "not a tablescribe-export"),
+    (lambda d: d.update(format="something-else"), False, 0, "not a game exported from Tablescribe"),
     (lambda d: d.update(format_version=3), False, 0, "format version 3"),
     (lambda d: d.update(events=[]), False, 0, "no events"),
     (lambda d: d["events"][2].pop("device"), False, 3, "device"),

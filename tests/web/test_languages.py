@@ -238,3 +238,16 @@ def test_a_move_not_recorded_says_so_in_the_pages_language(table_of, lang):
     assert f"<p>{lead}</p>" in page
     others = {_texts(other)[(None, "Not recorded:")][0] for other in LANGS} - {lead}
     assert not [text for text in others if f"<p>{text}</p>" in page]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_file_that_is_no_export_is_refused_without_the_formats_inner_name(client, lang):
+    """English and German said "not a tablescribe-export document": the value of the
+    file's ``format`` field, a name no player knows."""
+    import io
+    client.set_cookie("lang", lang)
+    answer = client.post("/import", data={"file": (io.BytesIO(b'{"games": []}'), "bgstats.json")},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 422
+    refusal = visible(re.search(r'data-testid="refusal">(.*?)</div>', answer.get_data(as_text=True), re.S).group(1))
+    assert "Tablescribe" in refusal and "tablescribe-export" not in refusal, refusal
