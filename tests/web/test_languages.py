@@ -251,3 +251,20 @@ def test_a_file_that_is_no_export_is_refused_without_the_formats_inner_name(clie
     assert answer.status_code == 422
     refusal = visible(re.search(r'data-testid="refusal">(.*?)</div>', answer.get_data(as_text=True), re.S).group(1))
     assert "Tablescribe" in refusal and "tablescribe-export" not in refusal, refusal
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_imported_twice_is_refused_as_already_here_not_as_a_bad_event(client, lang):
+    """The second import of a file said "Refused: event #1 is bad: this game is already on
+    this server": nothing is wrong with its event 1, the game is simply here."""
+    import io
+    client.set_cookie("lang", lang)
+    with open(ROOT / "examples" / "dragon-4p.json", "rb") as f:
+        content = f.read()
+    answers = [client.post("/import", data={"file": (io.BytesIO(content), "dragon.json")},
+                           content_type="multipart/form-data") for _ in range(2)]
+    assert [a.status_code for a in answers] == [303, 409]
+    page = answers[1].get_data(as_text=True)
+    refusal = re.search(r'data-testid="refusal">(.*?)</div>', page, re.S).group(1)
+    assert "<strong>#1</strong>" not in refusal and 'data-testid="already-here"' in refusal
+    assert visible(refusal).startswith(_texts(lang)[(None, "Refused")][0] + ":"), visible(refusal)
