@@ -226,3 +226,27 @@ def test_final_tally_on_a_phone_scores_ben_25_on_top_of_his_points(live_server, 
     expect(host.get_by_test_id("score-0")).to_have_text("105")
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(host, "dragon-tally")
+
+
+@pytest.mark.parametrize("locale, lang, one", [("hu-HU", "hu", "1 sárkány"), ("en-GB", "en", "1 dragon"),
+                                               ("de-DE", "de", "1 Drache")])
+def test_a_groups_dragons_stay_inside_its_row_and_are_counted_in_words(live_server, new_phone, locale, lang, one):
+    """An action group's dragons float right in its row; a row of two lines pushed them
+    below its own border, over the next heading ("1 Drache(n)" over "Monat 2 bisher").
+    And a count reads as one: "1 Drache", not "1 Drache(n)"."""
+    from scoring import GAMES
+    from tests.conftest import api_game, sit
+    moves = GAMES["dragon"].demo()[2]
+    created = api_game(live_server, "dragon", moves=moves[:len(moves) // 2 + 1])
+    phone = new_phone(locale)
+    sit(phone, created)
+    phone.goto(f"{live_server}/lang/{lang}?next=/games/{created['id']}")
+    dragons = phone.locator(".dragon-groups .dragons")
+    expect(dragons.first).to_be_visible(timeout=10_000)
+    screenshot(phone, f"dragon-groups-{lang}")
+    outside = phone.evaluate("""() => [...document.querySelectorAll('.dragon-groups li')]
+        .filter(li => li.querySelector('.dragons'))
+        .filter(li => li.querySelector('.dragons').getBoundingClientRect().bottom > li.getBoundingClientRect().bottom + 0.5)
+        .map(li => li.innerText)""")
+    assert outside == []
+    assert one in dragons.all_inner_texts()
