@@ -280,3 +280,13 @@ def test_the_play_list_shows_each_finished_games_final_board_thumbnail(table):
     thumb = store.read_events(db, game_id)[-1].data["thumb_sha256"]
     listed = spectator.get("/stats/plays").get_data(as_text=True)
     assert f'/games/{game_id}/photos/{thumb}.jpg' in listed
+
+
+def test_the_final_sheet_calls_a_photo_the_final_board_only_when_it_was_taken_as_one(table):
+    app, host, spectator, game_id, db = table
+    _attach(host, game_id, gps_jpeg(), caption="Round two")  # a photo of the game, not its end
+    sheet = spectator.get(f"/games/{game_id}/final").get_data(as_text=True)
+    assert '<section class="final-board"><h2>Photo</h2>' in sheet and "The final board" not in sheet
+    _attach(host, game_id, gps_jpeg(), about="final")
+    sheet = spectator.get(f"/games/{game_id}/final").get_data(as_text=True)
+    assert '<section class="final-board"><h2>The final board</h2>' in sheet

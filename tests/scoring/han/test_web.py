@@ -91,6 +91,11 @@ def test_export_and_import_round_trip(client, db, example):
     assert client.get("/boards/scorepad/").status_code == 404
 
 
+def test_the_set_up_names_each_profile_and_its_version_not_its_inner_id(client):
+    page = client.get("/games/new?kind=han").data.decode()
+    assert "változat 1" in page and "han-side1 ·" not in page
+
+
 def _start(client, board: str, names=("Anna", "Béla", "Cili"), **extra):
     page = client.get(f"/games/new?kind=han&board={board}").data.decode()
     value = html.unescape(re.search(r'name="opt_board" value="([^"]+)"[^>]*checked', page).group(1))
