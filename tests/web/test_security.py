@@ -256,13 +256,15 @@ def test_phones_joining_with_the_right_code_never_spend_the_budget(tmp_path):
     """Only wrong guesses count: a hall of phones behind one address (or a test run) joins
     table after table with the right codes and is never refused."""
     app = create_app({"TESTING": True, "SECRET_KEY": "r", "DATABASE": str(tmp_path / "r.db"),
-                      "WTF_CSRF_ENABLED": False, "RATE_LIMITS": {"join": (3, 60.0)}})
+                      "RATE_LIMITS": {"join": (3, 60.0)}})  # CSRF on, as in production
     client = app.test_client()
     for _ in range(4):
         game = _api_game(client)
         path = game["join_url"].split("127.0.0.1", 1)[-1].split("localhost", 1)[-1]
-        assert [client.get(path).status_code for _ in range(3)] == [200] * 3
-        assert client.post(path, data={"seat": "1"}).status_code == 302
+        pages = [client.get(path) for _ in range(3)]
+        assert [page.status_code for page in pages] == [200] * 3
+        joined = client.post(path, data={"seat": "1", "csrf_token": csrf_of(pages[-1].get_data(as_text=True))})
+        assert joined.status_code == 302
     assert client.get(f"/games/{game['id']}/join/guess").status_code == 404  # guesses still count
 
 
