@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import fcntl
 import json
+import random
 import sqlite3
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -84,11 +86,31 @@ def _sqlite(path: str):
     """On SQLite, WAL lets phones read while one writes; synchronous=FULL makes an
     acknowledged append survive power loss (see docs/reliability.md)."""
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
+    into_wal(conn)
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA busy_timeout=10000")
     conn.execute("PRAGMA foreign_keys=ON")
     return sqlite_utils.Database(conn)
+
+
+WAL_WITHIN = 10.0  # s: as long as busy_timeout lets a write wait
+
+
+def into_wal(conn, within: float = WAL_WITHIN, sleep=time.sleep) -> None:
+    """``PRAGMA journal_mode=WAL``, tried again while the file is locked. Several workers
+    opening a fresh file at once all switch it to WAL, and SQLite answers one of them
+    "database is locked" at once, without its busy handler (one connection holding a read
+    lock while it waits for another's would deadlock); the switch is made once per file,
+    so the next try finds it done."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() >= deadline:
+                raise
+            sleep(0.005 + random.random() * 0.02)  # apart, so the next tries do not meet again
 
 
 def is_postgres(db) -> bool:

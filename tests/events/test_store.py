@@ -29,6 +29,27 @@ def test_database_is_in_wal_mode(tmp_path):
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_switching_a_fresh_file_to_wal_waits_out_another_connections_lock(tmp_path):
+    """Workers opening a fresh file at once: SQLite may answer the switch to WAL with
+    "database is locked" at once, without waiting (tests/reliability/test_startup.py met it).
+    A connection with no busy wait stands in for that answer; the switch is tried again
+    until the lock is gone, not given up."""
+    path = str(tmp_path / "fresh.db")
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.3, holder.execute, ["COMMIT"]).start()
+    opener = sqlite3.connect(path, timeout=0, isolation_level=None)
+    store.into_wal(opener)
+    assert opener.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    other = str(tmp_path / "held.db")  # a lock that stays: given up in time, not waited on for ever
+    held = sqlite3.connect(other, isolation_level=None)
+    held.execute("CREATE TABLE t (x)")
+    held.execute("BEGIN IMMEDIATE")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        store.into_wal(sqlite3.connect(other, timeout=0, isolation_level=None), within=0.2)
+
+
 def test_migrations_are_idempotent(db):
     store.migrate(db)
     store.migrate(db)
