@@ -257,3 +257,21 @@ def test_with_secret_gold_a_disputes_raw_state_shows_only_the_phones_own_gold(cl
     assert opened.status_code == 303
     page = client.get(opened.headers["Location"]).data.decode()
     assert re.search(r'&#34;gold&#34;: \[\s*15,\s*null,\s*null\s*\]|"gold": \[\s*15,\s*null,\s*null\s*\]', page)
+
+
+def test_the_swap_offers_every_other_character_under_its_own_number(app, client):
+    """Issue 34 item 2: the swap's options were numbered inside a loop that skipped the player's own
+    character, so each label after it was one off ("5. Builder" took 6) and the last one was missing."""
+    players, options, moves = M.demo()
+    db = store.connect(app.config["DATABASE"])
+    created = new_game(db, "maharaja", players, options, "dev")
+    client.set_cookie(f"seat_{created['id']}", created["seats"][1]["token"])
+    client.set_cookie("lang", "en")
+    upto = next(i for i, (type_, _) in enumerate(moves) if type_ == "character-swapped")
+    for seq, (type_, data) in enumerate(moves[:upto], start=1):
+        record(db, created["id"], type_, data, seq, 0, "dev", f"d{seq}")
+    page = client.get(f"/games/{created['id']}").data.decode()
+    select = re.search(r'<select name="swap_character"[^>]*>(.*?)</select>', page, re.S).group(1)
+    offered = re.findall(r'<option value="(\d+)">(\d+)\. ', select)
+    assert [value for value, _ in offered] == [label for _, label in offered]
+    assert [int(value) for value, _ in offered] == [1, 2, 3, 4, 6, 7]  # Béla holds the Builder, 5 (of 7 with the Yogi)
