@@ -11,6 +11,7 @@ import orjson
 
 from scoring.base import Problem, Text
 from scoring.i18n import LANGS, msg
+from scoring.text import DIRECTION_CONTROLS
 
 
 def obj(required, **properties) -> dict:
@@ -179,12 +180,6 @@ def schema_problems(schema: Mapping[str, Any], data, rule: str,
     errors = sorted(strict_validator(schema).iter_errors(data), key=lambda e: list(e.path))
     return [Problem(rule, msg("Invalid %(subject)s: %(why)s", subject=subject, why=why))
             for why in schema_said_all(errors, limit)]
-
-
-# Marks and overrides of the text direction (LRM, RLM, ALM, the embeddings, overrides and
-# isolates): one in a player's name reverses how that name and every name after it on a
-# line are shown ("\u202eevil" reads "live").
-DIRECTION_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def has_direction_control(text: str) -> bool:
