@@ -14,7 +14,7 @@ SSE := static/vendor/htmx-ext-sse-$(call version,htmx-ext-sse).min.js
 MORPH := static/vendor/idiomorph-ext-$(call version,idiomorph).min.js
 NOSLEEP := static/vendor/nosleep-$(call version,nosleep.js).min.js
 
-.PHONY: setup run test test-slow bench lock chromium postgresql messages
+.PHONY: setup run test test-slow bench lock chromium postgresql gettext messages
 
 # Each language's catalog (translations/<lang>/LC_MESSAGES/messages.po, committed) compiled
 # to its .mo beside it (git ignores it), again whenever the .po changes.
@@ -101,12 +101,16 @@ chromium:
 postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq postgresql)
 
-test: setup $(VENV)/.test-installed chromium postgresql
+# GNU gettext's msgfmt: the tests check every catalog with `msgfmt -c` (tests/test_translations.py).
+gettext:
+	@command -v msgfmt >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gettext)
+
+test: setup $(VENV)/.test-installed chromium postgresql gettext
 	$(PY) -m pytest -n 2 --dist loadfile
 
 # The long variants `make test` leaves out (pyproject.toml's addopts: -m 'not slow'): 100
 # kill -9s, 20,000 fuzzed API requests, 600 rule sequences per game, a whole game on phones…
-test-slow: setup $(VENV)/.test-installed chromium postgresql
+test-slow: setup $(VENV)/.test-installed chromium postgresql gettext
 	$(PY) -m pytest -n 2 --dist loadfile -m slow
 
 bench: setup $(VENV)/.test-installed postgresql

@@ -63,9 +63,21 @@ def _filters(roster) -> dict:
     kind = request.args.get("kind") or None
     if kind is not None and len(kind) > 100:
         raise BadFilter(gettext("The game name is too long."))
+    key = _stat_key(kind) if kind else None
     since, until = _date("since"), _date("until")  # a malformed date (400) before a person of nobody (404)
-    return {"key": kind, "people": _person_ids(request.args.getlist("people"), roster),
+    return {"key": key, "people": _person_ids(request.args.getlist("people"), roster),
             "since": since, "until": until}
+
+
+def _stat_key(kind: str) -> str:
+    """A game as the statistics group it (group/plays.py:game_key), from the form the API
+    documents: a kind ("han") or a score pad's game ("scorepad:Azul", the title in any case). A kind no
+    game has, or a title after a kind that has no titles, is refused, not an empty answer."""
+    name, colon, title = kind.partition(":")
+    game = get_game(name)
+    if game is None or (colon and (game.bgg_id is not None or not title)):
+        raise BadFilter(gettext("Unknown game kind %(kind)s.", kind=repr(kind[:40])))
+    return plays.game_key(game.kind, title)
 
 
 def _query(filters: dict) -> dict:
