@@ -380,8 +380,15 @@
       form.reset();
       var seq = field(form, "expected_seq"), cid = field(form, "client_event_id");
       if (seq) seq.value = String(Number(seq.value) + 1);
-      if (cid && window.crypto && crypto.randomUUID) cid.value = crypto.randomUUID().replace(/-/g, "");
+      if (cid) cid.value = newMoveId();
     }
+  }
+
+  // A move's own id, 32 hex digits like the server's: crypto.randomUUID exists only in a
+  // secure context, and a phone on the LAN's plain http is none (getRandomValues is everywhere).
+  function newMoveId() {
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }
 
   function submitterOf(evt) {

@@ -129,6 +129,35 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = os.path.join(ROOT, "test-artifacts")
+# Phones reach the table by a name on the LAN over plain http, which is not a secure context
+# (127.0.0.1 is: crypto.randomUUID, the Wake Lock API… exist there and on no phone at a table).
+# Chromium maps the name to this machine (--host-resolver-rules), and so does the test's own
+# resolver (``lan_resolver``), as the LAN's DNS would.
+LAN_NAME = "table.lan"
+
+
+def lan_url(port: int) -> str:
+    """A test server's base URL as a phone on the LAN opens it."""
+    return f"http://{LAN_NAME}:{port}"
+
+
+def loopback_url(base: str) -> str:
+    """``base`` on 127.0.0.1, a secure context: only for what needs one (the Wake Lock API)."""
+    return base.replace(f"//{LAN_NAME}:", "//127.0.0.1:")
+
+
+@pytest.fixture(scope="session")
+def lan_resolver():
+    """The test process resolves LAN_NAME to 127.0.0.1 as Chromium does (its API calls to a
+    live server go to the address the phones open)."""
+    real = socket.getaddrinfo
+
+    def resolve(host, *args, **kwargs):
+        return real("127.0.0.1" if host == LAN_NAME else host, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket, "getaddrinfo", resolve)
+        yield LAN_NAME
 
 
 def free_port() -> int:
@@ -139,9 +168,10 @@ def free_port() -> int:
 
 def start_server(db_path: str, port: int, workers: int = 1, threads: int = 8,
                  bind: str = "127.0.0.1", public_url: bool = True) -> subprocess.Popen:
-    """The production WSGI server (gunicorn) on 127.0.0.1, as `make run` starts it
-    (``bind``: another address; ``public_url=False``: the server finds the phones' address)."""
-    env = {**os.environ, "TABLESCRIBE_DATABASE": db_path, "PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    """The production WSGI server (gunicorn) on 127.0.0.1, as `make run` starts it, its
+    PUBLIC_URL the LAN name phones open (``bind``: another address; ``public_url=False``:
+    the server finds the phones' address)."""
+    env = {**os.environ, "TABLESCRIBE_DATABASE": db_path, "PUBLIC_URL": lan_url(port)}
     if not public_url:
         env.pop("PUBLIC_URL")
     proc = subprocess.Popen(
@@ -185,17 +215,18 @@ def organiser_link(base: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory):
-    """Base URL of a real gunicorn serving a fresh database on 127.0.0.1."""
+def live_server(tmp_path_factory, lan_resolver):
+    """Base URL of a real gunicorn serving a fresh database on 127.0.0.1, as phones on the
+    LAN open it (``lan_url``)."""
     db_path = str(tmp_path_factory.mktemp("live") / "live.db")
     port = free_port()
     proc = start_server(db_path, port)
-    yield f"http://127.0.0.1:{port}"
+    yield lan_url(port)
     stop_server(proc)
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(lan_resolver):
     from playwright.sync_api import sync_playwright
     executable = shutil.which("chromium")
     if not executable:
@@ -203,7 +234,8 @@ def browser():
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=executable, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
+            "--disable-component-update", "--disable-sync", "--no-first-run",
+            f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"])
         yield b
         b.close()
 
@@ -507,10 +539,11 @@ def api_game(base: str, kind: str = "scorepad", players=None, options=None, move
     return created
 
 
-def sit(phone, created: dict, seat: int = 0) -> None:
-    """Seat a browser phone with the API's token (the join link is rate-limited per address)."""
+def sit(phone, created: dict, seat: int = 0, host: str = LAN_NAME) -> None:
+    """Seat a browser phone with the API's token (the join link is rate-limited per address),
+    for the table at ``host``."""
     phone.context.add_cookies([{"name": f"seat_{created['id']}", "value": created["seats"][seat]["token"],
-                                "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+                                "domain": host, "path": f"/games/{created['id']}"}])
 
 
 def fill_new_game(host, base: str, names=("Anna", "Béla"), kind: str | None = None) -> None:

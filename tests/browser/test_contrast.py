@@ -3,7 +3,7 @@ real Chromium, has a WCAG contrast ratio of at least 4.5:1 against what is behin
 the phone's light and dark colour scheme (prefers-color-scheme) alike."""
 import pytest
 
-from tests.conftest import api as _api
+from tests.conftest import api as _api, sit
 
 pytestmark = pytest.mark.browser
 MINIMUM = 4.5  # WCAG 2 AA for body text
@@ -75,8 +75,7 @@ def test_every_games_pages_are_no_harder_to_read_at_night(live_server, new_phone
         for seq, (type_, data) in enumerate(moves[:len(moves) // 2], start=1):
             _api(live_server, f"/api/games/{created['id']}/events",
                  {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"m{seq}"}, token)
-        phone.context.add_cookies([{"name": f"seat_{created['id']}", "value": token,
-                                    "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+        sit(phone, created)
         for page in ("", "/timeline", "/final", "/replay?at=3"):
             low = {}
             for scheme in ("light", "dark"):

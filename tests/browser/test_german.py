@@ -5,7 +5,7 @@ Screenshots: test-artifacts/de-*.png."""
 import pytest
 
 from scoring import GAMES
-from tests.conftest import api_game, screenshot
+from tests.conftest import api_game, screenshot, sit
 
 pytestmark = pytest.mark.browser
 GAME_PAGES = ["", "/timeline", "/replay?at=2", "/final", "/seats"]
@@ -44,8 +44,7 @@ def test_every_page_in_german_fits_a_phone(live_server, new_phone):
         phone.goto(f"{live_server}/games/new?kind={kind}")
         found += _check(phone, f"{kind} new game")
         created = api_game(live_server, kind, moves=GAMES[kind].demo()[2])
-        phone.context.add_cookies([{"name": f"seat_{created['id']}", "value": created["seats"][0]["token"],
-                                    "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+        sit(phone, created)
         for page in GAME_PAGES:
             phone.goto(f"{live_server}/games/{created['id']}{page}")
             found += _check(phone, f"{kind}{page or ' table'}")
@@ -66,8 +65,7 @@ def test_a_game_in_progress_in_german_fits_a_phone(live_server, new_phone, kind)
     moves = GAMES[kind].demo()[2]
     created = api_game(live_server, kind, moves=moves[:max(1, len(moves) // 2)])
     phone = new_phone("de-DE")
-    phone.context.add_cookies([{"name": f"seat_{created['id']}", "value": created["seats"][0]["token"],
-                                "domain": "127.0.0.1", "path": f"/games/{created['id']}"}])
+    sit(phone, created)
     phone.goto(f"{live_server}/lang/de?next=/games/{created['id']}")
     found = _check(phone, f"{kind} half-way")
     screenshot(phone, f"de-{kind}-halfway")

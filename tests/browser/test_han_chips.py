@@ -5,7 +5,7 @@ scheme."""
 import pytest
 
 from scoring import GAMES
-from tests.conftest import api
+from tests.conftest import api, sit
 from tests.browser.test_contrast import CONTRAST, MINIMUM as READABLE
 from tests.browser.test_touch import MINIMUM as TAPPABLE
 
@@ -20,8 +20,7 @@ def _han_table_with_card_rows(base: str, phone) -> None:
     players, options, moves = GAMES["han"].demo()
     created = api(base, "/api/games", {"kind": "han", "players": players, "options": options})
     game_id, token = created["id"], created["seats"][0]["token"]
-    phone.context.add_cookies([{"name": f"seat_{game_id}", "value": token, "domain": "127.0.0.1",
-                                "path": f"/games/{game_id}"}])
+    sit(phone, created)
     for seq, (type_, data) in enumerate(moves, start=1):
         phone.goto(f"{base}/games/{game_id}?lang=en")
         if phone.locator(".han-card-row").count():

@@ -1,9 +1,11 @@
 """Live updates in real Chromium at 390 × 844: pushed to every phone (issue 18), never
 taking what a phone is doing (issue 17 item 2), and a move tapped offline sent once."""
+import urllib.parse
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import api, screenshot, start_game, stop_server
+from tests.conftest import LAN_NAME, api, lan_url, loopback_url, screenshot, start_game, stop_server
 
 pytestmark = pytest.mark.browser
 
@@ -18,6 +20,16 @@ def _polls(page) -> list:
     polls = []
     page.on("request", lambda r: polls.append(r.url) if "/live?" in r.url else None)
     return polls
+
+
+def test_a_phone_opens_the_table_by_its_lan_name_which_is_no_secure_context(seated_phone):
+    """As at a real table (issue 34, deliverable 3): plain http to a name on the LAN, where
+    the browser offers no secure-context API (crypto.randomUUID, the Wake Lock API)."""
+    page, _ = seated_phone()
+    expect(page.locator("#move-form")).to_be_visible()
+    assert urllib.parse.urlsplit(page.url).hostname == LAN_NAME
+    assert page.evaluate("[isSecureContext, typeof crypto.randomUUID, 'wakeLock' in navigator]") == [
+        False, "undefined", False]
 
 
 def test_a_move_is_pushed_to_the_other_phone_without_polling(phones_at_a_table):
@@ -133,7 +145,7 @@ def full_server(tmp_path):
         proc = start_server(str(tmp_path / "full.db"), port)
     finally:
         del os.environ["TABLESCRIBE_MAX_STREAMS"]
-    yield f"http://127.0.0.1:{port}"
+    yield lan_url(port)
     stop_server(proc)
 
 
@@ -154,7 +166,7 @@ def test_over_the_stream_limit_a_phone_falls_back_to_polling(full_server, new_ph
 def test_after_a_server_restart_the_phone_reconnects_by_itself(tmp_path, new_phone):
     from tests.conftest import free_port, start_server
     port, db_path = free_port(), str(tmp_path / "restart.db")
-    base = f"http://127.0.0.1:{port}"
+    base = lan_url(port)
     server = start_server(db_path, port)
     try:
         created = api(base, "/api/games", {"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]})
@@ -179,7 +191,7 @@ def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp
     on the phone and goes when the stream reopens."""
     from tests.conftest import free_port, start_server
     port, db_path = free_port(), str(tmp_path / "down.db")
-    base = f"http://127.0.0.1:{port}"
+    base = lan_url(port)
     server = start_server(db_path, port)
     try:
         host = new_phone()
@@ -220,7 +232,9 @@ def test_a_push_waits_while_the_phones_own_write_is_on_its_way(phones_at_a_table
 def test_a_move_pushed_while_the_answer_was_on_its_way_is_fetched_once_it_lands(phones_at_a_table):
     host, guest = phones_at_a_table()
     answers = []
-    host.route("**/moves", lambda route: answers.append((route, route.fetch())))  # recorded, answer held
+    # recorded, answer held (route.fetch goes from Playwright's own process, which does not
+    # know the LAN name: it asks the same server on 127.0.0.1)
+    host.route("**/moves", lambda route: answers.append((route, route.fetch(url=loopback_url(route.request.url)))))
     _record(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5")   # #2 is in
     _record(guest, "Béla", 7)                                    # #3, pushed to the host while it waits

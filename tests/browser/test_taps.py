@@ -6,7 +6,7 @@ a chain; a half-filled form keeps the table it was filled against."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import api, screenshot
+from tests.conftest import api, loopback_url, screenshot
 from tests.browser.test_tap_feedback import _game, _sit, _what_the_phone_shows
 
 pytestmark = pytest.mark.browser
@@ -152,7 +152,8 @@ def test_a_move_the_busy_server_answered_503_is_sent_again_by_itself(live_server
     expect(phone.get_by_test_id("ack")).to_contain_text("#2", timeout=10_000)   # sent again, recorded
     expect(phone.get_by_test_id("waiting")).to_have_count(0)
     expect(phone.locator("#connection")).to_be_hidden()
-    events = phone.request.get(f"{live_server}/api/games/{created['id']}/events").json()["events"]
+    # Playwright's own requests do not know the LAN name: the same server on 127.0.0.1
+    events = phone.request.get(f"{loopback_url(live_server)}/api/games/{created['id']}/events").json()["events"]
     assert len(busy) == 1 and [e["seq"] for e in events] == [1, 2] and events[1]["data"]["entries"] == [{"seat": 0, "points": 7}]
 
 
