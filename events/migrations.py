@@ -140,6 +140,11 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
             Column("sha256", TEXT, primary=True), ("media_type", TEXT), ("size", BIGINT), ("data", BLOB))),
         Unchangeable("photo_blobs", "insert-only", noun="photos"),
     ),
+    # The organiser's link (web/organiser.py): a salt mixed into its secret, replaced by
+    # `flask --app app new-organiser-link` to end the old link; no row: the first link.
+    "create_organiser_link": (
+        Table("organiser_link", _columns(Column("id", INTEGER, primary=True, check="id = 1"), ("salt", TEXT))),
+    ),
 }
 
 # sqlite-utils runs each migration once per database file, recording its name.

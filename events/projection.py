@@ -38,6 +38,10 @@ class TableState:
     def rules(self) -> GameKind:
         return rules_for(self.kind, self.rules_version)
 
+    @property
+    def is_over(self) -> bool:
+        return self.rules.is_over(self.game)
+
     @cached_property  # asked by every render of the log; a state never changes
     def live_moves(self) -> tuple[int, ...]:
         return tuple(s for s in self.game_seqs if s not in self.voided)

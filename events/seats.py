@@ -17,6 +17,7 @@ from scoring.i18n import msg
 HOST_SEAT = 0
 NO_SUCH_SEAT = Problem("core §5", msg("Choose a seat."))
 SEAT_LOCKED = Problem("core §5", msg("The host has locked this seat."))
+GAME_OVER = Problem("core §5", msg("This game is over: its join link now only lets a phone watch. Who sat in which seat can still be set by the organiser."))
 HOST_SEAT_CLOSED = Problem("core §5", msg("The host's seat passes only by the host's own hand-over (Manage seats)."))
 
 
@@ -62,9 +63,12 @@ def closed_to_join(db, game_id: str) -> set[int]:
     return locked_seats(db, game_id) | {HOST_SEAT}
 
 
-def join_refused(seat: int | None, players: int, closed: set[int]) -> tuple[Problem, int] | None:
+def join_refused(seat: int | None, players: int, closed: set[int], over: bool = False) -> tuple[Problem, int] | None:
     """Why the join link does not seat a phone at ``seat`` (of ``players``), with the HTTP
-    status (403: the seat is closed to the link; 422: no such seat); None when it may."""
+    status (403: the game is over, or the seat is closed to the link; 422: no such seat);
+    None when it may. After the end a seat would only be a way to say who won (issue 35 §2)."""
+    if over:
+        return GAME_OVER, 403
     if seat in closed:
         return (HOST_SEAT_CLOSED if seat == HOST_SEAT else SEAT_LOCKED), 403
     if seat is None or not 0 <= seat < players:

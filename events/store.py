@@ -199,6 +199,18 @@ def migrate(db: sqlite_utils.Database) -> None:
         migrations.apply(db)
 
 
+def organiser_salt(db) -> str:
+    """The salt of the organiser's link (web/organiser.py): "" until a new link was made."""
+    row = db.execute("SELECT salt FROM organiser_link WHERE id = 1").fetchone()
+    return row[0] if row else ""
+
+
+def set_organiser_salt(db, salt: str) -> None:
+    with db.atomic():
+        db.execute("INSERT INTO organiser_link (id, salt) VALUES (1, ?)"
+                   " ON CONFLICT (id) DO UPDATE SET salt = excluded.salt", [salt])
+
+
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 

@@ -64,6 +64,25 @@ def csrf_of(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 
 
+def phones_with_forms(app, count: int) -> list:
+    """``count`` phones of ``app`` (English), each with its own cookies and ``.token``, the CSRF
+    token its forms carry (CSRF on, as in production)."""
+    phones = []
+    for _ in range(count):
+        phone = app.test_client()
+        phone.set_cookie("lang", "en")
+        phone.token = csrf_of(phone.get("/games/new").get_data(as_text=True))
+        phones.append(phone)
+    return phones
+
+
+def new_pad(phone, names=("Anna", "Béla")) -> str:
+    """A score pad made on ``phone`` through the new-game form (its seat 0): the game's id."""
+    created = phone.post("/games/new", data={"csrf_token": phone.token, "kind": "scorepad", "name": list(names),
+                                             "colour": ["red", "blue", "green", "yellow"][:len(names)]})
+    return created.headers["Location"].rsplit("/", 1)[1]
+
+
 def become_organiser(app, client) -> None:
     """Open the organiser's link on this client (docs/people.md §9), as `make run` prints it."""
     from web import organiser

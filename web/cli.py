@@ -157,13 +157,18 @@ def export_command(game_id: str) -> None:
     click.echo(as_text(doc), nl=False)
 
 
+def _served_at(command):
+    """--host and --port: the address the server listens on, as `make run`'s HOST and PORT."""
+    command = click.option("--port", envvar="PORT", default="5000", show_default=True,
+                           help="The port the server listens on (as `make run`'s PORT).")(command)
+    return click.option("--host", envvar="HOST", default="0.0.0.0", show_default=True,
+                        help="The address the server listens on (as `make run`'s HOST).")(command)
+
+
 @click.command("hand-seat")
 @click.argument("game_id")
 @click.argument("seat", type=int)
-@click.option("--host", envvar="HOST", default="0.0.0.0", show_default=True,
-              help="The address the server listens on (as `make run`'s HOST).")
-@click.option("--port", envvar="PORT", default="5000", show_default=True,
-              help="The port the server listens on (as `make run`'s PORT).")
+@_served_at
 @with_appcontext
 def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
     """Hand SEAT of GAME_ID to a new phone (e.g. the host's lost phone, seat 0): revoke the
@@ -187,10 +192,7 @@ def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
 
 @click.command("organiser-link")
 @click.option("--once", is_flag=True, help="Print it only the first time (as `make run` does).")
-@click.option("--host", envvar="HOST", default="0.0.0.0", show_default=True,
-              help="The address the server listens on (as `make run`'s HOST).")
-@click.option("--port", envvar="PORT", default="5000", show_default=True,
-              help="The port the server listens on (as `make run`'s PORT).")
+@_served_at
 @with_appcontext
 def organiser_link_command(once: bool, host: str, port: str) -> None:
     """Print the organiser's link (docs/people.md §10): the phone that opens it may change
@@ -199,13 +201,28 @@ def organiser_link_command(once: bool, host: str, port: str) -> None:
         os.path.join(current_app.instance_path, ".organiser-link-shown")
     if once and os.path.exists(marker):
         return
-    base = address.server_url(host, port)
-    with current_app.test_request_context(base_url=base):
-        click.echo(f"\nThe organiser's link (open it on the organiser's phone only; "
-                   f"`flask --app app organiser-link` prints it again):\n{organiser.link()}\n")
+    _print_organiser_link(host, port, organiser.link)
     if once:  # only `make run`'s printing is remembered; asking again changes nothing
         with open(marker, "w"):
             pass
+
+
+@click.command("new-organiser-link")
+@_served_at
+@with_appcontext
+def new_organiser_link_command(host: str, port: str) -> None:
+    """Make a new organiser's link and print it (docs/people.md §10): the old link, and the
+    organiser's cookie on every phone that opened it, stop working at once, on every
+    server of this database; seats, games and forms are untouched."""
+    organiser.renew(get_db())
+    _print_organiser_link(host, port, organiser.link)
+    click.echo("The old organiser's link no longer works; open this one on the organiser's phone.")
+
+
+def _print_organiser_link(host: str, port: str, link) -> None:
+    with current_app.test_request_context(base_url=address.server_url(host, port)):
+        click.echo(f"\nThe organiser's link (open it on the organiser's phone only; "
+                   f"`flask --app app organiser-link` prints it again):\n{link()}\n")
 
 
 @click.command("rebuild-stats")
@@ -278,7 +295,7 @@ def verify_command(path: str) -> None:
 
 
 COMMANDS = (init_db_command, verify_db_command, backup_command, restore_command, copy_db_command,
-            export_command, hand_seat_command, organiser_link_command, rebuild_stats_command, export_plays_command,
+            export_command, hand_seat_command, organiser_link_command, new_organiser_link_command, rebuild_stats_command, export_plays_command,
             replay_command, verify_command)
 
 

@@ -2,10 +2,13 @@
 
 `make run` prints the organiser's link once (`flask --app app organiser-link` prints it
 again); the phone that opens it keeps the organiser's cookie. The link's secret is derived
-from the installation's secret key (HMAC), so every worker and every restart agree on it
-without storing it, and a new secret key (instance/secret_key) withdraws it from every
-phone. Roster changes and BG Stats imports need the organiser; a seated phone may link its
-own seat to a person; everyone else reads.
+from the installation's secret key (HMAC) and a salt in the database, so every worker,
+server and restart agree on it without storing it; `flask --app app new-organiser-link`
+replaces the salt, which ends the old link and every phone's cookie of it, and nothing
+else. Codes and cookies are compared as bytes (any text a phone sends is refused, never a
+500), and wrong codes spend the same per-address budget as wrong join codes
+(web/ratelimit.py). Roster changes and BG Stats imports need the organiser; a seated
+phone may link its own seat to a person while its game runs; everyone else reads.
 """
 from __future__ import annotations
 
@@ -13,10 +16,16 @@ import hashlib
 import hmac
 from typing import Callable
 
-from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
+import secrets as random_secrets
 
+from flask import Blueprint, abort, current_app, g, make_response, redirect, request, url_for
+
+from events import store
 from scoring.base import Problem
 from scoring.i18n import msg
+from web.db import get_db
+from web.ratelimit import count_wrong_guess, refuse_if_spent
+from web.seating import JOIN_RATE
 
 bp = Blueprint("organiser", __name__)
 COOKIE = "organiser"
@@ -24,13 +33,29 @@ NOT_ORGANISER = Problem("people §10", msg("Only the organiser can change the ro
 
 
 def secret() -> str:
-    """The organiser link's secret: 256 bits, the same in every worker."""
-    return hmac.new(current_app.config["SECRET_KEY"].encode(), b"tablescribe organiser",
-                    hashlib.sha256).hexdigest()
+    """The organiser link's secret: 256 bits, the same in every worker (read once a request)."""
+    if "organiser_secret" not in g:
+        salt = store.organiser_salt(get_db())
+        g.organiser_secret = hmac.new(current_app.config["SECRET_KEY"].encode(),
+                                      b"tablescribe organiser" + salt.encode(), hashlib.sha256).hexdigest()
+    return g.organiser_secret
+
+
+def renew(db) -> None:
+    """A new organiser's link: the old one, and every phone's cookie of it, stop working."""
+    store.set_organiser_salt(db, random_secrets.token_hex(16))
+    g.pop("organiser_secret", None)
+
+
+def _matches(given: str) -> bool:
+    """Whether a code or cookie is the secret, compared in constant time as bytes: a phone
+    may send any text (``hmac.compare_digest`` refuses non-ASCII ``str``)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), secret().encode())
 
 
 def is_organiser() -> bool:
-    return hmac.compare_digest(request.cookies.get(COOKIE, ""), secret())
+    cookie = request.cookies.get(COOKIE)
+    return bool(cookie) and _matches(cookie)
 
 
 def require_organiser(refuse: Callable[[list[Problem], int], object]) -> None:
@@ -42,7 +67,9 @@ def require_organiser(refuse: Callable[[list[Problem], int], object]) -> None:
 @bp.get("/organiser/<code>")
 def open_link(code: str):
     """The organiser's link: this phone keeps the organiser's cookie (a year)."""
-    if not hmac.compare_digest(code, secret()):
+    refuse_if_spent("join", JOIN_RATE)  # the join link's budget: one per address for every code
+    if not _matches(code):
+        count_wrong_guess("join", JOIN_RATE)
         abort(404)
     response = redirect(url_for("people.people"), code=303)
     response.set_cookie(COOKIE, code, max_age=365 * 86400, httponly=True, samesite="Lax")

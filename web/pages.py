@@ -202,12 +202,13 @@ def join(game_id: str, code: str):
                                message=gettext("This join link is not valid. Ask the host to show the QR code "
                                                "again; meanwhile you can follow the table as a spectator.")), 404
     table_state = table_or_404(game_id)
-    closed = seats.closed_to_join(get_db(), game_id)
+    over = table_state.is_over
+    closed = set(range(len(table_state.players))) if over else seats.closed_to_join(get_db(), game_id)
     if request.method == "GET":
         return render_template("join.html", game_id=game_id, code=code, table=table_state,
-                               seat=my_seat(game_id), locked=closed)
+                               seat=my_seat(game_id), locked=closed, problems=[seats.GAME_OVER] if over else [])
     seat = request.form.get("seat", type=int)
-    refused = seats.join_refused(seat, len(table_state.players), closed)
+    refused = seats.join_refused(seat, len(table_state.players), closed, over)
     if refused:
         problem, status = refused
         return render_template("join.html", game_id=game_id, code=code, table=table_state, seat=None,

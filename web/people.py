@@ -16,7 +16,7 @@ from scoring.i18n import msg
 from web.db import caches, get_db
 from web.organiser import require_organiser
 from web.stats import left_out
-from web.seating import my_seat
+from web.seating import my_seat, table_or_404
 from web.security import device_id
 
 bp = Blueprint("people", __name__)
@@ -143,10 +143,13 @@ def link_mine(game_id: str):
     seat = my_seat(game_id)
     if seat is None:
         return refused([NOT_YOUR_SEAT], 403)
+    if table_or_404(game_id).is_over:  # a finished game's seats are the group's record now
+        return refused([GAME_OVER], 403)
     return _link(game_id, seat, roster_log.by_seat(game_id, seat), refused)
 
 
 NOT_YOUR_SEAT = Problem("people §10", msg("Only your own seat can be linked from this phone (join the game with its QR code), or the organiser links it."))
+GAME_OVER = Problem("people §10", msg("This game is over: only the organiser can say who sat in its seats now."))
 
 
 def _link(game_id: str, seat: int, by: dict, refused):

@@ -11,7 +11,7 @@ import pytest
 
 from app import create_app
 from group import roster
-from tests.conftest import become_organiser, csrf_of
+from tests.conftest import become_organiser, csrf_of, new_pad, phones_with_forms
 
 
 @pytest.fixture
@@ -21,17 +21,9 @@ def hall(tmp_path):
     from events import store
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "h.db"),
                       "ORGANISER_MARKER": str(tmp_path / "shown")})
-    phones = []
-    for _ in range(3):
-        phone = app.test_client()
-        phone.set_cookie("lang", "en")
-        phone.token = csrf_of(phone.get("/games/new").get_data(as_text=True))
-        phones.append(phone)
-    organiser, seated, stranger = phones
+    organiser, seated, stranger = phones_with_forms(app, 3)
     become_organiser(app, organiser)
-    created = organiser.post("/games/new", data={"csrf_token": organiser.token, "kind": "scorepad",
-                                                 "name": ["Anna", "Béla"], "colour": ["red", "blue"]})
-    game = created.headers["Location"].rsplit("/", 1)[1]
+    game = new_pad(organiser)
     join = organiser.get(f"/games/{game}").get_data(as_text=True)
     import re
     code = re.search(rf"/games/{game}/join/([\w-]+)", join).group(1)
