@@ -208,6 +208,9 @@ def _register_errors(app: Flask) -> None:
     from web.importing import TooManyImports
     app.register_error_handler(TooManyImports, lambda e: (*error(
         503, gettext("Other large files are being imported just now; try again in a minute.")), {"Retry-After": "30"}))
+    from web.decoding import TooManyPhotos
+    app.register_error_handler(TooManyPhotos, lambda e: (*error(
+        503, gettext("Other photos are being read just now; send yours again in a few seconds.")), {"Retry-After": "5"}))
     app.register_error_handler(HoldsNul, lambda e: error(
         400, gettext("The request holds a NUL character (U+0000), which no text here may contain.")))
     # A JSON body nested deeper than the parser can recurse (found by tests/web/test_fuzz_http.py).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
-from events.photos import MAX_CAPTION, MAX_INPUT_SIDE, MAX_PHOTOS, MAX_UPLOAD_BYTES, MEDIA_TYPE, SHA256
+from events.photos import MAX_CAPTION, MAX_INPUT_SIDE, MAX_PHOTOS, MAX_UPLOAD_BYTES, MEDIA_TYPE, SHA256, TOO_MANY
 from scoring import knows_rules
 from scoring.base import Problem, RuleSection, Text
 from scoring.i18n import joined
@@ -88,7 +88,7 @@ def _check_resolve(table, data: dict) -> list[Problem]:
 
 def _check_photo(table, data: dict) -> list[Problem]:
     if len(table.photos) >= MAX_PHOTOS:
-        return [Problem("core §9", msg("A game takes at most %(MAX_PHOTOS)s photos.", MAX_PHOTOS=MAX_PHOTOS))]
+        return [TOO_MANY]
     if data["about"] == "dispute":
         if "dispute" not in data:
             return [Problem("core §9", msg("Which dispute is it for?"))]

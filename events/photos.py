@@ -9,41 +9,27 @@ Only what Pillow decodes as JPEG, PNG or WebP goes in. Anything else (SVG, HTML
 renamed .jpg, HEIC, a file carrying markup a browser could run), a file cut short,
 and dimensions past ``MAX_INPUT_PIXELS`` (a decompression bomb names millions of
 pixels in a few bytes) are refused with a reason in both languages before a byte is
-stored. What is served is always our own re-encoded JPEG, never the upload."""
+stored. What is served is always our own re-encoded JPEG, never the upload. The pixel
+work itself is events/pixels.py; a server runs it in a process of its own
+(web/decoding.py)."""
 from __future__ import annotations
 
 import hashlib
 import io
-import struct
-import warnings
 from dataclasses import dataclass
 
-from PIL import Image, ImageFile, ImageOps
+from PIL import Image
 
+from events import pixels
+from events.pixels import (MAX_INPUT_PIXELS, MAX_INPUT_SIDE, MAX_SIDE, MAX_UPLOAD_BYTES, THUMB_SIDE,  # noqa: F401
+                           carries_markup)
 from scoring.base import Problem, Text
 from scoring.i18n import msg
 
-MAX_UPLOAD_BYTES = 20 * 2**20     # one photo as the phone sends it (a 12 MP JPEG is 3–6 MB)
-MAX_INPUT_PIXELS = 50_000_000     # 50 megapixels: a phone's largest mode; a bomb names far more
-MAX_INPUT_SIDE = 16_384
-MAX_SIDE = 2000                   # the stored photo's longer side (about 0.3–0.8 MB as JPEG); a
-                                  # 12 MP phone photo (4032 × 3024) decodes at half scale for it
-THUMB_SIDE = 320                  # the thumbnail's longer side (about 15–30 kB)
-QUALITY, THUMB_QUALITY = 85, 75
 MAX_PHOTOS = 40                   # photos per game, voided ones included (their bytes stay)
 MAX_CAPTION = 200
 MEDIA_TYPE = "image/jpeg"         # what is stored and served, whatever came in
-ACCEPTED = ("JPEG", "PNG", "WEBP")  # Pillow's names; MPO (a phone's multi-picture JPEG) is a JPEG
 SHA256 = r"^[0-9a-f]{64}$"
-
-ImageFile.LOAD_TRUNCATED_IMAGES = False  # Pillow's default, relied on: a cut-short file is refused
-# Pillow warns of images past 89 megapixels; this module refuses past MAX_INPUT_PIXELS itself.
-warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
-
-# Markup a browser could run if the bytes were ever taken for a page: a file that is an
-# image *and* carries one of these where markup can hide (below) is a polyglot.
-_MARKUP = (b"<script", b"<html", b"<svg", b"<!doctype", b"<iframe", b"<body", b"<?php", b"javascript:")
-SNIFFED = 1024  # what a browser reads to guess a type: the file's start, and a trailer's
 
 
 def _problem(message: Text) -> Problem:
@@ -56,6 +42,7 @@ NOT_AN_IMAGE = _problem(msg("This file is not a JPEG, PNG or WebP image; only th
 HEIC = _problem(msg("HEIC images cannot be read here. An iPhone sends a browser JPEG; if HEIC came anyway, choose Settings › Camera › Formats › Most Compatible."))
 POLYGLOT = _problem(msg("The file looks like an image but also carries web page or script code; it is not attached."))
 BROKEN = _problem(msg("The image is damaged or cut short (it did not arrive whole); take or choose it again."))
+TOO_MANY = _problem(msg("A game takes at most %(MAX_PHOTOS)s photos.", MAX_PHOTOS=MAX_PHOTOS))
 
 
 def too_big(width: int | None = None, height: int | None = None) -> Problem:
@@ -64,12 +51,25 @@ def too_big(width: int | None = None, height: int | None = None) -> Problem:
                         size=size, megapixels=MAX_INPUT_PIXELS // 10**6, side=MAX_INPUT_SIDE))
 
 
+_REFUSALS = {pixels.EMPTY: EMPTY, pixels.TOO_LARGE: TOO_LARGE, pixels.HEIC: HEIC, pixels.NOT_AN_IMAGE: NOT_AN_IMAGE,
+             pixels.POLYGLOT: POLYGLOT, pixels.BROKEN: BROKEN}
+
+
+def problem_of(code: str, size=None) -> Problem:
+    """What a refusal of events/pixels.py (``code``, the image's ``size``) says."""
+    return too_big(*size) if code == pixels.TOO_BIG and size else _REFUSALS.get(code) or too_big()
+
+
 class PhotoRefused(ValueError):
     """The upload is refused; ``problem`` says why in both languages."""
 
     def __init__(self, problem: Problem):
         super().__init__(problem.en)
         self.problem = problem
+
+    @classmethod
+    def of(cls, refused: pixels.Refused) -> "PhotoRefused":
+        return cls(problem_of(refused.code, refused.size))
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,10 @@ class Prepared:
     width: int
     height: int
 
+    @classmethod
+    def of(cls, done: pixels.Pixels) -> "Prepared":
+        return cls(Blob.of(done.image), Blob.of(done.thumb), done.width, done.height)
+
     def facts(self) -> dict:
         return {"sha256": self.image.sha256, "thumb_sha256": self.thumb.sha256, "media_type": MEDIA_TYPE,
                 "bytes": len(self.image.data), "width": self.width, "height": self.height}
@@ -101,128 +105,23 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def check(raw: bytes) -> None:
+    """The upload's bytes, kind, markup and pixel budget from its header (no decode), or
+    ``PhotoRefused``."""
+    try:
+        pixels.check(raw)
+    except pixels.Refused as refused:
+        raise PhotoRefused.of(refused) from None
+
+
 def prepare(raw: bytes) -> Prepared:
-    """The upload as it will be stored, or ``PhotoRefused``. Pure: nothing is stored."""
-    if not raw:
-        raise PhotoRefused(EMPTY)
-    if len(raw) > MAX_UPLOAD_BYTES:
-        raise PhotoRefused(TOO_LARGE)
-    _refuse_by_content(raw)
-    image = _decoded(raw)
-    if image.mode == "P":  # a palette resizes badly; its EXIF stays in ``info``
-        image = image.convert("RGBA")
-    image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)  # in a square: before turning
-    image = _upright_rgb(image)  # turning and converting the smaller image costs less
-    thumb = image.copy()
-    thumb.thumbnail((THUMB_SIDE, THUMB_SIDE), Image.Resampling.LANCZOS)
-    return Prepared(Blob.of(_jpeg(image, QUALITY)), Blob.of(_jpeg(thumb, THUMB_QUALITY)), *image.size)
-
-
-def _refuse_by_content(raw: bytes) -> None:
-    """What the first bytes and the places markup can hide say, before a decoder sees
-    the file."""
-    if raw[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftyphevc", b"ftypmsf1"):
-        raise PhotoRefused(HEIC)
-    if not (raw.startswith((b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n")) or (raw[:4] == b"RIFF" and raw[8:12] == b"WEBP")):
-        raise PhotoRefused(NOT_AN_IMAGE)  # SVG, HTML, PDF… whatever its name says
-    if carries_markup(raw):
-        raise PhotoRefused(POLYGLOT)
-
-
-def carries_markup(raw: bytes) -> bool:
-    """Whether markup hides where it can in an image file: its first bytes, its metadata
-    (JPEG segments before the first scan, PNG chunks other than the pixels, WebP chunks
-    other than the picture) or the first bytes of whatever follows the image. The
-    compressed pixels are not searched: any five bytes occur in them by chance (a 3 MB
-    phone JPEG carried "<hTmL" in the benchmark), and they never survive re-encoding."""
-    places = [raw[:SNIFFED], *_metadata_and_trailer(raw)]
-    return any(marker in place.lower() for place in places for marker in _MARKUP)
-
-
-def _metadata_and_trailer(raw: bytes) -> list[bytes]:
-    if raw.startswith(b"\xff\xd8"):
-        return _jpeg_parts(raw)
-    if raw.startswith(b"\x89PNG"):
-        return _chunk_parts(raw, 8, lambda at: (raw[at + 4:at + 8], int.from_bytes(raw[at:at + 4], "big"), 8, 4),
-                            skip={b"IDAT"}, last=b"IEND")
-    return _chunk_parts(raw, 12, lambda at: (raw[at:at + 4], int.from_bytes(raw[at + 4:at + 8], "little"), 8, 0),
-                        skip={b"VP8 ", b"VP8L", b"ALPH", b"ANMF"}, last=None,
-                        end=8 + int.from_bytes(raw[4:8], "little"))
-
-
-def _jpeg_parts(raw: bytes) -> list[bytes]:
-    """The segments before the first scan (APPn: EXIF, XMP; COM), and the trailer after
-    the last end-of-image marker."""
-    at = 2
-    while at + 4 <= len(raw) and raw[at] == 0xFF:
-        marker = raw[at + 1]
-        if marker == 0xFF:  # fill byte
-            at += 1
-            continue
-        if marker == 0xDA:  # start of scan: compressed pixels from here
-            break
-        at += 2 + int.from_bytes(raw[at + 2:at + 4], "big")
-    end = raw.rfind(b"\xff\xd9")
-    return [raw[:at], raw[end + 2:end + 2 + SNIFFED] if end >= 0 else b""]
-
-
-def _chunk_parts(raw: bytes, at: int, header, skip: set, last, end: int | None = None) -> list[bytes]:
-    """A chunked file's (PNG, RIFF) chunks other than ``skip``, and its trailer's start."""
-    parts, end = [], len(raw) if end is None else min(end, len(raw))
-    while at + 8 <= end:
-        kind, size, head, tail = header(at)
-        if kind not in skip:
-            parts.append(raw[at + head:at + head + size])
-        at += head + size + tail + (size % 2 if not tail else 0)
-        if kind == last:
-            break
-    parts.append(raw[at:at + SNIFFED])
-    return parts
-
-
-def _decoded(raw: bytes) -> Image.Image:
-    """The image decoded from ``raw`` (checked for size from its header first)."""
+    """The upload as it will be stored, decoded in this process, or ``PhotoRefused``.
+    Pure: nothing is stored. A server decodes in a process of its own instead
+    (web/photo_process.py), with this very function's work."""
     try:
-        image = Image.open(io.BytesIO(raw), formats=ACCEPTED)
-        width, height = image.size
-        if width * height > MAX_INPUT_PIXELS or max(width, height) > MAX_INPUT_SIDE:
-            raise PhotoRefused(too_big(width, height))
-        if image.format in ("JPEG", "MPO"):  # decode at the scale kept (DCT scaling): 2–4× faster
-            longer = max(width, height)
-            image.draft("RGB", (max(1, MAX_SIDE * width // longer), max(1, MAX_SIDE * height // longer)))
-        image.load()
-        return image
-    except PhotoRefused:
-        raise
-    except Image.UnidentifiedImageError:
-        raise PhotoRefused(NOT_AN_IMAGE) from None
-    except Image.DecompressionBombError:  # past twice Pillow's own limit, before its size is read
-        raise PhotoRefused(too_big()) from None
-    except (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, KeyError,
-            MemoryError, struct.error) as err:  # Pillow's ways of saying "cut short" or "malformed"
-        raise PhotoRefused(BROKEN) from err
-
-
-def _upright_rgb(image: Image.Image) -> Image.Image:
-    """The orientation EXIF asks for applied to the pixels; transparency on white; RGB.
-    Only the first frame of an animation is kept."""
-    try:
-        upright = ImageOps.exif_transpose(image)
-    except Exception:  # a malformed EXIF block: the pixels as stored are still the photo
-        upright = image
-    if upright.mode in ("RGBA", "LA", "PA") or (upright.mode == "P" and "transparency" in upright.info):
-        rgba = upright.convert("RGBA")
-        flat = Image.new("RGB", rgba.size, (255, 255, 255))
-        flat.paste(rgba, mask=rgba.getchannel("A"))
-        return flat
-    return upright.convert("RGB")
-
-
-def _jpeg(image: Image.Image, quality: int) -> bytes:
-    """A baseline JPEG with no metadata at all: no EXIF, no ICC profile, no comment."""
-    out = io.BytesIO()
-    image.save(out, format="JPEG", quality=quality, optimize=False, progressive=False)
-    return out.getvalue()
+        return Prepared.of(pixels.prepare(raw))
+    except pixels.Refused as refused:
+        raise PhotoRefused.of(refused) from None
 
 
 def is_stored_jpeg(data: bytes, width: int | None = None, height: int | None = None) -> bool:

@@ -112,9 +112,10 @@ def watch_the_write_lock(monkeypatch) -> list:
     return held
 
 
-def guarded_app(database: str):
-    """CSRF on, as in production: (an app on ``database``, an English-speaking client, its form token)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database})
+def guarded_app(database: str, **config):
+    """CSRF on, as in production: (an app on ``database`` with ``config``, an English-speaking
+    client, its form token)."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, **config})
     client = app.test_client()
     client.set_cookie("lang", "en")
     return app, client, csrf_of(client.get("/games/new").get_data(as_text=True))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
 from events import photos, store
 from events.photos import PhotoRefused
@@ -16,7 +16,7 @@ from events.projection import TableState, voided_in
 from events.table import Refused, ReusedId, StaleSequence, record
 from scoring.base import Problem
 from scoring.i18n import msg
-from web import views
+from web import decoding, views
 from web.db import get_db, get_states
 from web.i18n import tr
 from web.seating import my_seat, require_seat, table_or_404
@@ -42,9 +42,11 @@ def upload(game_id: str):
     caption = (request.form.get("caption") or "").strip()
     if len(caption) > photos.MAX_CAPTION:
         return refuse([Problem("core §9", msg("A caption takes at most %(MAX_CAPTION)s characters.", MAX_CAPTION=photos.MAX_CAPTION))], 422)
+    if len(table.photos) >= photos.MAX_PHOTOS:  # before the file is read or decoded
+        return refuse([photos.TOO_MANY], 422)
     raw = _chosen_file()
     try:
-        prepared = store.off_the_hub(photos.prepare, raw)  # decoding takes a CPU a moment: off gevent's hub
+        prepared = prepare(raw)
     except PhotoRefused as refused:
         return refuse([refused.problem], 413 if refused.problem is photos.TOO_LARGE else 422)
     data = {**prepared.facts(), "caption": caption, "about": about}
@@ -60,6 +62,13 @@ def upload(game_id: str):
     if about == "dispute":
         return redirect(url_for("audit.dispute", game_id=game_id, dispute_seq=dispute, _anchor="photos"), code=303)
     return views.after_write(game_id, seat, event.seq)
+
+
+def prepare(raw: bytes) -> photos.Prepared:
+    """An upload checked from its header here and decoded in a bounded process of its own
+    (web/decoding.py), in one of this worker's slots (``TooManyPhotos``: 503)."""
+    return decoding.prepare(raw, current_app.extensions["photo_slots"],
+                            current_app.config.get("PHOTO_MEMORY", decoding.MEMORY))
 
 
 def _chosen_file() -> bytes:
@@ -178,6 +187,7 @@ def photo_seqs(game_id: str) -> list[int]:
 
 @bp.record_once
 def _setup(state) -> None:
+    state.app.extensions["photo_slots"] = decoding.Slots(state.app.config.get("PHOTOS_AT_ONCE", decoding.PHOTOS_AT_ONCE))
     state.app.jinja_env.globals.update(photo_list=photo_list, photo_thumb_size=thumb_size,
                                        photo_seqs=photo_seqs, photo_limits=photos,
                                        photo_thumbs=lambda game_ids: final_thumbs(get_db(), game_ids))

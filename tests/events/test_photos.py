@@ -3,6 +3,7 @@ EXIF, upright, resized, and refused when they are not a photo. The images are ma
 here; tests/web/test_photos.py and tests/browser/test_photos.py use them."""
 from __future__ import annotations
 
+import functools
 import io
 import struct
 import zlib
@@ -46,6 +47,15 @@ def bomb(width=10_000, height=6_000) -> bytes:
     idat = zlib.compress(row * height, 9)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
             + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
+
+
+@functools.cache
+def hostile_webp() -> bytes:
+    """Issue 35's upload: a lossless WebP of 16,383 × 3,000 pixels (49 MP, under the budget's
+    50 MP and 16,384 a side) in about 2 kB; decoded whole it takes ~0.8 GB and seconds of CPU."""
+    out = io.BytesIO()
+    Image.new("RGB", (16_383, 3_000), (40, 90, 30)).save(out, "WEBP", lossless=True)
+    return out.getvalue()
 
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'
