@@ -14,7 +14,7 @@ SSE := static/vendor/htmx-ext-sse-$(call version,htmx-ext-sse).min.js
 MORPH := static/vendor/idiomorph-ext-$(call version,idiomorph).min.js
 NOSLEEP := static/vendor/nosleep-$(call version,nosleep.js).min.js
 
-.PHONY: setup run test test-slow bench lock chromium postgresql gettext messages
+.PHONY: setup run test test-slow bench bench-alone lock chromium postgresql gettext messages
 
 # Each language's catalog (translations/<lang>/LC_MESSAGES/messages.po, committed) compiled
 # to its .mo beside it (git ignores it), again whenever the .po changes.
@@ -113,5 +113,16 @@ test: setup $(VENV)/.test-installed chromium postgresql gettext
 test-slow: setup $(VENV)/.test-installed chromium postgresql gettext
 	$(PY) -m pytest -n 2 --dist loadfile -m slow
 
+# `make bench BASE=<commit or tag>`: that commit's code and today's, measured by turns in one run
+# on this machine, each figure as new ÷ base with both values and the load (bench/compare.py;
+# default BASE: the last commit before HEAD that changed docs/performance.md's figures). The
+# base gets a worktree and venv of its own under bench/results/, kept for the next run.
+# `make bench-alone` runs every part of today's code once, without a base.
+BASE ?=
+PARTS ?= sizes,real,max,history,imports
+ROUNDS ?= 2
 bench: setup $(VENV)/.test-installed postgresql
+	$(PY) -m bench.compare $(if $(BASE),--base $(BASE)) --parts $(PARTS) --rounds $(ROUNDS)
+
+bench-alone: setup $(VENV)/.test-installed postgresql
 	$(PY) -m bench.run

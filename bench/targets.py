@@ -1,23 +1,20 @@
-"""Issue 27's targets, this run's figures and the previous run's beside them, with a
-verdict per target: what `make bench` prints last and docs/performance.md quotes.
-
-The previous figures are those of `make bench` at 6421a71 (the run issue 27 reports,
-load average 1.3): the comparison is with the code before this round's changes, on the
-same kind of machine; like every figure here they move with the machine's load, which
-each run prints beside them.
+"""Issue 27's targets and this run's figure for each, with a verdict: what `bench.run`
+prints last. A comparison with earlier code is `make bench BASE=<commit>`
+(bench/compare.py), both measured by turns in one run; figures of another run, on
+another machine or at another load, are not set beside these.
 """
 from __future__ import annotations
 
-# measure -> (the previous run's figure as issue 27 reports it, the target as text)
-PREVIOUS = {
-    "append_render_1000": ("score pad 12.6, Han 17.9; Five Tribes 36.9, Dragon 30.9 at their ends", "≤ 15 ms, every game"),
-    "real_games": ("11.8–24.4 (Five Tribes 24.4)", "≤ 15 ms, every example"),
-    "ours_floor": ("1.7–4.0×", "≤ 3×"),
-    "max_appends": ("147/s, p95 193 ms", "≥ 330/s"),
-    "push": ("p50 123, p95 1,344, p99 7,697 (poll p95 1,484)", "p95 ≤ 250 ms, p99 ≤ 1 s"),
-    "push_hog": ("not measured", "push no worse than poll"),
-    "servers": ("p95 542 ms (1,000 streams)", "p95 ≤ 250 ms"),
-    "history": ("timeline 1,100, one move in three undone 1,700", "≤ 1,000 ms cold"),
+# measure -> the target, as text
+TARGETS = {
+    "append_render_1000": "≤ 15 ms, every game",
+    "real_games": "≤ 15 ms, every example",
+    "ours_floor": "≤ 3×",
+    "max_appends": "≥ 330/s",
+    "push": "p95 ≤ 250 ms, p99 ≤ 1 s",
+    "push_hog": "push no worse than poll",
+    "servers": "p95 ≤ 250 ms",
+    "history": "≤ 1,000 ms cold",
 }
 
 
@@ -34,14 +31,13 @@ def _p95(summary: dict | None) -> float | None:
     return (summary or {}).get("p95")
 
 
-def rows(results: dict) -> list[tuple[str, str, str, str, str]]:
-    """(measure, previous, this run, target, verdict) for every target this run measured."""
+def rows(results: dict) -> list[tuple[str, str, str, str]]:
+    """(measure, this run, target, verdict) for every target this run measured."""
     out = []
 
     def add(key: str, label: str, now: str, met: bool | None) -> None:
-        previous, target = PREVIOUS[key]
         verdict = "–" if met is None else ("**met**" if met else "**not met**")
-        out.append((label, previous, now, target, verdict))
+        out.append((label, now, TARGETS[key], verdict))
 
     sizes = _at_1000(results.get("sizes") or [])
     if sizes:
@@ -102,7 +98,7 @@ def render(results: dict) -> list[str]:
     out = ["### Issue 27's targets in this run", "",
            f"This run: {results['started']} → {results.get('finished', '')}, load average (1, 5, 15 min) "
            f"{before[0]:.1f}, {before[1]:.1f}, {before[2]:.1f} before and {after[0]:.1f}, {after[1]:.1f}, "
-           f"{after[2]:.1f} after. Previous: `make bench` at 6421a71 (load average 1.3).", "",
-           "| measure | previous | this run | target | verdict |", "|---|---|---|---|---|"]
+           f"{after[2]:.1f} after. Earlier code is compared in one run by `make bench BASE=<commit>`.", "",
+           "| measure | this run | target | verdict |", "|---|---|---|---|"]
     out += [f"| {' | '.join(row)} |" for row in found]
     return out + [""]

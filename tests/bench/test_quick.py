@@ -190,9 +190,86 @@ def test_other_tables_moves_are_measured_during_the_largest_imports():
     assert "during the largest imports" in "\n".join(__import__("bench.imports", fromlist=["render"]).render(result))
 
 
-def test_the_report_ends_with_issue_27s_targets_this_run_beside_the_previous(quick):
-    """``make bench`` prints, last, a verdict per target it measured (bench/targets.py)."""
+def test_the_report_ends_with_issue_27s_targets_this_run_alone(quick):
+    """``bench.run`` prints, last, a verdict per target it measured (bench/targets.py), and
+    no figure of another run beside them (issue 38: those came from another machine)."""
     report = bench.render(quick)
     targets = report[report.index("### Issue 27's targets in this run"):]
-    assert "| measure | previous | this run | target | verdict |" in targets
+    assert "| measure | this run | target | verdict |" in targets and "previous" not in targets
     assert "load average" in targets and "history pages cold" in targets and "tap → other phones" in targets
+
+
+def test_make_bench_measures_a_base_and_today_by_turns_and_prints_each_ratio(tmp_path):
+    """``make bench BASE=…``'s comparison (bench/compare.py), small: this tree stands in for
+    the base's prepared checkout, two rounds of one part in each, the order alternating."""
+    from bench import compare
+    from bench.common import ROOT
+    out = tmp_path / "compare.md"
+    assert compare.main(["--base-tree", ROOT, "--quick", "--parts", "sizes", "--games", "scorepad",
+                         "--sizes", "30", "--rounds", "2", "--out", str(out)]) == 0
+    text, raw = out.read_text(), json.loads((tmp_path / "compare.json").read_text())
+    assert "new ÷ base" in text and "load average (1 min)" in text
+    assert len(raw["loads"]) == 2 * 2 + 1  # before each of the four runs, and at the end
+    assert [len(raw["runs"]["sizes"][side]) for side in ("base", "new")] == [2, 2]
+    rows = raw["figures"]["sizes"]
+    assert "scorepad at 30: append + render CPU p50 ÷ floor" in rows
+    for name, row in rows.items():
+        assert row["base"] is not None and row["new"] is not None, name
+        assert f"| {name} | " in text
+        if row["base"]:
+            assert row["ratio"] == pytest.approx(row["new"] / row["base"]) and len(row["round_ratios"]) == 2
+
+
+def test_a_figure_is_the_median_of_its_rounds_and_the_targets_read_the_ratios():
+    from bench.compare import combine
+    from bench.figures import issue_targets
+
+    def appends(per_s):
+        return {"max": {"appends_per_s": per_s, "latency": {"p95": 50.0}, "errors": 0}}
+    report = {"runs": {"max": {"base": [appends(100.0), appends(120.0), None],
+                               "new": [appends(330.0), appends(360.0), appends(400.0)]}}}
+    row = combine(report)["max"]["sustained appends per s (16 clients)"]
+    assert (row["base"], row["new"], row["better"]) == (110.0, 360.0, "higher")  # a failed run counts for nothing
+    assert row["ratio"] == pytest.approx(360 / 110) and row["round_ratios"] == [3.3, 3.0]
+    [(target, now, met)] = issue_targets(combine(report))
+    assert target == "sustained appends ≥ 3× the base" and met and "3.27×" in now
+    report["runs"]["max"]["new"] = [appends(300.0)] * 3
+    assert not issue_targets(combine(report))[0][2]
+
+
+def test_the_default_base_is_the_last_commit_before_head_that_changed_the_figures():
+    import subprocess
+    from bench.common import ROOT
+    from bench.compare import default_base, git
+    base = default_base()
+    if git("tag"):
+        pytest.skip("a tag is the default base here")
+    assert base != git("rev-parse", "HEAD")
+    diff = git("show", "--format=", base, "--", "docs/performance.md")
+    assert any(line.startswith("+") and ("ms" in line or "×" in line) for line in diff.splitlines())
+    later = git("log", "--format=%H", f"{base}..HEAD~1", "--", "docs/performance.md").split()
+    for commit in later:  # nothing since changed a figure
+        changed = subprocess.run(["git", "log", "-1", "--format=%H", "-G", "[0-9] ?(ms|×|/s)", commit, "--",
+                                  "docs/performance.md"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        assert changed != commit
+
+
+def test_make_bench_passes_the_base_on():
+    import subprocess
+    from bench.common import ROOT
+    dry = subprocess.run(["make", "-n", "bench", "BASE=v1", "ROUNDS=3"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert "-m bench.compare --base v1 --parts sizes,real,max,history,imports --rounds 3" in dry
+
+
+@pytest.mark.slow
+def test_the_base_is_checked_out_with_a_venv_of_its_own_and_runs_its_own_benchmark(tmp_path):
+    from bench.compare import git, prepare, run_part
+    head = git("rev-parse", "HEAD")
+    tree = prepare(head, log=lambda msg: None)
+    try:
+        assert git("rev-parse", "HEAD", cwd=tree) == head
+        results = run_part(tree, "wal", ["--quick"], str(tmp_path / "wal"))
+        assert results and results["wal"]["ours"]["mean"] > 0
+    finally:
+        git("worktree", "remove", "--force", tree)
