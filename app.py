@@ -39,7 +39,8 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, bgstats, boards, cli, db, i18n, organiser, pages, people, photos, poll, rules, seats, security, stats, stream, views
+    from web import api, audit, bgstats, boards, cli, db, i18n, logs, organiser, pages, people, photos, poll, rules, seats, security, stats, stream, views
+    logs.init_app(app)  # first: every request gets its id before anything may refuse it (web/logs.py)
     from events.live import Hub
     app.extensions["live"] = Hub()  # this server's streams and their watcher (events/live.py)
     app.extensions["on_recorded"] = on_recorded(app.extensions["live"])  # every connection of the app carries them (web/db.py)
@@ -228,6 +229,8 @@ def _register_errors(app: Flask) -> None:
         """SQLite's write lock not had within busy_timeout (a long write elsewhere): nothing
         was written; the phone is told to send again shortly, never a 500."""
         if "locked" not in str(e) and "busy" not in str(e):
+            from web.logs import unexpected
+            unexpected(e)
             return error(500, gettext("Something went wrong on the server; try again."))
         return (*error(503, gettext("The server is busy writing; your move was not recorded yet, send it again in a moment.")),
                 {"Retry-After": "2"})

@@ -19,6 +19,10 @@ worker_connections = 3000   # per worker: live streams (2,000 for the server, MA
 # phones (events/live.py). A slot per worker; a replaced worker takes the dead one's.
 _stream_counts = _shared_array("q", 64)
 
+# Every line of the access and error logs without the secrets some paths carry (a join,
+# hand-over or organiser link): web/logs.py, docs/reliability.md "Logs".
+logger_class = "web.logs.RedactingGunicornLogger"
+
 timeout = 60
 graceful_timeout = 5        # a restart closes streams; phones reconnect by themselves
 keepalive = 5

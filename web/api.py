@@ -14,6 +14,7 @@ from scoring.i18n import msg
 from scoring.schema import unencodable_path
 from web.db import caches, get_db, get_states
 from web.i18n import tr
+from web.logs import refused_because
 from web.rules import problem_json
 from web.seating import my_seat, require_seat
 from web.security import device_id
@@ -25,6 +26,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def _error(status: int, message: dict, **extra):
     """A JSON error: ``error`` in the client's language (?lang=, the lang cookie or
     Accept-Language, as the pages choose); ``problems`` keep both languages."""
+    refused_because(extra.get("problems") or message)  # the log says it in English (web/logs.py)
     return jsonify({"error": tr(message), **extra}), status
 
 
