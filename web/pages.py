@@ -120,6 +120,16 @@ def move(game_id: str):
     return _record(game_id, table_state, seat, type_, data)
 
 
+@bp.post("/games/<game_id>/form")
+def redraw(game_id: str):
+    """The move form drawn again with what it holds, recording nothing: a choice that changes
+    what the form offers (Five Tribes' order of drops changes who is within the assassins'
+    reach) asks for it — on each change with a script, by a button without one."""
+    table_state = table_or_404(game_id)
+    seat = _require_seat(game_id, table_state)
+    return views.render_table(game_id, table_state, seat, form=request.form)
+
+
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
     table_state = table_or_404(game_id)

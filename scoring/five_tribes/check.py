@@ -216,7 +216,7 @@ def _check_path(meeples, d) -> list[Problem]:
         return [_path_problem(msg("%(start)s is empty: a move starts on a tile with meeples.", start=start))]
     if len(path) - 1 != picked or len(drops) != picked:
         return [_path_problem(msg("%(start)s holds %(picked)s meeples, so the path takes %(picked)s steps (it has %(value)s steps and %(count)s meeples dropped).", start=start, picked=picked, value=len(path) - 1, count=len(drops)))]
-    return _step_problems(path) or _drop_problems(meeples, path, drops, hand)
+    return _step_problems(path) or drop_problems(meeples, path, drops, hand)
 
 
 def _path_problem(message: Text) -> Problem:
@@ -232,7 +232,8 @@ def _step_problems(path) -> list[Problem]:
     return []
 
 
-def _drop_problems(meeples, path, drops, hand) -> list[Problem]:
+def drop_problems(meeples, path, drops, hand) -> list[Problem]:
+    """§4: the meeples dropped are those picked up, and the last one lands where its tribe stands."""
     if Counter(drops) != Counter(hand):
         return [_path_problem(msg("The meeples dropped (%(dropped)s) are not those picked up (%(picked)s).", dropped=_tribes(Counter(drops)), picked=_tribes(Counter(hand))))]
     if walk(meeples, path, drops)["count"] < 2:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from scoring.base import Move
-from scoring.five_tribes.check import cards_left, djinns_left, in_bag
+from scoring.five_tribes.check import cards_left, djinns_left, drop_problems, in_bag
 from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, CELLS, COLOURS, DJINNS, FAKIRS, GOODS,
                                       PAYMENT_LABELS, PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES,
                                       blue_around, can_end, card_label, distance, drop_options, hand_of,
@@ -187,10 +187,12 @@ def _cells(state, path: list[int]) -> list[dict]:
 
 # ---------------------------------------------------------------- a move tapped on the board
 
-def draft(state: dict, raw_path: str | None, last: str | None = None) -> dict:
+def draft(state: dict, raw_path: str | None, last: str | None = None, typed=None) -> dict:
     """A move being tapped (the path so far travels in the page's address, so it works without
     a script): the tiles that may be tapped next, and once the path is whole what the move
-    does and what is left to choose (§4, §13)."""
+    does and what is left to choose (§4, §13) — for the order of drops the form holds
+    (``typed``'s ``drop_1``…, as the player set it) when it is one of the hand's orders, else
+    for the order the app proposes."""
     meeples = state["meeples"]
     path, refused = _tapped(meeples, raw_path or "")
     out = {"path": [TILE_NAMES[t] for t in path], "query": ".".join(TILE_NAMES[t] for t in path),
@@ -207,8 +209,18 @@ def draft(state: dict, raw_path: str | None, last: str | None = None) -> dict:
         return out | {"taps": [TILE_NAMES[n] for n in taps],
                       "finals": {TILE_NAMES[n]: _final(state, path + [n]) for n in taps} if left == 1 else {}}
     drops, only = drop_options(meeples, path, last)
+    drops = _typed_drops(typed, hand, len(path) - 1) or drops
+    refused = drops and drop_problems(meeples, path, drops, hand)
     return out | {"taps": [], "drops": drops, "only": only, "lasts": last_tribes(meeples, path),
-                  "outcome": _outcome(state, path, drops)}
+                  "order_refused": refused and refused[0].text,
+                  "outcome": None if refused else _outcome(state, path, drops)}
+
+
+def _typed_drops(typed, hand: dict[str, int], steps: int) -> list[str] | None:
+    """The order of drops the form holds, one of the hand's tribes a step: kept as typed, so
+    a player changing it one step at a time sees what is off until the meeples add up (§4)."""
+    chosen = [(typed or {}).get(f"drop_{i}") for i in range(1, steps + 1)]
+    return chosen if all(tribe in hand for tribe in chosen) else None
 
 
 def _tapped(meeples, raw: str) -> tuple[list[int], str | None]:

@@ -272,3 +272,37 @@ def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone,
     page.get_by_test_id("ft-tile-E5").click()
     expect(refused).to_contain_text(WHY[lang]["E5"])
     expect(page.locator(".ft-cell.drafted")).to_have_count(2)       # A2, A1
+
+
+def test_the_victims_follow_the_order_of_drops_the_player_sets(live_server, new_phone):
+    """Issue 34 item 3: B1 (M B A) → C1 → D1 → E1 (A A M), the assassin taken. Dropped builder
+    first and merchant second (not as proposed), D1 holds a merchant to kill: the form draws the
+    move again as each select changes, and records the victim offered for the order chosen."""
+    from tests.scoring.five_tribes.test_meeples import BOARD
+    page = _start(new_phone(), live_server)
+    _lay_by_hand(page, BOARD)
+    for name in ["Peti", "Zoli", "Gerda"]:
+        expect(page.get_by_role("heading", name=f"Round 1 – bid: {name}")).to_be_visible()
+        page.get_by_role("button", name="Bid", exact=True).click()
+    expect(page.get_by_role("heading", name="Turn: Gerda")).to_be_visible()
+    for tile, left in (("B1", "steps left 3"), ("C1", "steps left 2"), ("D1", "steps left 1")):
+        page.get_by_test_id(f"ft-tile-{tile}").click()
+        expect(page.get_by_test_id("ft-tap-help")).to_contain_text(left)
+    page.get_by_test_id("ft-tile-E1").click()
+    page.locator(".ft-lasts a", has_text="red").click()           # the assassin taken
+    victims = page.get_by_test_id("ft-victims")
+    expect(victims).to_be_visible()
+    expect(victims.get_by_label("D1: green")).to_have_count(0)
+    page.get_by_text("Order of the meeples dropped").click()
+    with page.expect_response(lambda r: r.url.endswith("/form")):
+        page.locator("select[name=drop_1]").select_option("builder")  # one step at a time: B B A adds up to nothing
+    expect(page.get_by_test_id("ft-order-refused")).to_contain_text("are not those picked up")
+    # the form drawn again is live once htmx has settled it (a person is never that quick)
+    expect(page.locator("#table-body.htmx-swapping, #table-body.htmx-settling, .htmx-added")).to_have_count(0)
+    expect(page.locator("select[name=drop_1]")).to_have_value("builder")
+    page.locator("select[name=drop_2]").select_option("merchant")
+    expect(victims.get_by_label("D1: green")).to_be_visible()
+    victims.get_by_label("D1: green").check()
+    page.get_by_test_id("ft-record-move").click()
+    expect(page.locator(".log")).to_contain_text("D1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -261,15 +261,21 @@ def test_every_place_select_starts_empty(client, db):
         assert re.match(r'\s*<option value="">', options) and "selected" not in options, name
 
 
-def test_a_move_with_choices_asks_only_what_the_rules_leave_open(phone):
+def _meeples_laid_and_bid(client, db):
+    """test_meeples' BOARD laid by hand, the three bids placed: the first turn's move is next."""
     from tests.scoring.five_tribes.test_meeples import BOARD
-    client, db = phone
     game_id = _csrf_new(client)
     fields = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)}
     fields |= {f"meeple_{i}_{k}": tribe for i, tile in enumerate(BOARD) for k, tribe in enumerate(tile)}
     assert _csrf_post(client, db, game_id, action="board-laid", **fields).status_code == 303
     for _ in range(3):
         assert _csrf_post(client, db, game_id, action="bid-placed", cost="0").status_code == 303
+    return game_id
+
+
+def test_a_move_with_choices_asks_only_what_the_rules_leave_open(phone):
+    client, db = phone
+    game_id = _meeples_laid_and_bid(client, db)
     # B1 (M B A) → C1 → D1 → E1 (A A M): the last meeple may be the merchant or the assassin
     page = client.get(f"/games/{game_id}?path=B1.C1.D1").get_data(as_text=True)
     assert not FINAL.search(page) and 'data-testid="ft-tile-E1"' in page     # a choice is left: no record on tap
@@ -296,3 +302,35 @@ def test_buying_with_no_card_chosen_says_so_in_the_players_words_not_the_schemas
     problem = refused.value.problems[0]
     assert "cards" not in problem.en and "card to buy" in problem.en
     assert "lapot" in problem.hu and problem.rule == rule(5)
+
+
+def test_the_victims_offered_are_those_of_the_drop_order_chosen_without_a_script(phone):
+    """Issue 34 item 3: B1 (M B A) → C1 → D1 → E1, the assassin last. The app proposes the merchant
+    on C1 and the builder on D1; the table dropped them the other way round, so D1 holds a merchant
+    to kill — the victims followed the proposed order and never offered it. The form is drawn again
+    for the order chosen (its button posts the form, no script needed) and records that victim."""
+    client, db = phone
+    game_id = _meeples_laid_and_bid(client, db)
+    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1&last=assassin").get_data(as_text=True)
+    assert 'value="tile:D1:merchant"' not in page and 'data-testid="ft-drops-show"' in page
+    order = {"path": "B1.C1.D1.E1", "last": "assassin", "drop_1": "builder", "drop_2": "merchant", "drop_3": "assassin"}
+    before = load(db, game_id).seq
+    redrawn = client.post(f"/games/{game_id}/form", data={"csrf_token": csrf_of(page), **order})
+    page = redrawn.get_data(as_text=True)
+    assert redrawn.status_code == 200 and 'value="tile:D1:merchant"' in page
+    assert re.search(r'<select name="drop_1"[^>]*>.*?<option value="builder" selected', page, re.S)
+    assert load(db, game_id).seq == before                     # drawing the form again records nothing
+    r = _csrf_post(client, db, game_id, page, action="meeples-moved", victim="tile:D1:merchant", **order)
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    moved = store.read_events(db, game_id)[-1].data
+    assert moved["drops"] == ["builder", "merchant", "assassin"] and moved["victims"] == [{"tile": "D1", "tribe": "merchant"}]
+
+
+def test_an_order_of_drops_that_cannot_end_says_why_instead_of_a_move(phone):
+    client, db = phone
+    game_id = _meeples_laid_and_bid(client, db)
+    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1&last=assassin").get_data(as_text=True)
+    order = {"path": "B1.C1.D1.E1", "drop_1": "assassin", "drop_2": "merchant", "drop_3": "builder"}  # no builder on E1
+    page = client.post(f"/games/{game_id}/form", data={"csrf_token": csrf_of(page), **order}).get_data(as_text=True)
+    assert 'data-testid="ft-order-refused"' in page and 'data-testid="ft-victims"' not in page
+    assert 'data-testid="ft-record-move"' in page              # recording it is refused with the same reason
