@@ -145,6 +145,12 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
     "create_organiser_link": (
         Table("organiser_link", _columns(Column("id", INTEGER, primary=True, check="id = 1"), ("salt", TEXT))),
     ),
+    # An imported play's score as BG Stats gave it where no whole number holds it: "" for a
+    # play without points (co-op, no-points games), "61.5" for a decimal score; NULL for
+    # every whole score (group/plays.py, docs/people.md §8).
+    "add_given_scores_to_stat_seats": (
+        AddColumns("stat_seats", (Column("score_given", PLAIN_TEXT, null=True),)),
+    ),
 }
 
 # sqlite-utils runs each migration once per database file, recording its name.

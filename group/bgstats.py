@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 import uuid
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
@@ -17,13 +17,13 @@ from events import store
 from scoring import GAMES
 from scoring.base import Problem, Text, text
 from scoring.i18n import msg
-from scoring.schema import has_direction_control, unencodable_path
+from scoring import text as text_policy
+from scoring.schema import unencodable_path
 
 SOURCE = "Tablescribe"
 _NAMESPACE = uuid.UUID("8a3c7d0e-3f51-4b8e-9d0a-5d7f2b6c1e44")  # this app's uuids, stable per play
 MAX_PLAYS = 10_000
 FIRST_YEAR, LAST_YEAR = 1900, 2999  # a play's date (docs/people.md §8)
-_WHOLE = re.compile(r"-?[0-9]{1,9}")  # a score: a whole number as BG Stats writes it
 _KIND_OF_BGG = {}
 for _game in GAMES.values():  # the registry's order: 31594 is the move-by-move Dragon, not its tally
     if _game.bgg_id is not None:
@@ -42,9 +42,10 @@ def _uuid(*parts) -> str:
     return str(uuid.uuid5(_NAMESPACE, "/".join(map(str, parts))))
 
 
-def _local(moment: str, zone) -> str:
-    """A stored UTC time as BG Stats writes dates: the table's wall clock, "YYYY-MM-DD HH:mm:ss"."""
-    return datetime.fromisoformat(moment).astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+def _utc(moment: str) -> str:
+    """A stored time as BG Stats' format writes dates: UTC, "YYYY-MM-DD HH:mm:ss"
+    (docs/people.md §8: its push format's playDate is the play's end in UTC)."""
+    return datetime.fromisoformat(moment).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _players(play: dict, names: dict[int, str]) -> list[dict]:
@@ -53,49 +54,55 @@ def _players(play: dict, names: dict[int, str]) -> list[dict]:
             for s in sorted(play["seats"], key=lambda s: s["seat"])]
 
 
-def play_document(play: dict, game_name: str, names: dict[int, str], zone) -> dict:
-    """One finished play as a ``.bgsplay`` file: top-level about, players, locations, games,
-    plays, userInfo (userInfo names no "me": the server does not know whose phone it is)."""
+def play_document(play: dict, game_name: str, names: dict[int, str], start: int = 0, me: int | None = None) -> dict:
+    """One finished play as a ``.bgsplay`` file, field by field as BG Stats writes its own
+    (docs/people.md §8): about, players, locations, games, plays, userInfo. ``start``: the
+    seat that began the game; ``me``: the seat of the phone asking (``userInfo.meRefId``,
+    whom BG Stats takes for its own user), the first seat's when the phone holds none."""
     seats = _players(play, names)
-    stamp = _local(play["ended_at"], zone)
+    stamp = _utc(play["ended_at"])
+    me_id = next((i + 1 for i, s in enumerate(seats) if s["seat"] == me), 1)
     return {
         "about": f"{SOURCE}: play {play['game_id']}, exported for BG Stats",
-        "players": [{"id": i + 1, "name": s["shown"], "isAnonymous": False,
+        "players": [{"id": i + 1, "name": s["shown"], "isAnonymous": False, "bggUsername": "",
                      "uuid": _uuid("person", s["person"] or s["shown"]), "modificationDate": stamp}
                     for i, s in enumerate(seats)],
         "locations": [{"id": 1, "name": SOURCE, "uuid": _uuid("location", SOURCE), "modificationDate": stamp}],
         "games": [{"id": 1, "name": game_name, "bggId": play["bgg_id"] or 0, "highestWins": True,
-                   "cooperative": False, "noPoints": False, "uuid": _uuid("game", play["key"]),
-                   "modificationDate": stamp}],
-        "plays": [{"uuid": _uuid("play", play["game_id"]), "gameRefId": 1, "locationRefId": 1,
-                   "playDate": _local(play["started_at"], zone), "durationMin": play["seconds"] // 60,
-                   "entryDate": stamp, "modificationDate": stamp, "ignored": False,
-                   "manualWinner": False, "rounds": 0, "board": "", "bggId": 0,
+                   "cooperative": False, "noPoints": False, "usesTeams": False,
+                   "uuid": _uuid("game", play["key"]), "modificationDate": stamp}],
+        "plays": [{"uuid": own_play_uuid(play["game_id"]), "gameRefId": 1, "locationRefId": 1,
+                   "playDate": stamp, "durationMin": play["seconds"] // 60,
+                   "entryDate": stamp, "modificationDate": stamp, "ignored": False, "usesTeams": False,
+                   "manualWinner": False, "rounds": 0, "board": "", "bggId": 0, "scoringSetting": 0,
                    "comments": f"{SOURCE} {play['game_id']}",
                    "playerScores": [{"score": str(s["score"]), "winner": s["rank"] == 1, "rank": s["rank"],
-                                     "seatOrder": s["seat"] + 1, "startPlayer": s["seat"] == 0,
-                                     "playerRefId": i + 1, "newPlayer": False}
+                                     "seatOrder": s["seat"] + 1, "startPlayer": s["seat"] == start,
+                                     "playerRefId": i + 1, "newPlayer": False, "role": ""}
                                     for i, s in enumerate(seats)]}],
-        "userInfo": {"bggUsername": ""},
+        "userInfo": {"meRefId": me_id, "bggUsername": ""},
     }
 
 
-def create_play_link(play: dict, game_name: str, names: dict[int, str], zone) -> str:
-    """The BG Stats app's create-play link: one tap on a phone with the app opens the play.
-    BG Stats' published format for pushing plays from other apps (docs/people.md §8):
-    scores are numbers; ``sourceGameId`` and each ``sourcePlayerId`` are the ids BG Stats
-    remembers per source, so a game and a person are matched once and found again."""
+LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+
+
+def create_play_link(play: dict, game_name: str, names: dict[int, str], start: int = 0) -> str:
+    """BG Stats' create-play link: on a phone with the app it opens the play there, and as
+    an https link it also opens in a browser where the app is missing (docs/people.md §8).
+    BG Stats' published format for pushing plays from other apps: playDate is the play's
+    end in UTC; scores are numbers; ``sourceGameId`` and each ``sourcePlayerId`` are the
+    ids BG Stats remembers per source, so a game and a person are matched once and found again."""
     data = {"sourceName": SOURCE, "sourcePlayId": play["game_id"],
-            "playDate": _local(play["started_at"], zone), "durationMin": play["seconds"] // 60,
+            "playDate": _utc(play["ended_at"]), "durationMin": play["seconds"] // 60,
             "location": SOURCE, "board": "", "comments": f"{SOURCE} {play['game_id']}",
             "game": {"name": game_name, "bggId": play["bgg_id"] or 0, "highestWins": True,
                      "noPoints": False, "sourceGameId": play["key"]},
             "players": [{"name": s["shown"], "score": s["score"], "winner": s["rank"] == 1,
-                         "startPlayer": s["seat"] == 0, "rank": s["rank"], "role": "",
+                         "startPlayer": s["seat"] == start, "rank": s["rank"], "role": "",
                          "sourcePlayerId": source_player_id(s)}
                         for s in _players(play, names)]}
-    return "bgstats://app.bgstatsapp.com/createPlay.html?data=" + quote(
-        json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
+    return LINK + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
 
 
 def source_player_id(seat: dict) -> str:
@@ -106,11 +113,30 @@ def source_player_id(seat: dict) -> str:
 
 # ---- reading a BG Stats export ---------------------------------------------------------
 
+MAX_SEATS = 30  # a play's seats: BG Stats logs parties of 15 and more
+_NUMBER = re.compile(r"(-?[0-9]{1,9})(?:[.,]([0-9]{1,6}))?")  # a score: "61", "61.5" (a comma as some locales write it)
+NO_POINTS = None  # a seat's score in a play without points (co-op, no-points games, a score left empty)
+
+
+@dataclass
+class Export:
+    """What a BG Stats export holds for the statistics: the plays read, how many the file
+    marks ``ignored`` (left out of BG Stats' own statistics too), and each play refused
+    with its reason (the others are imported: one broken play never refuses the file)."""
+
+    plays: list[dict]
+    ignored: int = 0
+    refused: list[Problem] = field(default_factory=list)
+
+
 def _bad(message: Text) -> BadBGStats:
     return BadBGStats([Problem("people §8", message)])
 
 
 def _by_id(doc: dict, key: str, required: bool = True) -> dict[int, dict]:
+    """The file's players, games or locations by id. A malformed list refuses the file (no
+    play could be read); an item whose name the text policy refuses is kept with its
+    reason, and refuses only the plays that name it."""
     items = doc.get(key, [] if not required else None)
     if not isinstance(items, list):
         raise _bad(msg("\"%(key)s\" must be a list.", key=key))
@@ -118,26 +144,20 @@ def _by_id(doc: dict, key: str, required: bool = True) -> dict[int, dict]:
     for i, item in enumerate(items, start=1):
         if not isinstance(item, dict) or type(item.get("id")) is not int or item["id"] in found:
             raise _bad(msg("%(key)s #%(i)s: needs a unique integer \"id\".", key=key, i=i))
-        if not isinstance(item.get("name"), str):
-            raise _bad(msg("%(key)s #%(i)s: \"name\" must be text.", key=key, i=i))
-        if key != "players" and not _plain(item["name"]):  # a player's name: roster.clean_name
-            raise _bad(msg("%(key)s #%(i)s: the name holds a control character or a text direction mark (%(name)s); "
-                           "see docs/people.md §1.", key=key, i=i, name=repr(item["name"][:40])))
-        found[item["id"]] = item
+        rule = text_policy.NAME if key == "players" else text_policy.TITLE
+        try:
+            found[item["id"]] = {**item, "name": text_policy.clean(item.get("name"), rule)}
+        except text_policy.BadText as refused:
+            found[item["id"]] = {**item, "refused": msg("%(key)s #%(i)s: %(why)s", key=key, i=i, why=refused.why)}
     return found
 
 
-def _plain(text: str) -> bool:
-    """No control character or text direction control (people §1): '\u202eevil' shows as
-    'live' and turns the names after it around, wherever the name is listed."""
-    return not has_direction_control(text) and not any(unicodedata.category(c) == "Cc" for c in text)
-
-
-def read_export(doc, zone) -> list[dict]:
-    """A BG Stats export (the structure ``play_document`` writes) → plays as
-    {source_id, date, started_at, game: {name, bggId, highestWins}, kind, scores: [{name,
-    score, rank, winner, seat, start}]}, or BadBGStats naming the first problem: an unknown
-    reference, a score that is not a whole number, a malformed field."""
+def read_export(doc) -> Export:
+    """A BG Stats export (the structure ``play_document`` writes, docs/people.md §8) →
+    the plays as {source_id, date, started_at, game: {name, bggId, highestWins,
+    cooperative, noPoints}, kind, scores: [{name, score, rank, winner, seat, start,
+    anonymous}]}, the plays marked ignored counted, each broken play refused with its
+    reason. BadBGStats only when the file as a whole is no export."""
     if not isinstance(doc, dict):
         raise _bad(msg("This is no BG Stats export (a JSON object is needed)."))
     where = unencodable_path(doc)
@@ -148,36 +168,74 @@ def read_export(doc, zone) -> list[dict]:
     plays = doc.get("plays")
     if not isinstance(plays, list) or len(plays) > MAX_PLAYS:
         raise _bad(msg("\"plays\" must be a list of at most %(MAX_PLAYS)s.", MAX_PLAYS=MAX_PLAYS))
+    out = Export([])
     # 10,000 plays take a while: the worker's other connections run meanwhile (store.cooperate)
-    return [_read_play(i, play, players, games, locations, zone)
-            for i, play in enumerate(store.cooperating(plays, 64), start=1)]
+    for i, play in enumerate(store.cooperating(plays, 64), start=1):
+        if isinstance(play, dict) and play.get("ignored") is True:
+            out.ignored += 1
+            continue
+        try:
+            out.plays.append(_read_play(i, play, players, games, locations))
+        except BadBGStats as refused:
+            out.refused += refused.problems
+    return out
 
 
-def _read_play(n: int, play, players, games, locations, zone) -> dict:
+def _read_play(n: int, play, players, games, locations) -> dict:
     where = msg("play #%(n)s", n=n)
     if not isinstance(play, dict):
         raise _bad(msg("%(where)s: must be an object.", where=where))
     game = games.get(play.get("gameRefId")) if type(play.get("gameRefId")) is int else None
     if game is None:
         raise _bad(msg("%(where)s: gameRefId %(ref)s is not among the games.", where=where, ref=repr(play.get("gameRefId"))))
-    if "locationRefId" in play and play["locationRefId"] not in (None, 0) and play["locationRefId"] not in locations:
-        raise _bad(msg("%(where)s: locationRefId %(ref)s is not among the locations.", where=where, ref=repr(play["locationRefId"])))
-    started = _date(play.get("playDate"), where, zone)
+    _named(where, game)
+    if "locationRefId" in play and play["locationRefId"] not in (None, 0):
+        if play["locationRefId"] not in locations:
+            raise _bad(msg("%(where)s: locationRefId %(ref)s is not among the locations.", where=where, ref=repr(play["locationRefId"])))
+        _named(where, locations[play["locationRefId"]])
+    ended = _date(play.get("playDate"), where)
     minutes = play.get("durationMin", 0)
     if type(minutes) is not int or not 0 <= minutes <= 60 * 24 * 14:
         raise _bad(msg("%(where)s: durationMin must be a whole number 0–20160.", where=where))
     scores = play.get("playerScores")
-    if not isinstance(scores, list) or not 1 <= len(scores) <= 12:
-        raise _bad(msg("%(where)s: needs 1–12 playerScores.", where=where))
+    if not isinstance(scores, list) or not 1 <= len(scores) <= MAX_SEATS:
+        raise _bad(msg("%(where)s: needs 1–%(most)s playerScores.", where=where, most=MAX_SEATS))
     read = [_read_score(where, i, s, players) for i, s in enumerate(scores, start=1)]
-    highest = game.get("highestWins", True) is not False
-    _settle_seats_and_ranks(read, highest)
-    bgg = game.get("bggId") if type(game.get("bggId")) is int and 0 < game.get("bggId") < 10**8 else None
+    about = _game_of(game)
+    _settle_seats_and_ranks(read, about)
     source_id = play.get("uuid") if isinstance(play.get("uuid"), str) and len(play["uuid"]) <= 64 else ""
-    return {"source_id": source_id, "started_at": _stamp(started),
-            "date": _stamp(started + timedelta(minutes=minutes)),
-            "game": {"name": game["name"][:100], "bggId": bgg, "highestWins": highest},
-            "kind": _KIND_OF_BGG.get(bgg, "scorepad"), "scores": read}
+    return {"source_id": source_id, "started_at": _stamp(ended - timedelta(minutes=minutes)),
+            "date": _stamp(ended), "game": about, "kind": _kind_of(game, about), "scores": read}
+
+
+def _named(where: Text, item: dict) -> None:
+    if "refused" in item:
+        raise _bad(msg("%(where)s: %(why)s", where=where, why=item["refused"]))
+
+
+def _game_of(game: dict) -> dict:
+    bgg = game.get("bggId") if type(game.get("bggId")) is int and 0 < game.get("bggId") < 10**8 else None
+    return {"name": game["name"], "bggId": bgg, "highestWins": game.get("highestWins", True) is not False,
+            "cooperative": game.get("cooperative") is True, "noPoints": game.get("noPoints") is True}
+
+
+def _kind_of(game: dict, about: dict) -> str:
+    """The game kind a play counts under: one of this app's own files comes back under the
+    game it was exported from (its game uuid names it, docs/people.md §8), else by its
+    BoardGameGeek id, else the score pad (under the game's name)."""
+    own = str(game.get("uuid") or "").casefold()
+    for kind in GAMES:
+        if own == _uuid("game", kind):
+            return kind
+    if own == _uuid("game", f"scorepad:{about['name'].casefold()}"):
+        return "scorepad"
+    return _KIND_OF_BGG.get(about["bggId"], "scorepad")
+
+
+def own_play_uuid(game_id: str) -> str:
+    """The uuid this app's ``.bgsplay`` gives the play of ``game_id``: how the file is
+    known again when it comes back (docs/people.md §8)."""
+    return _uuid("play", game_id)
 
 
 def _stamp(moment: datetime) -> str:
@@ -185,13 +243,14 @@ def _stamp(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _date(raw, where, zone) -> datetime:
-    """BG Stats dates are the table's wall clock, in the years a play can have happened
-    (year 1 or 9999 would leave the calendar when moved to UTC or by the play's length)."""
+def _date(raw, where) -> datetime:
+    """A play's date as BG Stats' format has it: when the play ended, in UTC,
+    "YYYY-MM-DD HH:mm:ss" (docs/people.md §8), in the years a play can have happened
+    (year 1 or 9999 would leave the calendar when moved back by the play's length)."""
     try:
         if not isinstance(raw, str) or len(raw) != 19:
             raise ValueError
-        moment = datetime.strptime(raw, "%Y-%m-%d %H:%M:%S").replace(tzinfo=zone)
+        moment = datetime.strptime(raw, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc)
         if not FIRST_YEAR <= moment.year <= LAST_YEAR:
             raise ValueError
         return moment
@@ -206,25 +265,56 @@ def _read_score(where, i: int, s, players) -> dict:
     player = players.get(s.get("playerRefId")) if type(s.get("playerRefId")) is int else None
     if player is None:
         raise _bad(msg("%(where)s: playerRefId %(ref)s is not among the players.", where=where, ref=repr(s.get("playerRefId"))))
-    raw = s.get("score")
-    text_ = raw.strip() if isinstance(raw, str) else str(raw) if type(raw) is int else None
-    if text_ is None or not _WHOLE.fullmatch(text_):
-        raise _bad(msg("%(where)s, %(name)s: the score %(score)s is not a whole number.", where=where, name=player["name"], score=repr(str(raw)[:20])))
-    rank = s.get("rank") if type(s.get("rank")) is int and 0 < s.get("rank") <= 12 else None
+    _named(where, player)
+    rank = s.get("rank") if type(s.get("rank")) is int and 0 < s.get("rank") <= MAX_SEATS else None
     seat = s.get("seatOrder") if type(s.get("seatOrder")) is int else None
-    return {"name": player["name"], "score": int(text_), "rank": rank, "winner": s.get("winner") is True,
-            "seat": seat, "start": s.get("startPlayer") is True}
+    return {"name": player["name"], "score": _score(where, player, s.get("score")), "rank": rank,
+            "winner": s.get("winner") is True, "seat": seat, "start": s.get("startPlayer") is True,
+            "anonymous": player.get("isAnonymous") is True}
 
 
-def _settle_seats_and_ranks(scores: list[dict], highest: bool) -> None:
-    """Seats from seatOrder when it numbers them 1..n, else in file order; ranks as the
-    file gives them, else by score (shared on equal scores)."""
+def _score(where, player: dict, raw) -> int | float | None:
+    """A score as BG Stats writes it (text, "61" or "61.5"; a number from other writers);
+    empty or null is a play without points (co-op, a no-points game)."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return NO_POINTS
+    if type(raw) is int and abs(raw) < 10**9:
+        return raw
+    found = _NUMBER.fullmatch(raw.strip()) if isinstance(raw, str) else None
+    if found is None:
+        raise _bad(msg("%(where)s, %(name)s: the score %(score)s is not a number.", where=where,
+                       name=player["name"], score=repr(str(raw)[:20])))
+    whole, fraction = found.groups()
+    return float(f"{whole}.{fraction}") if fraction and fraction.strip("0") else int(whole)
+
+
+def _settle_seats_and_ranks(scores: list[dict], game: dict) -> None:
+    """Seats from seatOrder when it numbers them 1..n, else in file order. Ranks as the
+    file gives them; where it gives none (BG Stats writes 0), its ``winner`` flags decide
+    who won — a tie the table broke by hand stays broken — and the others rank by score
+    behind them; without flags, by score; a play nobody won (a co-op lost, no points and
+    no winner) ranks every seat 2, so no win is counted (docs/people.md §8)."""
     orders = [s["seat"] for s in scores]
     valid = sorted(o for o in orders if o is not None) == list(range(1, len(scores) + 1))
     for i, s in enumerate(scores):
         s["seat"] = s["seat"] - 1 if valid else i
     if all(s["rank"] for s in scores):
         return
+    winners = [s for s in scores if s["winner"]]
+    scored = not game["noPoints"] and all(s["score"] is not NO_POINTS for s in scores)
+    if not winners and (not scored or game["cooperative"]):
+        for s in scores:
+            s["rank"] = 2
+        return
     for s in scores:
-        better = [o for o in scores if (o["score"] > s["score"] if highest else o["score"] < s["score"])]
+        if s["winner"]:
+            s["rank"] = 1
+            continue
+        better = [o for o in scores if o["winner"] or _beats(o, s, game["highestWins"])] if scored else winners
         s["rank"] = len(better) + 1
+    for s in scores:
+        s["winner"] = s["rank"] == 1
+
+
+def _beats(one: dict, other: dict, highest: bool) -> bool:
+    return one["score"] > other["score"] if highest else one["score"] < other["score"]

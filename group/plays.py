@@ -26,9 +26,9 @@ from scoring import get_game
 
 _COLUMNS = ("game_id", "seat", "kind", "title", "bgg_id", "name", "players", "score", "rank",
             "breakdown", "started_at", "ended_at", "imported",
-            "played_seconds", "turns", "turn_seconds", "longest_turn", "longest_turn_at")
+            "played_seconds", "turns", "turn_seconds", "longest_turn", "longest_turn_at", "score_given")
 _NO_TURNS = {"played_seconds": None, "turns": None, "turn_seconds": None, "longest_turn": None,
-             "longest_turn_at": None}
+             "longest_turn_at": None, "score_given": None}
 
 
 def seat_rows(game_id: str, table: TableState, started_at: str, ended_at: str,
@@ -43,7 +43,8 @@ def seat_rows(game_id: str, table: TableState, started_at: str, ended_at: str,
              "bgg_id": bgg_id or None, "name": row["player"], "players": len(table.players),
              "score": row["score"], "rank": row["rank"],
              "breakdown": json.dumps(row["breakdown"], ensure_ascii=False, sort_keys=True),
-             "started_at": started_at, "ended_at": ended_at, "imported": 0, **times[row["seat"]]}
+             "started_at": started_at, "ended_at": ended_at, "imported": 0, "score_given": None,
+             **times[row["seat"]]}
             for row in standings(table)]
 
 
@@ -64,10 +65,22 @@ def _turn_columns(clock: turns.Clock | None, players: int) -> list[dict]:
 def imported_rows(seq: int, play: dict) -> list[dict]:
     return [{"game_id": roster_log.imported_game_id(seq), "seat": s["seat"], "kind": play["kind"],
              "title": play["game"]["name"], "bgg_id": play["game"].get("bggId") or None,
-             "name": s["name"], "players": len(play["seats"]), "score": s["score"],
-             "rank": s["rank"], "breakdown": "{}", "started_at": play["started_at"],
-             "ended_at": play["date"], "imported": 1, **_NO_TURNS}
+             "name": s["name"], "players": len(play["seats"]), "rank": s["rank"], "breakdown": "{}",
+             "started_at": play["started_at"], "ended_at": play["date"], "imported": 1,
+             **_NO_TURNS, **_score_columns(s["score"])}
             for s in play["seats"]]
+
+
+def _score_columns(score) -> dict:
+    """A whole score in ``score``; a play without points (None) or a decimal score (BG Stats
+    keeps "61.5") as given in ``score_given`` ("" or "61.5"), ``score`` then its whole part."""
+    if type(score) is int:
+        return {"score": score, "score_given": None}
+    return {"score": int(score or 0), "score_given": "" if score is None else repr(float(score))}
+
+
+def _score_read(score: int, given: str | None):
+    return score if given is None else None if given == "" else float(given)
 
 
 def _times(events: list, table: TableState) -> tuple[str, str]:
@@ -187,6 +200,11 @@ def left_out(db, verified, cache: Plays | None = None) -> dict[str, tuple[int, s
         if memo[1]:
             found[game_id] = memo[1]
     return found
+
+
+def own_game_ids(db) -> set[str]:
+    """This server's finished games (an imported play is none of them)."""
+    return {row[0] for row in db.execute("SELECT DISTINCT game_id FROM stat_seats WHERE imported = 0").fetchall()}
 
 
 def dump(db) -> list[tuple]:
@@ -313,7 +331,7 @@ def _read_games(db, game_id: str) -> dict[str, dict]:
     found: dict[str, dict] = {}
     for row in db.execute(sql, [game_id] if game_id else []).fetchall():
         (game_id_, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started, ended, imported,
-         played, turns_, turn_seconds, longest, longest_at) = row
+         played, turns_, turn_seconds, longest, longest_at, given) = row
         play = found.get(game_id_)
         if play is None:
             # the time it took: without its breaks where the turn times are known
@@ -324,7 +342,7 @@ def _read_games(db, game_id: str) -> dict[str, dict]:
                 "seconds": int(played) if played is not None else wall, "wall_seconds": wall,
                 "timed": played is not None, "imported": bool(imported), "players": players,
                 "seats": []}
-        play["seats"].append({"seat": seat, "name": name, "score": score, "rank": rank,
+        play["seats"].append({"seat": seat, "name": name, "score": _score_read(score, given), "rank": rank,
                               "breakdown": orjson.loads(breakdown), "turns": turns_,
                               "turn_seconds": turn_seconds, "longest_turn": longest,
                               "longest_turn_at": longest_at})

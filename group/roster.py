@@ -194,8 +194,10 @@ def _check_unlinked(roster: Roster, d: dict) -> list[Problem]:
 
 
 def _check_imported(roster: Roster, d: dict) -> list[Problem]:
-    problems = [p for seat in d.get("seats", []) for p in _person(roster, seat.get("person"))]
-    people = [seat.get("person") for seat in d.get("seats", [])]
+    """Each seat a person of the roster, one seat each; an anonymous seat is nobody's."""
+    seats = [seat for seat in d.get("seats", []) if not seat.get("anonymous")]
+    problems = [p for seat in seats for p in _person(roster, seat.get("person"))]
+    people = [seat.get("person") for seat in seats]
     if not problems and len(set(people)) != len(people):
         problems.append(ONE_SEAT)
     return problems
@@ -238,7 +240,7 @@ def _apply(roster: Roster, seq: int, type_: str, d: dict, recorded_at: str) -> N
         roster.links[d["game"]] = {s: p for s, p in roster.links[d["game"]].items() if s != d["seat"]}
     elif type_ == "play-imported":
         roster.imported[seq] = d
-        roster.links[imported_game_id(seq)] = {s["seat"]: s["person"] for s in d["seats"]}
+        roster.links[imported_game_id(seq)] = {s["seat"]: s["person"] for s in d["seats"] if s["person"] is not None}
 
 
 def imported_game_id(seq: int) -> str:

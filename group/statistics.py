@@ -6,6 +6,7 @@ seat 1 of the seat order the game recorded (docs/people.md §7).
 """
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 
 
@@ -39,9 +40,10 @@ def person_figures(plays: list[dict], person: int, mine: list[tuple[dict, dict]]
 
 
 def _per_game(rows: list[tuple[dict, dict]]) -> dict:
-    scores = [s["score"] for _, s in rows]
-    best = max(rows, key=lambda r: r[1]["score"])
-    worst = min(rows, key=lambda r: r[1]["score"])
+    scored = [(p, s) for p, s in rows if s["score"] is not None]  # a play without points has no score
+    scores = [s["score"] for _, s in scored]
+    best = max(scored, key=lambda r: r[1]["score"], default=(_NONE, _NONE))
+    worst = min(scored, key=lambda r: r[1]["score"], default=(_NONE, _NONE))
     totals: dict[str, list[int]] = defaultdict(list)
     for _, seat in rows:
         for category, points in seat["breakdown"].items():
@@ -52,6 +54,9 @@ def _per_game(rows: list[tuple[dict, dict]]) -> dict:
             "worst": worst[1]["score"], "worst_game": worst[0]["game_id"],
             "title": rows[0][0]["title"], "kind": rows[0][0]["kind"],
             "categories": {c: _avg(v) for c, v in totals.items()}, "turns": _turn_times(rows)}
+
+
+_NONE = {"score": None, "game_id": None}  # best and worst of a game played without points only
 
 
 def _turn_times(rows: list[tuple[dict, dict]]) -> dict:
@@ -86,7 +91,7 @@ def games_summary(plays: list[dict]) -> dict[str, dict]:
     counts: Counter = Counter()
     for play in plays:
         counts[play["key"]] += 1
-        winning[play["key"]] += [s["score"] for s in play["seats"] if s["rank"] == 1]
+        winning[play["key"]] += [s["score"] for s in play["seats"] if s["rank"] == 1 and s["score"] is not None]
     return {key: {"plays": counts[key], "average_winning": _avg(winning[key])} for key in sorted(counts)}
 
 
@@ -94,8 +99,8 @@ def game_figures(plays: list[dict], key: str) -> dict:
     """One game's plays, score distribution, average winning score, first-player
     advantage and how often the winner led each scoring category."""
     mine = [p for p in plays if p["key"] == key]
-    scores = [s["score"] for p in mine for s in p["seats"]]
-    winning = [s["score"] for p in mine for s in p["seats"] if s["rank"] == 1]
+    scores = [s["score"] for p in mine for s in p["seats"] if s["score"] is not None]
+    winning = [s["score"] for p in mine for s in p["seats"] if s["rank"] == 1 and s["score"] is not None]
     first_wins = [p for p in mine if any(s["seat"] == 0 and s["rank"] == 1 for s in p["seats"])]
     expected = sum(1 / max(p["players"], 1) for p in mine)
     return {"plays": len(mine), "scores": len(scores), "average": _avg(scores),
@@ -147,9 +152,10 @@ def _deciding(plays: list[dict]) -> dict[str, dict]:
             for c in sorted(scored, key=lambda c: (-_rate(led[c], scored[c]), c))}
 
 
-def _histogram(scores: list[int], bins: int = 10) -> list[dict]:
+def _histogram(scores: list[int | float], bins: int = 10) -> list[dict]:
     if not scores:
         return []
+    scores = [math.floor(s) for s in scores]  # a decimal score (61.5) counts in its whole number's bin
     low, high = min(scores), max(scores)
     width = max(1, -(-(high - low + 1) // bins))
     counts = Counter((s - low) // width for s in scores)
@@ -183,7 +189,7 @@ def _pair(plays: list[dict], a: int, b: int) -> dict:
             row["title"] = play["title"] if key else ""
             side = "a" if sa["rank"] < sb["rank"] else "b" if sb["rank"] < sa["rank"] else "tie"
             row[side].append(play["game_id"])
-            if key:
+            if key and sa["score"] is not None and sb["score"] is not None:
                 row["margin"].append(sa["score"] - sb["score"])
     return {"a": a, "b": b, "games": {key: {"a": r["a"], "b": r["b"], "tie": r["tie"],
                                             "margin": _avg(r["margin"]), "title": r["title"]}

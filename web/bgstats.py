@@ -8,7 +8,6 @@ import csv
 import io
 import json
 import time
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
@@ -16,7 +15,6 @@ from events import store
 from group import bgstats, plays
 from group import roster as roster_log
 from group.bgstats import BadBGStats
-from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
 from scoring.i18n import msg
@@ -26,20 +24,10 @@ from web.i18n import local_iso
 from web.organiser import require_organiser
 from web.stats import left_out
 from web.security import device_id
+from web.seating import my_seat
 
 bp = Blueprint("bgstats", __name__)
 NO_FILE = Problem("people §8", msg("Choose a BG Stats export (JSON, UTF-8)."))
-
-
-def _zone():
-    return _zone_named(current_app.config.get("TIMEZONE", "Europe/Budapest"))
-
-
-def _zone_named(name: str):
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
 
 
 def game_name(play: dict) -> str:
@@ -59,10 +47,17 @@ def _finished_play(game_id: str):
     return found[0], {pid: p["name"] for pid, p in roster.people.items()}
 
 
+def start_seat(game_id: str) -> int:
+    """The seat that began the game: Han's chosen start player, the first seat elsewhere."""
+    first = store.read_events(get_db(), game_id, upto=1)
+    start = first[0].data.get("options", {}).get("start_player", 0) if first else 0
+    return start if type(start) is int else 0
+
+
 @bp.get("/games/<game_id>/play.bgsplay")
 def bgsplay(game_id: str):
     play, names = _finished_play(game_id)
-    doc = bgstats.play_document(play, game_name(play), names, _zone())
+    doc = bgstats.play_document(play, game_name(play), names, start_seat(game_id), my_seat(game_id))
     return Response(json.dumps(doc, ensure_ascii=False, indent=1), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="tablescribe-{game_id}.bgsplay"'})
 
@@ -76,7 +71,7 @@ def final_links(game_id: str) -> dict | None:
         return None
     names = {pid: p["name"] for pid, p in roster.people.items()}
     return {"file": url_for("bgstats.bgsplay", game_id=game_id),
-            "app": bgstats.create_play_link(found[0], game_name(found[0]), names, _zone())}
+            "app": bgstats.create_play_link(found[0], game_name(found[0]), names, start_seat(game_id))}
 
 
 # ---- every play out --------------------------------------------------------------------
@@ -135,8 +130,7 @@ def import_page():
     upload = request.files.get("file")
     if upload is None:
         return render_template("stats/import_bgstats.html", problems=[NO_FILE], result=None), 422
-    answer = importing.run("bgstats", upload, {
-        "device": device_id(), "zone": current_app.config.get("TIMEZONE", "Europe/Budapest")})
+    answer = importing.run("bgstats", upload, {"device": device_id()})
     return render_template("stats/import_bgstats.html", problems=importing.problems_of(answer),
                            result=answer.get("result")), answer["status"]
 
@@ -144,7 +138,7 @@ def import_page():
 def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | None = None, aside=None) -> dict:
     """An uploaded BG Stats export read, checked and imported (web/importing.py runs it, on
     the worker or in a process of its own): the answer the import page renders, as JSON.
-    ``options``: the importing phone's ``device`` and the table's time ``zone``. ``aside``:
+    ``options``: the importing phone's ``device``. ``aside``:
     not used (reading the file is ~0.3 s; the batches' work is under the write lock)."""
     try:
         doc = json.loads(raw.decode("utf-8"))
@@ -153,8 +147,8 @@ def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | Non
     if doc is None:
         return {"status": 422, "problems": [NO_FILE.as_dict()]}
     try:
-        result = import_plays(db, bgstats.read_export(doc, _zone_named(options["zone"])), options["device"], rosters)
-    except (BadBGStats, RosterRefused) as refusal:
+        result = import_plays(db, bgstats.read_export(doc), options["device"], rosters)
+    except BadBGStats as refusal:
         return {"status": 422, "problems": [p.as_dict() for p in refusal.problems]}
     return {"status": 200, "result": result}
 
@@ -162,16 +156,30 @@ def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | Non
 IMPORT_BATCH = 50  # plays per transaction: the write lock is held ~15 ms at a time (docs/people.md §8)
 
 
-def import_plays(db, found: list[dict], device: str, rosters: roster_log.Rosters | None = None) -> dict:
+def import_plays(db, export: bgstats.Export, device: str, rosters: roster_log.Rosters | None = None) -> dict:
     """Every play of the file into the roster's log as ``play-imported`` (people found or
-    added by name); a play imported before (same BG Stats uuid) is skipped. Everything is
-    checked before the first write; then the plays go in batches of ``IMPORT_BATCH``, each
-    one short transaction with its people and its statistics' rows, so other tables' moves
+    added by name; an anonymous seat is nobody's), play by play: a play refused (the
+    reader's reasons, or one person at two seats) is named with its reason and the others
+    go in. A play here before is skipped (docs/people.md §8): the same BG Stats uuid in
+    any case, a play without one that has the same game, date, players and scores, or
+    one of this server's own games coming back in its ``.bgsplay``. Everything is checked
+    before the first write; then the plays go in batches of ``IMPORT_BATCH``, each one
+    short transaction with its people and its statistics' rows, so other tables' moves
     never wait for a whole file (issue 25 §5). A batch is whole or absent: an import cut
     off half-way is finished by importing the same file again (the plays in are skipped).
     ``rosters``: the app's roster cache (a command's own one, extended batch by batch, if none)."""
     rosters = rosters if rosters is not None else roster_log.Rosters()
-    plays_in = [_checked(play) for play in store.cooperating(found, 64)]
+    refused, plays_in = list(export.refused), []
+    for play in store.cooperating(export.plays, 64):
+        problem = _one_seat_each(play)
+        if problem is None:
+            plays_in.append(play)
+        else:
+            refused.append(problem)
+    own = plays.own_game_ids(db)
+    own_uuids = {bgstats.own_play_uuid(game_id) for game_id in own}
+    mine = [p for p in plays_in if p["source_id"].casefold() in own_uuids]
+    plays_in = [p for p in plays_in if p["source_id"].casefold() not in own_uuids]
     written, skipped = [], 0
     for start in range(0, len(plays_in), IMPORT_BATCH):
         began = time.perf_counter()
@@ -187,6 +195,7 @@ def import_plays(db, found: list[dict], device: str, rosters: roster_log.Rosters
         else:
             time.sleep(min(0.1, max(0.02, time.perf_counter() - began)))  # cooperative under gevent
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,
+            "own": len(mine), "ignored": export.ignored, "refused": [p.as_dict() for p in refused],
             "people": sum(e.type == "person-added" for e in written)}
 
 
@@ -202,33 +211,46 @@ def _write_batch(db, batch: list[dict], device: str, rosters: roster_log.Rosters
     return people + added, skipped
 
 
-def _checked(play: dict) -> dict:
-    """The play with its names as the roster spells them; refused before anything is
-    written when a name is not one or one person sits at two seats."""
-    names = [roster_log.clean_name(s["name"]) for s in play["scores"]]
-    if None in names:
-        raise RosterRefused([roster_log.BAD_NAME])
-    if len(set(names)) != len(names):
-        raise RosterRefused([roster_log.ONE_SEAT])
-    return dict(play, scores=[dict(s, name=name) for s, name in zip(play["scores"], names)])
+def _one_seat_each(play: dict) -> Problem | None:
+    """One person sits at one seat of a play; the anonymous player may sit at several."""
+    names = [s["name"].casefold() for s in play["scores"] if not s["anonymous"]]
+    if len(set(names)) == len(names):
+        return None
+    return Problem("people §4", msg("%(play)s: %(why)s", play=_play_named(play), why=roster_log.ONE_SEAT.text))
+
+
+def _play_named(play: dict) -> str:
+    return f"{play['game']['name']}, {play['date'][:10]}"
+
+
+def _fingerprint(play: dict, seats: list[dict]) -> tuple:
+    """A play without a uuid, known by its game, its date and who scored what."""
+    return (play["game"]["name"].casefold(), play["date"][:16],
+            tuple(sorted((s["name"].casefold(), repr(s["score"])) for s in seats)))
 
 
 def _new_plays(roster, batch: list[dict]) -> tuple[list[dict], int]:
-    """The plays of ``batch`` not imported before (the roster read under the write lock)."""
-    known = {p.get("source_id") for p in roster.imported.values()} - {""}
+    """The plays of ``batch`` not imported before (the roster read under the write lock):
+    uuids compared in any case (BG Stats writes them in upper or lower case), plays
+    without one by their fingerprint."""
+    known = {p.get("source_id", "").casefold() for p in roster.imported.values()} - {""}
+    prints = {_fingerprint(p, p["seats"]) for p in roster.imported.values() if not p.get("source_id")}
     fresh = []
     for play in batch:
-        if play["source_id"] and play["source_id"] in known:
+        source = play["source_id"].casefold()
+        if (source and source in known) or (not source and _fingerprint(play, play["scores"]) in prints):
             continue
         fresh.append(play)
-        known.add(play["source_id"])
+        known.add(source)
+        if not source:
+            prints.add(_fingerprint(play, play["scores"]))
     return fresh, len(batch) - len(fresh)
 
 
 def _people_for(db, roster, batch: list[dict], device: str, rosters: roster_log.Rosters) -> list:
     """A ``person-added`` for each name of the batch the roster does not know yet."""
     missing = list(dict.fromkeys(s["name"] for play in batch for s in play["scores"]
-                                 if roster.by_name(s["name"]) is None))
+                                 if not s["anonymous"] and roster.by_name(s["name"]) is None))
     if not missing:
         return []
     return roster_log.append_locked(db, [("person-added", {"name": name}) for name in missing],
@@ -240,8 +262,12 @@ def _person_ids(roster):
 
 
 def _play_data(play: dict, person_of) -> dict:
-    seats = [{"seat": s["seat"], "person": person_of(s["name"]), "name": s["name"], "score": s["score"],
-              "rank": s["rank"], "winner": s["winner"], "start": s["start"]} for s in play["scores"]]
+    """The ``play-imported`` payload. Fields later versions added read the same in older
+    payloads: a score may be a decimal or null (no points), a seat ``anonymous`` (person
+    null), the game ``cooperative`` and ``noPoints`` (docs/people.md §8)."""
+    seats = [{"seat": s["seat"], "person": None if s["anonymous"] else person_of(s["name"]), "name": s["name"],
+              "score": s["score"], "rank": s["rank"], "winner": s["winner"], "start": s["start"],
+              **({"anonymous": True} if s["anonymous"] else {})} for s in play["scores"]]
     return {"source": "bgstats", **{k: play[k] for k in ("source_id", "date", "started_at", "kind", "game")},
             "seats": seats}
 
