@@ -77,6 +77,42 @@ class Verified:
             self._broken.clear()
 
 
+def damage_in_game(db, game_id: str) -> tuple[int, str] | None:
+    """``verify_whole``, for verify-db: a row that cannot even be read (its data no UTF-8 or
+    no JSON) is named by its sequence number instead of ending the check in a traceback."""
+    return guarded(lambda: verify_whole(db, game_id), lambda: store.event_seqs(db, game_id),
+                   lambda seq: store.read_events(db, game_id, after=seq - 1, upto=seq))
+
+
+def guarded(verify, seqs, read_one) -> tuple[int, str] | None:
+    """``verify()``; when it fails on a damaged row, (the first row ``read_one(seq)`` cannot
+    read, why), or (0, why) when no single row is to blame."""
+    try:
+        return verify()
+    except Exception as error:  # whatever the damage: named, never a traceback
+        found = None
+        try:
+            found = next(((seq, f"its stored row cannot be read ({damage(why)})")
+                          for seq, why in ((seq, _unreadable(read_one, seq)) for seq in seqs()) if why), None)
+        except Exception as listing:
+            error = listing
+        return found or (0, f"it cannot be read ({damage(error)})")
+
+
+def _unreadable(read_one, seq: int) -> Exception | None:
+    try:
+        read_one(seq)
+    except Exception as error:
+        return error
+    return None
+
+
+def damage(error: BaseException) -> str:
+    """An error met on a damaged row, in one short line."""
+    said = " ".join(str(error).split())
+    return f"{type(error).__name__}: {said[:160]}" if said else type(error).__name__
+
+
 def verify_whole(db, game_id: str) -> tuple[int, str] | None:
     """The whole chain, the summary and every photo's stored bytes, read now (verify-db,
     exports, backups)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from events import pixels
+from events import pixels, store
 from events.pixels import (MAX_INPUT_PIXELS, MAX_INPUT_SIDE, MAX_SIDE, MAX_UPLOAD_BYTES, THUMB_SIDE,  # noqa: F401
                            carries_markup)
 from scoring.base import Problem, Text
@@ -176,12 +176,21 @@ def first_bad_photo(db, events) -> tuple[int, str] | None:
     return None
 
 
-def bad_blobs(db) -> list[str]:
-    """Every stored image, referenced or not, whose bytes do not match its address."""
+def bad_blobs(db) -> list[tuple[str, str]]:
+    """Every stored image, referenced or not, whose bytes do not match its address, or that
+    is not stored as bytes at all (SQLite keeps whatever is written: text, even text that
+    is no UTF-8, which reading as text would fail on): (its address, why)."""
+    if store.is_postgres(db):  # bytea and text columns: nothing else fits in them
+        sql = "SELECT sha256, 'blob', data FROM photo_blobs ORDER BY sha256"
+    else:
+        sql = "SELECT CAST(sha256 AS BLOB), typeof(data), CAST(data AS BLOB) FROM photo_blobs ORDER BY sha256"
     bad = []
-    for sha, data in db.execute("SELECT sha256, data FROM photo_blobs ORDER BY sha256").fetchall():
-        if digest(bytes(data)) != sha:
-            bad.append(sha)
+    for sha, kind, data in db.execute(sql).fetchall():
+        sha = sha if isinstance(sha, str) else bytes(sha).decode("utf-8", "replace")
+        if kind != "blob":
+            bad.append((sha, f"its image is stored as {kind}, not as bytes"))
+        elif digest(bytes(data)) != sha:
+            bad.append((sha, "its stored bytes do not match their digest"))
     return bad
 
 

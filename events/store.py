@@ -469,6 +469,10 @@ def verify_game(db, game_id: str) -> tuple[int, str] | None:
     return first_broken_link(e.envelope() for e in read_events(db, game_id))
 
 
+def event_seqs(db, game_id: str) -> list[int]:
+    return [r[0] for r in db.execute("SELECT seq FROM events WHERE game_id = ? ORDER BY seq", [game_id])]
+
+
 def game_ids(db) -> list[str]:
     return [r[0] for r in db.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id")]
 

@@ -283,6 +283,10 @@ def read_log(db, after: int = 0, upto: int | None = None) -> list[RosterEvent]:
             for seq, type_, data, device, at, cid, hash_, version in rows.fetchall()]
 
 
+def seqs(db) -> list[int]:
+    return [r[0] for r in db.execute("SELECT seq FROM roster_events ORDER BY seq")]
+
+
 def last_seq(db) -> int:
     return _last(db)[0]
 

@@ -46,17 +46,18 @@ def verify_db_command() -> None:
     db = get_db()
     bad = 0
     for game_id in store.game_ids(db):
-        broken = integrity.verify_whole(db, game_id)
+        broken = integrity.damage_in_game(db, game_id)
         if broken:
             bad += 1
             click.echo(f"game {game_id}: event {broken[0]}: {broken[1]}", err=True)
-    roster_broken = roster.unverified_from(db, whole=True)
+    roster_broken = integrity.guarded(lambda: roster.unverified_from(db, whole=True), lambda: roster.seqs(db),
+                                      lambda seq: roster.read_log(db, after=seq - 1, upto=seq))
     if roster_broken:
         bad += 1
         click.echo(f"roster: change {roster_broken[0]}: {roster_broken[1]}", err=True)
-    for sha in photos.bad_blobs(db):  # every stored image, even one no event names any more
+    for sha, why in photos.bad_blobs(db):  # every stored image, even one no event names any more
         bad += 1
-        click.echo(f"photo {sha}: its stored bytes do not match their digest", err=True)
+        click.echo(f"photo {sha}: {why}", err=True)
     ok = "ok" if store.is_postgres(db) else db.execute("PRAGMA integrity_check").fetchone()[0]
     if ok != "ok":
         click.echo(f"integrity_check: {ok}", err=True)
