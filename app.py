@@ -9,7 +9,7 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import BadRequest, InternalServerError
 
-from events.photos import MAX_UPLOAD_BYTES
+from events.application.photos import MAX_UPLOAD_BYTES
 
 PHOTO_UPLOAD_LIMIT = MAX_UPLOAD_BYTES + 64 * 1024  # one photo and the form's few fields
 
@@ -41,8 +41,8 @@ def create_app(test_config=None) -> Flask:
 
     from web import api, audit, bgstats, boards, cli, db, i18n, logs, organiser, pages, people, photos, poll, rules, seats, security, stats, stream, views
     logs.init_app(app)  # first: every request gets its id before anything may refuse it (web/logs.py)
-    from events.live import Hub
-    app.extensions["live"] = Hub()  # this server's streams and their watcher (events/live.py)
+    from events.runtime.live import Hub
+    app.extensions["live"] = Hub()  # this server's streams and their watcher (events/runtime/live.py)
     app.extensions["on_recorded"] = on_recorded(app.extensions["live"])  # every connection of the app carries them (web/db.py)
     db.init_app(app)
     cli.init_app(app)
@@ -57,14 +57,14 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(audit.bp)
     app.register_blueprint(seats.bp)
-    app.register_blueprint(boards.bp)  # board profiles (events/boards.py)
-    app.register_blueprint(stream.bp)  # server-sent events of the live region (web/stream.py)
+    app.register_blueprint(boards.bp)  # board profiles (events/application/boards.py)
+    stream.init_app(app)  # server-sent events of the live region, and who holds how many (web/stream.py)
     app.register_blueprint(people.bp)  # the roster (group/roster.py)
     app.register_blueprint(stats.bp)   # statistics and their JSON (group/plays.py)
     app.register_blueprint(bgstats.bp)  # plays out to BG Stats and CSV, BG Stats exports in
     organiser.init_app(app)  # who may change the roster (web/organiser.py)
     app.register_blueprint(rules.bp)   # the rule pages a refusal links to
-    app.register_blueprint(photos.bp)  # photos attached to a game or a dispute (events/photos.py)
+    app.register_blueprint(photos.bp)  # photos attached to a game or a dispute (events/application/photos.py)
     bgstats.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
@@ -77,10 +77,11 @@ def on_recorded(hub=None) -> tuple:
     (a phone, the API, an import, the command line, the benchmark, the example scripts):
     the game's streams of the app's ``hub`` (none outside the app: other processes' watchers
     see the event) are woken once the event is committed (called with
-    db, game_id, event, state after it: events/table.py:announce); the statistics' read model
+    db, game_id, event, state after it: events/application/table.py:announce); the statistics' read model
     takes a finished game (or a changed past) and a board profile the facts a table entered
-    (Han's alliances) in the event's own transaction (events/store.py:WithTheEvent)."""
-    from events import boards, live
+    (Han's alliances) in the event's own transaction (events/storage/store.py:WithTheEvent)."""
+    from events.application import boards
+    from events.runtime import live
     from group import plays
     return ((hub or live.Hub()).on_recorded, plays.on_recorded, boards.on_recorded)
 
@@ -88,7 +89,7 @@ def on_recorded(hub=None) -> tuple:
 def connect(database: str):
     """The store as the app records into it, for code that runs without a request (the
     benchmark, the example scripts): the connection carries ``on_recorded()``."""
-    from events import store
+    from events.storage import store
     return store.connect(database, on_recorded=on_recorded())
 
 
@@ -217,7 +218,7 @@ def _register_errors(app: Flask) -> None:
     # A JSON body nested deeper than the parser can recurse (found by tests/web/test_fuzz_http.py).
     app.register_error_handler(RecursionError, lambda e: error(
         400, gettext("The data is nested too deeply.")))
-    from events import pg
+    from events.storage import pg
     if pg.is_url(app.config["DATABASE"]):
         # PostgreSQL went away mid-request: its transaction rolled back, nothing was
         # half-written; the phone may simply send again (docs/scaling.md).

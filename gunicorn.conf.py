@@ -16,7 +16,7 @@ worker_connections = 3000   # per worker: live streams (2,000 for the server, MA
 
 # Each worker's count of open live streams, in memory this master shares with the
 # workers it forks: the stream limit is the server's, however the workers split the
-# phones (events/live.py). A slot per worker; a replaced worker takes the dead one's.
+# phones (events/runtime/live.py). A slot per worker; a replaced worker takes the dead one's.
 _stream_counts = _shared_array("q", 64)
 
 # Every line of the access and error logs without the secrets some paths carry (a join,

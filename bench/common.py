@@ -11,10 +11,10 @@ import tempfile
 import time
 from contextlib import contextmanager
 
-from events import store
-from events.hashing import GENESIS, chain_hash
-from events.projection import TableState, advance, fold
-from events.store import Event, NewEvent
+from events.domain.event import Event, NewEvent
+from events.domain.hashing import GENESIS, chain_hash
+from events.domain.projection import TableState, advance, fold
+from events.storage import store
 from scoring import GAMES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -81,7 +81,7 @@ class Player:
                 "players": self.players, "options": self.options, "origin": "bench"}
 
     def next_move(self, table: TableState) -> tuple[str, dict, TableState] | None:
-        from events.table import check_move
+        from events.application.table import check_move
         for k in range(len(self.moves)):
             type_, data = self.moves[(self.cursor + k) % len(self.moves)]
             if check_move(table, type_, data):
@@ -124,7 +124,7 @@ def grow(kind: str, size: int) -> tuple[Player, list[Event], TableState]:
 def store_game(db, events: list[Event], finished: bool = False) -> tuple[str, list[str]]:
     """Write a grown game into the store in one transaction (as an import does);
     returns the game id and one seat token per player."""
-    from events.seats import hash_token
+    from events.application.seats import hash_token
     created = events[0].data
     game_id = secrets.token_urlsafe(6)
     tokens = [secrets.token_urlsafe(24) for _ in created["players"]]

@@ -1,5 +1,5 @@
 """The same store on SQLite and on PostgreSQL, side by side in one run (issue 19,
-docs/scaling.md): a recorded move (``events.table.record``: cached state, checks,
+docs/scaling.md): a recorded move (``events.application.table.record``: cached state, checks,
 hash chain, the append and its commit) and a full replay (read every event, fold) of
 the score pad and Han at 1,000 events. PostgreSQL is a throwaway cluster on this
 machine, durable like the SQLite store (fsync at every commit), reached over TCP."""
@@ -11,10 +11,10 @@ import time
 
 from bench.common import grow, scratch_dir, store_game, summary_ms
 import app
-from events import store
-from events.states import States
-from events.projection import fold
-from events.table import record
+from events.application.states import States
+from events.application.table import record
+from events.domain.projection import fold
+from events.storage import store
 
 
 def _record(db, game_id: str, event, states: States) -> float:

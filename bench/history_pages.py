@@ -10,8 +10,8 @@ import subprocess
 import sys
 
 from bench.common import ROOT, durations, grow, served_game
-from events.store import Event
-from events.hashing import GENESIS, chain_hash
+from events.domain.event import Event
+from events.domain.hashing import GENESIS, chain_hash
 
 PAGES = ("timeline", "final", "replay?at={mid}", "race.svg")
 

@@ -28,8 +28,8 @@ _CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
 
 
 def game_export(size: int) -> bytes:
-    """A legal Han game of ``size`` events as its export file (events/export.py)."""
-    from events.export import FORMAT
+    """A legal Han game of ``size`` events as its export file (events/application/export.py)."""
+    from events.application.export import FORMAT
     _, events, _ = grow("han", size)
     doc = {"format": FORMAT, "format_version": 1,
            "game": {"id": "bench", "kind": "han", "exported_at": events[-1].recorded_at,

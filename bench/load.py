@@ -21,8 +21,8 @@ import secrets
 import time
 
 from bench.common import ROOT, scratch_dir, summary_ms
-from events import store
-from events.table import new_game
+from events.application.table import new_game
+from events.storage import store
 
 WORKERS, THREADS = 2, 8   # as `make run` (gevent workers since issue 18: --threads is ignored)
 MOVE_EVERY_S = 15.0       # a move per table every 10–20 s: a brisk board game

@@ -13,7 +13,7 @@ import functools
 import os
 import sqlite3
 
-from events import store
+from events.storage import store
 from scoring import GAMES
 from scoring.base import Move
 

@@ -4,7 +4,7 @@ and what a final sheet with photos costs a phone.
 - **Upload**: a 4032 × 3024 JPEG as a phone writes it (quality 92, EXIF with GPS and a
   quarter-turn orientation), through the app: the photo form's POST (checks, decoding,
   EXIF removal, rotation, resizing, thumbnail, re-encoding, the event and both images
-  stored in one transaction). Beside it in the same run: ``events.photos.prepare``
+  stored in one transaction). Beside it in the same run: ``events.application.photos.prepare``
   alone (the image work), and the floor, Pillow decoding the same file at full size
   and nothing else.
 - **Page weight**: the final sheet of that score pad game, one final-board photo and the
@@ -21,7 +21,8 @@ import time
 from PIL import Image
 
 from bench.common import make_app, scratch_dir, summary_ms, timed
-from events import photos, store
+from events.application import photos
+from events.storage import store
 
 
 def phone_jpeg(size=(4032, 3024), seed: int = 29) -> bytes:

@@ -15,10 +15,10 @@ from contextlib import contextmanager
 from glob import glob
 
 from bench.common import ROOT, make_app, scratch_dir, store_game, summary_ms
-from events import store
-from events.projection import upcast
-from events.store import Event
-from events.table import record
+from events.application.table import record
+from events.domain.event import Event
+from events.domain.projection import upcast
+from events.storage import store
 from scoring import rules_for
 from web import views
 
@@ -37,10 +37,10 @@ def examples() -> list[str]:
 # this thread, so the machine's other load inflates it little), the rest of the tap is
 # "response" (the request context, idempotency check, the table's events and seats read
 # for the page, the response object).
-PHASES = {"append": [("events.store", "append")],                       # BEGIN IMMEDIATE … COMMIT, fsync
-          "fold": [("events.states.States", "load"), ("events.states.States", "after"),
-                   ("events.states.States", "recorded"),
-                   ("events.table", "check_move")],                     # state, schema and rules, the fold step
+PHASES = {"append": [("events.storage.store", "append")],                       # BEGIN IMMEDIATE … COMMIT, fsync
+          "fold": [("events.application.states.States", "load"), ("events.application.states.States", "after"),
+                   ("events.application.states.States", "recorded"),
+                   ("events.application.table", "check_move")],                     # state, schema and rules, the fold step
           "view": [("web.views", "table_context")],                     # standings, the game's view, the log's words
           "render": [("flask.templating", "_render")]}                  # every template of the answer
 

@@ -273,7 +273,7 @@ def render(results: dict) -> str:
                 _ratio(a.get("mean"), fl.get("mean")), _f(pa.get("mean"), 2),
                 _ratio(pa.get("mean"), a.get("mean")), _f(r["replay_ms"]),
                 _f(r.get("peer_rebuild_ms")), _ratio(r.get("peer_rebuild_ms"), r["replay_ms"])]) + " |")
-        out += ["", "append = `events.table.record` (idempotency check, cached state, schema, rules, "
+        out += ["", "append = `events.application.table.record` (idempotency check, cached state, schema, rules, "
                 "hash chain, BEGIN IMMEDIATE append, fsync); append+render adds what POST /moves adds "
                 "for htmx: the table fragment. peer ÷ ours ≥ 1 means we are not slower.", ""]
     if results.get("real"):

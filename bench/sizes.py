@@ -13,9 +13,9 @@ from flask import g
 
 from bench.common import grow, make_app, scratch_dir, store_game, summary_ms
 from bench.peers import Floor, Peer, row_of, same_durability
-from events import store
-from events.projection import fold
-from events.table import record
+from events.application.table import record
+from events.domain.projection import fold
+from events.storage import store
 from web import views
 
 
@@ -135,7 +135,7 @@ def _import(db, game_id: str) -> dict:
     """Export the game and import it into another store (its own store refuses the same
     game twice): verify every hash and every move, store it."""
     try:
-        from events.export import export_game, import_game
+        from events.application.export import export_game, import_game
     except ImportError:
         return {"import_ms": None}
     doc = export_game(db, game_id)

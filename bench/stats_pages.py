@@ -16,9 +16,9 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from bench.common import ROOT, make_app, scratch_dir, store_game, summary_ms, timed
-from events import store
-from events.hashing import GENESIS, chain_hash
-from events.store import Event
+from events.domain.event import Event
+from events.domain.hashing import GENESIS, chain_hash
+from events.storage import store
 from group import plays, roster
 from scoring import GAMES
 

@@ -9,7 +9,7 @@ import statistics
 from types import SimpleNamespace
 
 from bench.common import durations, grow, served_game
-from events import turns
+from events.domain import turns
 
 
 def _ms(samples: list[float]) -> dict:

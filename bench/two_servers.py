@@ -17,7 +17,7 @@ from bench.common import summary_ms
 from bench.live import Arrivals, _mover, _stream
 from bench.load import (THREADS, WORKERS, Phone, Server, Stats, _children, _open_all,
                         _run_in_own_loop)
-from events import store
+from events.storage import store
 
 
 class PostgresServer(Server):

@@ -2,7 +2,7 @@
 row into four tables, side by side, each its own file with the store's durability
 (WAL, synchronous=FULL, one BEGIN IMMEDIATE … COMMIT per row):
 
-* ``ours``: the store's schema (events/migrations.py) and its game summary update;
+* ``ours``: the store's schema (events/storage/migrations.py) and its game summary update;
 * ``without-rowid``: the same columns keyed ``PRIMARY KEY (game_id, seq) WITHOUT ROWID``
   (no AUTOINCREMENT id, no separate (game_id, seq) index), with the summary update;
 * ``without-rowid, no summary``: the same without updating the games row;
@@ -22,7 +22,7 @@ import sys
 import time
 
 from bench.common import percentile, scratch_dir
-from events import store
+from events.storage import store
 
 _COLUMNS = ("game_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, version INTEGER NOT NULL,"
             " data TEXT NOT NULL, seat INTEGER, device TEXT NOT NULL, recorded_at TEXT NOT NULL,"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
-from events import store
+from events.runtime import greenlets
 from scoring import GAMES
 from scoring.base import Problem, Text, text
 from scoring.i18n import msg
@@ -169,8 +169,8 @@ def read_export(doc) -> Export:
     if not isinstance(plays, list) or len(plays) > MAX_PLAYS:
         raise _bad(msg("\"plays\" must be a list of at most %(MAX_PLAYS)s.", MAX_PLAYS=MAX_PLAYS))
     out = Export([])
-    # 10,000 plays take a while: the worker's other connections run meanwhile (store.cooperate)
-    for i, play in enumerate(store.cooperating(plays, 64), start=1):
+    # 10,000 plays take a while: the worker's other connections run meanwhile (greenlets.cooperate)
+    for i, play in enumerate(greenlets.cooperating(plays, 64), start=1):
         if isinstance(play, dict) and play.get("ignored") is True:
             out.ignored += 1
             continue

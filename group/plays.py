@@ -16,9 +16,11 @@ from datetime import datetime
 
 import orjson
 
-from events import integrity, states, store, turns
-from events.projection import TableState, changes_the_past, fold, standings
-from events.store import WithTheEvent
+from events.application import integrity, states
+from events.domain import turns
+from events.domain.projection import TableState, changes_the_past, fold, standings
+from events.storage import store
+from events.storage.store import WithTheEvent
 from group import ratings
 from group import roster as roster_log
 from scoring import get_game
@@ -153,7 +155,7 @@ def rebuild(db) -> int:
 
 def rebuild_checked(db, cache: Plays | None = None) -> tuple[int, dict[str, tuple[int, str]]]:
     """``rebuild``, and the finished games left out because their record does not verify
-    (events/integrity.py): their rows are not written (docs/people.md §6)."""
+    (events/application/integrity.py): their rows are not written (docs/people.md §6)."""
     finished = [r[0] for r in db.execute("SELECT id FROM games WHERE finished = 1 ORDER BY id")]
     roster = roster_log.fold(roster_log.read_log(db), checked=False)
     rows: list[dict] = []
@@ -252,7 +254,7 @@ class Plays:
     def __init__(self) -> None:
         self._kept: dict[str, dict] = {}
         # (db, game) -> (ended_at, broken): each finished game verified once per process
-        # (the Verified prefix of events/integrity.py), again when its rows change
+        # (the Verified prefix of events/application/integrity.py), again when its rows change
         self.checked: dict[tuple[str, str], tuple[str, tuple[int, str] | None]] = {}
         self.lock = threading.Lock()
 

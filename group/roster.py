@@ -16,8 +16,10 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 
-from events import integrity, store
-from events.hashing import GENESIS, chain_hash, first_broken_link
+from events.application import integrity
+from events.domain.hashing import GENESIS, chain_hash, first_broken_link
+from events.runtime import greenlets
+from events.storage import store
 from scoring.base import Problem
 from scoring.i18n import joined
 from scoring.i18n import msg
@@ -472,7 +474,7 @@ def unverified_from(db, whole: bool = False, cache: Rosters | None = None) -> tu
         broken = first_broken_link((e.envelope() for e in events), prev, seq + 1)
         if broken is None:
             seq, prev = events[-1].seq, events[-1].hash
-        store.cooperate()
+        greenlets.cooperate()
     if broken is None and row is not None:
         if seq < row[0]:
             broken = (seq + 1, f"the summary says the roster has {row[0]} changes; its log ends at {seq}")
@@ -577,10 +579,10 @@ def export_links(db, game_id: str) -> list[dict]:
 
 
 def export_with_links(db, game_id: str) -> dict:
-    """A game's export (events/export.py) with the roster names of its linked seats. The
+    """A game's export (events/application/export.py) with the roster names of its linked seats. The
     block is left out when no seat is linked, so a game recorded before the roster exports
     byte for byte as it did."""
-    from events.export import export_game
+    from events.application.export import export_game
     doc = export_game(db, game_id)
     links = export_links(db, game_id)
     if links:

@@ -44,7 +44,7 @@ class Problem:
 
     def naming(self, players) -> "Problem":
         """The problem with each ``player(seat)`` in its texts replaced by that seat's name:
-        the rules know seats, the table knows who sits there (``events/projection.py``
+        the rules know seats, the table knows who sits there (``events/domain/projection.py``
         names every problem before it leaves the rules)."""
         def name(found: re.Match) -> str:
             seat = int(found[1])
@@ -145,7 +145,7 @@ class EventSpec:
 
 @dataclass(frozen=True)
 class Boards:
-    """Board profiles a game is played on, stored by ``events/boards.py`` and edited
+    """Board profiles a game is played on, stored by ``events/application/boards.py`` and edited
     at ``/boards/<kind>/`` with the game's ``templates/games/<kind>/_editor.html``. A game pins one in its options as {"id", "version", "data"}."""
 
     validate: Callable[[dict], list[Problem]]             # contradictions in a profile's data
@@ -154,11 +154,11 @@ class Boards:
     builtin: tuple[dict, ...] = ()                        # shipped profiles: {"id", "data"}
     # The facts a game needs before move 1, given when the game is created: options.board =
     # {"id": profile, ...answers} -> (the latest version's data, that request) -> the data
-    # completed, or FormError naming what is still missing (events/boards.py saves it).
+    # completed, or FormError naming what is still missing (events/application/boards.py saves it).
     complete: Callable[[dict, Mapping[str, Any]], dict] | None = None
     # The facts a table entered while playing that the profile lacks (Han's alliances):
     # (the profile's latest data, the game's state) -> the data with them, or None when they
-    # add nothing; after an event of a type in ``learns_from`` events/boards.py saves it as
+    # add nothing; after an event of a type in ``learns_from`` events/application/boards.py saves it as
     # the profile's next version, in that event's transaction, so the next game asks nothing.
     learn: Callable[[dict, dict], dict | None] | None = None
     learns_from: frozenset[str] = frozenset()
@@ -221,12 +221,12 @@ class GameKind:
     # templates/games/<kind>/, beside the required _form.html.
     templates: frozenset[str] = frozenset()
     # Each seat's total, for a game whose score() grows with its length: the history
-    # (events/states.py) asks it after every event. None: the sum of score()'s parts.
+    # (events/application/states.py) asks it after every event. None: the sum of score()'s parts.
     totals: Callable[[dict], dict[int, int]] | None = None
     # Whose turn the log is in (docs/rules/<game>.md, "Turns"): state -> (a key naming the
     # turn, the seat whose it is or None for the table as a whole), None when it is nobody's
     # (the game is over). The key names one turn in the whole game: the time while the state
-    # is in it is that turn's, even when another comes between (events/turns.py).
+    # is in it is that turn's, even when another comes between (events/domain/turns.py).
     # None: the game has no turns, only a duration.
     turn: Callable[[dict], tuple[tuple, int | None] | None] | None = None
 

@@ -8,7 +8,7 @@ are shown: "\\u202eevil" reads "live"), within its field's length. What breaks t
 is refused with the reason, in every language, naming the field — never cut short or
 stripped silently. ``clean`` is for a text as typed or read from a file; ``why_not`` for
 a text as stored (a file the app wrote, an event); ``payload_why_not`` for every text of
-an event's payload at once (events/table.py runs it on every move and every import).
+an event's payload at once (events/application/table.py runs it on every move and every import).
 
 Pure: no Flask, no I/O, so the rules, the store, the roster and the web layer share it."""
 from __future__ import annotations

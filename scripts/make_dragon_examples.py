@@ -1,5 +1,5 @@
 """Write examples/dragon-4p.json: a whole 4-player In the Year of the Dragon game,
-really played through events.table.new_game / record on a temporary database, so
+really played through events.application.table.new_game / record on a temporary database, so
 every move passed the rules. The players are a small seeded bot that picks among the
 legal choices the game's view offers (``view(state)["ask"]``), as a phone form does.
 
@@ -16,9 +16,9 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import app  # noqa: E402
-from events import store  # noqa: E402
-from events.export import export_game, write  # noqa: E402
-from events.table import load, new_game, record  # noqa: E402
+from events.storage import store  # noqa: E402
+from events.application.export import export_game, write  # noqa: E402
+from events.application.table import load, new_game, record  # noqa: E402
 from scoring.dragon.data import ACTIONS, DRAWN_EVENTS, GROUP_SIZES, turn_order  # noqa: E402
 from scoring.dragon.view import view  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Write the two Five Tribes example games, really recorded through events.table:
+"""Write the two Five Tribes example games, really recorded through events.application.table:
 
 * examples/five-tribes-3p.json: a whole 3-player game kept turn by turn with every meeple
   tracked (the app deals the board from a recorded seed; displays tracked), played by a
@@ -22,9 +22,9 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import app  # noqa: E402
-from events import store  # noqa: E402
-from events.export import export_game, write  # noqa: E402
-from events.table import load, new_game, record  # noqa: E402
+from events.storage import store  # noqa: E402
+from events.application.export import export_game, write  # noqa: E402
+from events.application.table import load, new_game, record  # noqa: E402
 from scoring.five_tribes.data import DJINNS, FAKIRS, GOODS, TILE_NAMES, deal  # noqa: E402
 from scoring.five_tribes.view import view  # noqa: E402
 

@@ -1,5 +1,5 @@
 """Write examples/han-side1-3p.json and examples/han-side2-2p.json: two whole Han games
-really played through events.table.new_game / record on a temporary database, so every
+really played through events.application.table.new_game / record on a temporary database, so every
 move passed the rules. The board is the INVENTED example layout of scoring/han/demo.py
 (the printed topology is unpublished). A seeded bot holds real cards: a shuffled deck of
 57 minus the removed cards, hands of 3, and it records the draw pile running out.
@@ -19,9 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import app  # noqa: E402
-from events import store  # noqa: E402
-from events.export import export_game, write  # noqa: E402
-from events.table import check_move, load, new_game, record  # noqa: E402
+from events.storage import store  # noqa: E402
+from events.application.export import export_game, write  # noqa: E402
+from events.application.table import check_move, load, new_game, record  # noqa: E402
 from scoring.han.data import CARDS, SIDES, removed_default  # noqa: E402
 from scoring.han.demo import example_profile, pinned  # noqa: E402
 from scoring.han.score import supply  # noqa: E402

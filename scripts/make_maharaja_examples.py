@@ -1,5 +1,5 @@
 """Write examples/maharaja-4p.json: a whole 4-player Maharaja game, really played
-through events.table.new_game / record on a temporary database, so every move
+through events.application.table.new_game / record on a temporary database, so every move
 passed the rules. The players are a small, plain bot: build a palace (and a house)
 in the Maharaja's city when the gold allows, otherwise take gold and add a house
 there; now and then move a governor, fetch houses from the quarry or swap a
@@ -17,9 +17,9 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import app  # noqa: E402
-from events import store  # noqa: E402
-from events.export import export_game, write  # noqa: E402
-from events.table import check_move, load, new_game, record  # noqa: E402
+from events.storage import store  # noqa: E402
+from events.application.export import export_game, write  # noqa: E402
+from events.application.table import check_move, load, new_game, record  # noqa: E402
 from scoring.maharaja import apply as A, data as D, score as S  # noqa: E402
 
 PLAYERS = [{"name": "Krisztina", "colour": "red"}, {"name": "Péter", "colour": "blue"},

@@ -7,12 +7,14 @@ import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FOLDERS = ("events", "group", "scoring", "web", "bench", "scripts")
+FOLDERS = ("events", "events/domain", "events/storage", "events/application", "events/runtime",
+           "group", "scoring", "web", "bench", "scripts")
 
 
 def modules(folder: str) -> list[pathlib.Path]:
-    """The folder's modules, its games' packages as one line each (scoring/<game>/)."""
-    found = sorted(p for p in (ROOT / folder).glob("*.py"))
+    """The folder's modules, its packages as one line each (scoring/<game>/, events/domain/)."""
+    nested = folder.count("/")  # a package listed in FOLDERS: its __init__ is its parent's line
+    found = sorted(p for p in (ROOT / folder).glob("*.py") if not (nested and p.name == "__init__.py"))
     return found + sorted(p / "__init__.py" for p in (ROOT / folder).iterdir() if (p / "__init__.py").exists())
 
 

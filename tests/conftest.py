@@ -34,7 +34,7 @@ def client(app):
 def db(app):
     """The app's store, as a request gets it: recording through it runs the app's
     subscribers (app.py:on_recorded)."""
-    from events import store
+    from events.storage import store
     conn = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
     yield conn
     conn.conn.close()
@@ -54,7 +54,7 @@ def other_app(app, tmp_path, request):
 
 @pytest.fixture
 def other_db(other_app):
-    from events import store
+    from events.storage import store
     conn = store.connect(other_app.config["DATABASE"])
     yield conn
     conn.conn.close()
@@ -95,7 +95,7 @@ def watch_the_write_lock(monkeypatch) -> list:
     """``store.write_lock`` patched to note when it is held: the list returned is not empty
     exactly then (what a test finds done under the lock every other table's move waits for)."""
     import contextlib
-    from events import store
+    from events.storage import store
     held: list[bool] = []
     real_lock = store.write_lock
 
@@ -124,7 +124,7 @@ def guarded_app(database: str, **config):
 @pytest.fixture
 def guarded(tmp_path):
     """CSRF on, as in production: (app, an English-speaking client, its form token, the store)."""
-    from events import store
+    from events.storage import store
     app, client, _ = guarded_app(str(tmp_path / "g.db"))
     become_organiser(app, client)  # the roster's changes are the organiser's (tests/group/test_organiser.py)
     token = csrf_of(client.get("/games/new").get_data(as_text=True))
@@ -477,10 +477,33 @@ def postgres_server():
 @pytest.fixture
 def postgres_url(postgres_server):
     """A fresh, empty database of the session's cluster for one test."""
-    from events import pg
     url = create_database(postgres_server)
     yield url
-    pg.close_pools(url)  # the app's connections to it go with the test
+    close_pools_of_apps_used()  # the apps' connections to it go with the test
+
+
+_apps_used: set = set()
+
+
+@pytest.fixture(autouse=True)
+def _apps_of_the_test():
+    """Every app a test pushed a context of (each owns its PostgreSQL pools: web/db.py)."""
+    from flask import appcontext_pushed
+    _apps_used.clear()
+
+    def seen(app, **_):
+        _apps_used.add(app)
+    appcontext_pushed.connect(seen)
+    yield
+    appcontext_pushed.disconnect(seen)
+    _apps_used.clear()
+
+
+def close_pools_of_apps_used() -> None:
+    for app in list(_apps_used):
+        pools = app.extensions.get("pg_pools")
+        if pools is not None:
+            pools.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -511,8 +534,8 @@ class Table:
         self.id, self.tokens = created["id"], [s["token"] for s in created["seats"]]
 
     def play(self, type_: str, data: dict, seat: int = 0):
-        from events import store
-        from events.table import record
+        from events.storage import store
+        from events.application.table import record
         seq = store.last_seq(self.db, self.id)
         return record(self.db, self.id, type_, data, seq, seat, f"phone-{seat}", f"{self.id}-{seq + 1}")[0]
 
@@ -528,7 +551,7 @@ def table_of(app, db):
     """``table_of(kind="scorepad", names=("Anna", "Béla"), moves=(), options=None)``: a new
     game of ``kind`` with every seat's token, ``moves`` ([(type, data)] or [(seat, type, data)])
     recorded through the app's store; ``demo=True`` plays the game's own demo instead."""
-    from events.table import new_game
+    from events.application.table import new_game
     from scoring import GAMES
 
     def make(kind: str = "scorepad", names=("Anna", "Béla"), moves=(), options=None, demo: bool = False) -> Table:

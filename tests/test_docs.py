@@ -45,13 +45,23 @@ def _layers_table() -> dict[str, str]:
     return rows
 
 
+def _events_table() -> str:
+    """docs/architecture.md's table of the log's modules by kind, "### `events/`, by kind":
+    its first column (``domain/projection.py``, …)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("### `events/`, by kind", 1)[1].split("\n#", 1)[0]
+    return " ".join(line.split("|")[1] for line in section.splitlines() if line.startswith("| `"))
+
+
 def test_the_layers_table_names_every_module_of_its_folder_and_no_other():
     """docs/architecture.md says where each kind of code lives: a module it does not name
     is one a newcomer cannot find, and one it names that is gone sends them looking."""
     rows = _layers_table()
+    rows["events"] = _events_table()
     for folder in ("events", "group", "web"):
-        named = set(re.findall(r"`([a-z_0-9]+\.py)`", rows[folder]))
-        present = {m.name for m in (ROOT / folder).glob("*.py")} - {"__init__.py"}
+        named = set(re.findall(r"`([a-z_0-9/]+\.py)`" if folder == "events" else r"`([a-z_0-9]+\.py)`", rows[folder]))
+        present = {m.relative_to(ROOT / folder).as_posix() for m in (ROOT / folder).rglob("*.py")
+                   if m.name != "__init__.py"}
         assert not present - named, f"{folder}/: {sorted(present - named)} missing from the layers table"
         assert not named - present - {"__init__.py"}, f"{folder}/: the layers table names {sorted(named - present)}, which do not exist"
     games = {p.name for p in (ROOT / "scoring").iterdir() if (p / "__init__.py").exists()}

@@ -111,6 +111,29 @@ def test_each_layer_imports_only_the_layers_below_it():
                         assert top in allowed, f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"
 
 
+# Inside the log (docs/architecture.md, "Layers"): the domain is pure and knows only itself;
+# storage keeps the domain's events; the application uses both; the runtime wakes streams
+# from the store. gevent's helpers (events/runtime/greenlets.py) import nothing of ours, so
+# the store and the application may call them.
+EVENTS_MAY_IMPORT = {
+    "domain": {"domain"},
+    "storage": {"domain", "storage", "runtime.greenlets"},
+    "application": {"domain", "storage", "application", "runtime.greenlets"},
+    "runtime": {"runtime", "storage"},
+}
+
+
+def test_the_log_packages_import_only_what_their_kind_may():
+    for package, allowed in EVENTS_MAY_IMPORT.items():
+        for path in sorted((ROOT / "events" / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            for module in _imports_of(path, name):
+                inner = module.removeprefix("events.")
+                if module.startswith("events.") and "." in inner:  # a module (its package comes with it)
+                    assert any(inner == a or inner.startswith(a + ".") for a in allowed), \
+                        f"{path.relative_to(ROOT)} imports {module}"
+
+
 def _imports_of(path: pathlib.Path, package: str) -> set[str]:
     """The project modules ``path`` imports, at its top or inside a function."""
     import ast

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from gunicorn.config import KNOWN_SETTINGS
 
-from events.live import Hub
+from events.runtime.live import Hub
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from events import integrity, store
-from events.projection import standings
-from events.states import UnknownGame
-from events.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, record
+from events.application import integrity
+from events.application.states import UnknownGame
+from events.application.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, record
+from events.domain.projection import standings
+from events.storage import store
 from group import roster
 from group.roster import RosterRefused
 from scoring.base import Text

@@ -10,13 +10,14 @@ from flask import (Blueprint, Response, abort, g, redirect, render_template, req
 from flask_babel import gettext
 from markupsafe import Markup
 
-from events import disputes, store
-from events.core_types import CORE_EVENTS
-from events.export import AlreadyHere, BadExport, import_game, inline, verify
-from events.states import GameStates, UnknownGame
-from events.projection import TableState, describe, fold, open_disputes, standings
-from events.store import Event
-from events.table import NOT_RECORDED, not_recorded, record
+from events.application import disputes
+from events.application.export import AlreadyHere, BadExport, import_game, inline, verify
+from events.application.states import GameStates, UnknownGame
+from events.application.table import NOT_RECORDED, not_recorded, record
+from events.domain.core_types import CORE_EVENTS
+from events.domain.event import Event
+from events.domain.projection import TableState, describe, fold, open_disputes, standings
+from events.storage import store
 from group import roster
 from group.roster import RosterRefused
 from scoring import get_game
@@ -35,11 +36,11 @@ BAD_FILE = Problem("core §7", msg("Choose an exported game (JSON)."))
 NOT_JSON = Problem("core §7", msg("This file is not JSON (or not UTF-8): choose an exported game."))
 
 
-# ---- the history of a game: one fold, cached and extended (events/states.py) ---------
+# ---- the history of a game: one fold, cached and extended (events/application/states.py) ---------
 
 class Game:
     """One request's view of a game's history: ``read(first, last)`` reads its events by
-    sequence number; ``found`` is the game's cached walk (events/states.py)."""
+    sequence number; ``found`` is the game's cached walk (events/application/states.py)."""
 
     def __init__(self, game_id: str):
         db = get_db()
@@ -345,7 +346,7 @@ def import_file(db, raw: bytes, options: dict, rosters: roster.Rosters | None = 
     """An uploaded game file read, checked and stored, its seats linked to the roster
     (web/importing.py runs it, on the worker or in a process of its own): the answer the
     import page renders, as JSON. ``options``: the importing phone's ``device`` and whether
-    it is the ``organiser``; ``aside``: how the checking runs (events/export.py:import_game)."""
+    it is the ``organiser``; ``aside``: how the checking runs (events/application/export.py:import_game)."""
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting

@@ -11,7 +11,8 @@ import time
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
-from events import store
+from events.runtime import greenlets
+from events.storage import store
 from group import bgstats, plays
 from group import roster as roster_log
 from group.bgstats import BadBGStats
@@ -22,9 +23,9 @@ from web import importing
 from web.db import caches, get_db
 from web.i18n import local_iso
 from web.organiser import require_organiser
-from web.stats import left_out
 from web.security import device_id
 from web.seating import my_seat
+from web.stats import left_out
 
 bp = Blueprint("bgstats", __name__)
 NO_FILE = Problem("people §8", msg("Choose a BG Stats export (JSON, UTF-8)."))
@@ -170,7 +171,7 @@ def import_plays(db, export: bgstats.Export, device: str, rosters: roster_log.Ro
     ``rosters``: the app's roster cache (a command's own one, extended batch by batch, if none)."""
     rosters = rosters if rosters is not None else roster_log.Rosters()
     refused, plays_in = list(export.refused), []
-    for play in store.cooperating(export.plays, 64):
+    for play in greenlets.cooperating(export.plays, 64):
         problem = _one_seat_each(play)
         if problem is None:
             plays_in.append(play)
@@ -191,7 +192,7 @@ def import_plays(db, export: bgstats.Export, device: str, rosters: roster_log.Ro
         # 10… between tries) and, with the lock taken again at once, could miss every gap.
         # PostgreSQL queues its waiters: there the worker only serves its other connections.
         if store.is_postgres(db):
-            store.cooperate()
+            greenlets.cooperate()
         else:
             time.sleep(min(0.1, max(0.02, time.perf_counter() - began)))  # cooperative under gevent
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,

@@ -1,12 +1,12 @@
 """Board editor pages: list, edit (each save is a new version), export and import
-board profiles of any game kind that declares ``boards`` (events/boards.py)."""
+board profiles of any game kind that declares ``boards`` (events/application/boards.py)."""
 from __future__ import annotations
 
 import json
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from events import boards
+from events.application import boards
 from scoring import GAMES, get_game
 from scoring.base import FormError
 from web.db import get_db

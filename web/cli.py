@@ -18,8 +18,9 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from events import backup, integrity, pg, photos, seats, store
-from events.export import BadExport, as_text, replay, verify
+from events.application import backup, integrity, photos, seats
+from events.application.export import BadExport, as_text, replay, verify
+from events.storage import pg, store
 from group import plays, roster
 from web import address, organiser
 from web import transfer

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 from flask import current_app, g
 
-from events import pg, store
-from events.integrity import Verified
-from events.states import BUDGET, States
+from events.application.integrity import Verified
+from events.application.states import BUDGET, States
+from events.storage import pg, store
 from group.plays import Plays
 from group.roster import Rosters
 from web.rendered import Rendered
@@ -43,7 +43,7 @@ BOOT_FAILED = 3  # gunicorn's "worker failed to boot": the server stops instead 
 def get_db():
     if "db" not in g:
         database = current_app.config["DATABASE"]
-        g.db = pg.pooled(database) if pg.is_url(database) else store.connect(database)
+        g.db = current_app.extensions["pg_pools"].pooled(database) if pg.is_url(database) else store.connect(database)
         g.db.on_recorded = current_app.extensions["on_recorded"]  # app.py:on_recorded
     return g.db
 
@@ -56,6 +56,7 @@ def close_db(exc=None) -> None:
 
 def init_app(app) -> None:
     app.extensions["tablescribe"] = Caches(States(app.config.get("STATES_BUDGET", BUDGET)))
+    app.extensions["pg_pools"] = pg.Pools()  # PostgreSQL's connections, per process (events/storage/pg.py)
     app.teardown_appcontext(close_db)
     try:
         store.prepare(app.config["DATABASE"])

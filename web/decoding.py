@@ -2,13 +2,13 @@
 
 A 2 KB lossless WebP can name 16,383 × 3,000 pixels: decoded whole it took a worker 7 s of
 CPU and a gigabyte it never gave back, and eight at once starved every table of that worker.
-So the pixel budget is checked from the header first (events/pixels.py:check, no pixel
+So the pixel budget is checked from the header first (events/application/pixels.py:check, no pixel
 decoded), and the decoding runs in a process of its own (``python -m web.photo_process``)
 with a memory limit, a CPU-time limit and a lower priority; the worker only waits for its
 answer (under gevent a cooperative wait: its tables run meanwhile). Each worker runs at most
 ``PHOTOS_AT_ONCE`` of them; another upload meanwhile is answered 503 with Retry-After before
 anything is decoded. An image that needs more than the limit is refused as too large.
-The very same path prepares the photos an imported game carries (events/export.py).
+The very same path prepares the photos an imported game carries (events/application/export.py).
 """
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ import subprocess
 import sys
 import threading
 
-from events import photos
-from events.photos import PhotoRefused, Prepared
-from events.pixels import Pixels
+from events.application import photos
+from events.application.photos import PhotoRefused, Prepared
+from events.application.pixels import Pixels
 
 PHOTOS_AT_ONCE = 2               # decoding processes a server worker runs at once
 MEMORY = 1536 * 2**20            # a decoding process's address space: a 49 MP lossless WebP peaks at ~0.8 GB

@@ -160,7 +160,7 @@ def init_app(app) -> None:
     Babel(app, locale_selector=current_lang)
     for lang in LANGS:
         catalog(lang)  # compiled now if a .po is newer than its .mo: pages and games say the same
-    from events.palette import COLOURS
+    from events.domain.palette import COLOURS
     app.context_processor(_bound_to_the_language)
     from web.timing import duration
     app.jinja_env.filters.update(clock=clock, day=day, day_and_clock=day_and_clock, duration=duration)

@@ -20,7 +20,7 @@ import secrets as random_secrets
 
 from flask import Blueprint, abort, current_app, g, make_response, redirect, request, url_for
 
-from events import store
+from events.storage import store
 from scoring.base import Problem
 from scoring.i18n import msg
 from web.db import get_db

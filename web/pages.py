@@ -9,8 +9,9 @@ import secrets
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from events import seats, store
-from events.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, parse_move, record
+from events.application import seats
+from events.application.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, parse_move, record
+from events.storage import store
 from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
@@ -153,7 +154,7 @@ def void(game_id: str, target: int):
 
 @bp.post("/games/<game_id>/pause")
 def pause(game_id: str):
-    """A break: every phone's clock stops until someone resumes (events/turns.py)."""
+    """A break: every phone's clock stops until someone resumes (events/domain/turns.py)."""
     table_state = table_or_404(game_id)
     return _record(game_id, table_state, _require_seat(game_id, table_state), "game-paused", {})
 

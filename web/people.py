@@ -7,7 +7,7 @@ import secrets
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from events import store
+from events.storage import store
 from group import plays, statistics
 from group import roster as roster_log
 from group.roster import RosterConflict, RosterRefused

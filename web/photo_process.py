@@ -24,7 +24,7 @@ def _bounded(memory: int, cpu_seconds: int, nicer_by: int) -> None:
 def main() -> int:
     memory, cpu_seconds, nicer_by = (int(arg) for arg in sys.argv[1:4])
     _bounded(memory, cpu_seconds, nicer_by)
-    from events import pixels  # Pillow, within the bounds
+    from events.application import pixels  # Pillow, within the bounds
     raw = sys.stdin.buffer.read()
     out = sys.stdout.buffer
     try:

@@ -1,4 +1,4 @@
-"""Photos at the table (events/photos.py, docs/photos.md): a seated phone attaches one
+"""Photos at the table (events/application/photos.py, docs/photos.md): a seated phone attaches one
 to the game, its final board or an open dispute (a plain multipart form: the camera
 opens on a phone, no JavaScript needed); every phone gets the thumbnail by push, the
 full image on tap. Images are served as the JPEG this app encoded, never as anything
@@ -10,10 +10,12 @@ import secrets
 
 from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
-from events import photos, store
-from events.photos import PhotoRefused
-from events.projection import TableState, voided_in
-from events.table import Refused, ReusedId, StaleSequence, record
+from events.application import photos
+from events.application.photos import PhotoRefused
+from events.application.table import Refused, ReusedId, StaleSequence, record
+from events.domain import photo_limits
+from events.domain.projection import TableState, voided_in
+from events.storage import store
 from scoring.base import Problem
 from scoring.i18n import msg
 from web import decoding, views
@@ -26,7 +28,7 @@ bp = Blueprint("photos", __name__)
 
 ABOUT = ("game", "final", "dispute")
 NO_SUCH_PHOTO_TARGET = Problem("core §9", msg("A photo belongs to the game, its final board or a dispute."))
-_SHA = re.compile(photos.SHA256)
+_SHA = re.compile(photo_limits.SHA256)
 
 
 # ---- attaching ------------------------------------------------------------------------
@@ -40,9 +42,9 @@ def upload(game_id: str):
     if about not in ABOUT or (about == "dispute") != (dispute is not None):
         return refuse([NO_SUCH_PHOTO_TARGET], 422)
     caption = (request.form.get("caption") or "").strip()
-    if len(caption) > photos.MAX_CAPTION:
-        return refuse([Problem("core §9", msg("A caption takes at most %(MAX_CAPTION)s characters.", MAX_CAPTION=photos.MAX_CAPTION))], 422)
-    if len(table.photos) >= photos.MAX_PHOTOS:  # before the file is read or decoded
+    if len(caption) > photo_limits.MAX_CAPTION:
+        return refuse([Problem("core §9", msg("A caption takes at most %(MAX_CAPTION)s characters.", MAX_CAPTION=photo_limits.MAX_CAPTION))], 422)
+    if len(table.photos) >= photo_limits.MAX_PHOTOS:  # before the file is read or decoded
         return refuse([photos.TOO_MANY], 422)
     raw = _chosen_file()
     try:
@@ -189,5 +191,5 @@ def photo_seqs(game_id: str) -> list[int]:
 def _setup(state) -> None:
     state.app.extensions["photo_slots"] = decoding.Slots(state.app.config.get("PHOTOS_AT_ONCE", decoding.PHOTOS_AT_ONCE))
     state.app.jinja_env.globals.update(photo_list=photo_list, photo_thumb_size=thumb_size,
-                                       photo_seqs=photo_seqs, photo_limits=photos,
+                                       photo_seqs=photo_seqs, photo_limits=photo_limits,
                                        photo_thumbs=lambda game_ids: final_thumbs(get_db(), game_ids))

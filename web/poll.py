@@ -17,7 +17,7 @@ import re
 import threading
 from urllib.parse import parse_qs
 
-from events import pg, store
+from events.storage import pg, store
 from web.security import SECURITY_HEADERS
 
 # The routes whose answer is "204 while ?seq= is the game's last sequence number":
@@ -27,9 +27,10 @@ HEADERS = [("Content-Type", "text/html; charset=utf-8"), *SECURITY_HEADERS]
 
 
 class UnchangedPolls:
-    def __init__(self, wsgi_app, database: str):
+    def __init__(self, wsgi_app, database: str, pools: pg.Pools):
         self.wsgi_app = wsgi_app
         self.database = database
+        self.pools = pools
         self.local = threading.local()
 
     def __call__(self, environ, start_response):
@@ -45,7 +46,7 @@ class UnchangedPolls:
     def _last_seq(self, game_id: str) -> int:
         if pg.is_url(self.database):  # a pooled connection, given back at once
             try:
-                db = pg.pooled(self.database)
+                db = self.pools.pooled(self.database)
             except pg.Unreachable:
                 return -1  # not known: Flask answers (its 503)
             try:
@@ -68,4 +69,4 @@ def _seq(query: str) -> int | None:
 
 
 def init_app(app) -> None:
-    app.wsgi_app = UnchangedPolls(app.wsgi_app, app.config["DATABASE"])
+    app.wsgi_app = UnchangedPolls(app.wsgi_app, app.config["DATABASE"], app.extensions["pg_pools"])

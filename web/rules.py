@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, url_for
 
-from events.core_types import RULEBOOK as CORE_RULES
+from events.domain.core_types import RULEBOOK as CORE_RULES
 from scoring import BOOK_OF_KIND, GAMES, RULEBOOKS, cited
 from scoring.base import RuleSection
 from scoring.i18n import msg

@@ -1,15 +1,15 @@
 """Which seat this phone holds, for every blueprint: the seat cookie, the table or a
 404, and the guards of write routes (``require_seat``) and the host's pages
-(``require_host``). A phone holds a seat by its token (events/seats.py)."""
+(``require_host``). A phone holds a seat by its token (events/application/seats.py)."""
 from __future__ import annotations
 
 from typing import Callable
 
 from flask import abort, make_response, request, url_for
 
-from events import seats
-from events.states import UnknownGame
-from events.projection import TableState
+from events.application import seats
+from events.application.states import UnknownGame
+from events.domain.projection import TableState
 from scoring.base import Problem
 from scoring.i18n import msg
 from web.db import get_db, get_states

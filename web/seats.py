@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from events import seats
+from events.application import seats
 from scoring.base import Problem
 from scoring.i18n import msg
 from web import views

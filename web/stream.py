@@ -19,9 +19,10 @@ from typing import Callable
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from events import seats, store
-from events.projection import TableState
-from events.states import UnknownGame
+from events.application import seats
+from events.application.states import UnknownGame
+from events.domain.projection import TableState
+from events.storage import store
 from web import db as web_db
 from web import views
 from web.address import is_loopback
@@ -34,7 +35,7 @@ KEEPALIVE = 15.0        # seconds: a comment line that finds dead connections an
 LIFETIME = 30 * 60.0    # seconds: a stream then ends and the phone reconnects (spreads load after restarts)
 RETRY_MS = 2000         # the browser's reconnection delay after a stream ends
 LOOK_EVERY = 4          # keep-alives between looks at the game when nothing woke the stream:
-                        # a safety net only, every move wakes its streams (events/live.py)
+                        # a safety net only, every move wakes its streams (events/runtime/live.py)
 MAX_STREAMS = 2000
 
 
@@ -60,7 +61,7 @@ def _fresh(app, environ: dict, game_id: str, sent: int | None, woken: bool) -> t
     environ (cookies: seat, language, session): nothing is held between messages, no
     context and no database connection (given back when the context ends). A stream
     ``woken`` by a move shares its read of the game and its seats with every stream
-    the move woke in this process (events/live.py ``Hub.look``) and the region with
+    the move woke in this process (events/runtime/live.py ``Hub.look``) and the region with
     every phone of its view (web/rendered.py); a stream opening, or looking once a
     minute in case a wake went astray, reads for itself."""
     hub = app.extensions["live"]
@@ -89,26 +90,34 @@ def _read(game_id: str) -> tuple[TableState, Callable[[str | None], int | None]]
 # server process; many phones may share an address behind a NAT or a proxy, hence its room.
 STREAMS_PER_PHONE = 6
 STREAMS_PER_ADDRESS = 250
-_held: Counter = Counter()  # ("phone", device) / ("address", ip) -> open streams in this process
-_held_lock = threading.Lock()
+class HeldStreams:
+    """The streams each phone and each address holds open in this server (its app owns
+    one: ``app.extensions["held_streams"]``, so two apps in one process count apart)."""
+
+    def __init__(self):
+        self.held: Counter = Counter()  # ("phone", device) / ("address", ip) -> open streams
+        self.lock = threading.Lock()
+
+    def reserve(self, keys: list[tuple[str, str]], limits: dict[str, int]) -> bool:
+        """Count one stream for each key, unless one of them is at its limit."""
+        with self.lock:
+            if any(self.held[key] >= limits[key[0]] for key in keys):
+                return False
+            for key in keys:
+                self.held[key] += 1
+            return True
+
+    def release(self, keys: list[tuple[str, str]]) -> None:
+        with self.lock:
+            for key in keys:
+                self.held[key] -= 1
+                if self.held[key] <= 0:
+                    del self.held[key]
 
 
-def _reserve(keys: list[tuple[str, str]], limits: dict[str, int]) -> bool:
-    """Count one stream for each key, unless one of them is at its limit."""
-    with _held_lock:
-        if any(_held[key] >= limits[key[0]] for key in keys):
-            return False
-        for key in keys:
-            _held[key] += 1
-        return True
-
-
-def _release(keys: list[tuple[str, str]]) -> None:
-    with _held_lock:
-        for key in keys:
-            _held[key] -= 1
-            if _held[key] <= 0:
-                del _held[key]
+def init_app(app) -> None:
+    app.extensions["held_streams"] = HeldStreams()
+    app.register_blueprint(bp)
 
 
 def _busy() -> Response:
@@ -129,13 +138,14 @@ def stream(game_id: str):
         keys.append(("address", request.remote_addr or ""))
     limits = {"phone": current_app.config.get("STREAMS_PER_PHONE", STREAMS_PER_PHONE),
               "address": current_app.config.get("STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS)}
-    if not _reserve(keys, limits):
+    held = current_app.extensions["held_streams"]
+    if not held.reserve(keys, limits):
         return _busy()
     app = current_app._get_current_object()
     response = Response(_messages(app, dict(request.environ), game_id, _seen()),
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: _release(keys))  # the server closes every response it began
+    response.call_on_close(lambda: held.release(keys))  # the server closes every response it began
     return response
 
 

@@ -1,13 +1,13 @@
 """The table's clock as the pages show it: whose turn and for how long, the break, the
-turn timer, each seat's turn times (events/turns.py derives them from the log). The
+turn timer, each seat's turn times (events/domain/turns.py derives them from the log). The
 phones tick the running clock themselves from the times given here (static/clock.js)."""
 from __future__ import annotations
 
 import time
 
-from events import turns
-from events.core_types import MAX_TIMER
-from events.projection import TableState
+from events.domain import turns
+from events.domain.core_types import MAX_TIMER
+from events.domain.projection import TableState
 from scoring.base import FormError, Problem
 from scoring.i18n import msg
 from web.db import get_db, get_states

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from events import integrity, photos, store
-from events.hashing import first_broken_link
+from events.application import integrity, photos
+from events.domain.hashing import first_broken_link
+from events.storage import store
 from group import plays, roster
 
 _GAME_COLUMNS = ("id", "kind", "created_at", "players", "last_seq", "updated_at", "finished",

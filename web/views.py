@@ -13,11 +13,12 @@ from flask import current_app, has_request_context, make_response, redirect, ren
 from flask_wtf.csrf import generate_csrf as csrf_token
 from markupsafe import Markup
 
-from events import integrity, store
-from events.loaded import RECENT, LoadedTable, load_table
-from events.core_types import CLOCK_EVENTS, CORE_EVENTS
-from events.projection import TableState, describe, last_move, standings
-from events.table import STALE
+from events.application import integrity
+from events.application.loaded import RECENT, LoadedTable, load_table
+from events.application.table import STALE
+from events.domain.core_types import CLOCK_EVENTS, CORE_EVENTS
+from events.domain.projection import TableState, describe, last_move, standings
+from events.storage import store
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem
 from scoring.i18n import joined, msg
@@ -71,7 +72,7 @@ def watch_url(game_id: str) -> str:
 
 
 def hand_url(game_id: str, code: str) -> str:
-    """A one-time link handing a seat to a new phone (events/seats.py hand_over)."""
+    """A one-time link handing a seat to a new phone (events/application/seats.py hand_over)."""
     return public_url(url_for("seats.hand", game_id=game_id, code=code))
 
 
@@ -140,7 +141,7 @@ def unverified_record() -> dict | None:
 def game_view(table: TableState, read=None, last=None) -> dict:
     """What the game's templates need, derived from the folded facts at render time, and
     from the last move the game's view highlights: ``last``, as a table page loaded it
-    (events/loaded.py), or found with ``read(first, last)`` (the game's events)."""
+    (events/application/loaded.py), or found with ``read(first, last)`` (the game's events)."""
     rules = table.rules
     if rules.view is None:
         return {}
@@ -378,8 +379,8 @@ def stale_choice(game_id: str, table: TableState, seat, expected: int, fresh_for
 def _typed_move(table: TableState, seat, form) -> dict:
     """The move these fields make on the current table: its words, and the problems the form
     parser or the rules find with it (none: Save would record it)."""
-    from events.table import check_move, parse_move
-    from events.store import Event
+    from events.application.table import check_move, parse_move
+    from events.domain.event import Event
     try:
         type_, data = parse_move(table, form)
     except FormError as err:

@@ -11,7 +11,7 @@ def setup(players: list[dict], options: dict) -> dict:
     # the moves come instead of regrouping every entry on every tap (docs/performance.md,
     # change 14): a long game has thousands of rounds.
     # totals[seat]: the running sum, so the history's total after each of 10,000 events
-    # costs one lookup, not a pass over every round (events/states.py).
+    # costs one lookup, not a pass over every round (events/application/states.py).
     return {"n": len(players), "round": 1, "rounds": [], "totals": [0] * len(players), "over": False}
 
 

@@ -5,7 +5,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from events import boards
+from events.application import boards
 from scoring import get_game
 from scoring.han.demo import example_profile
 from tests.conftest import screenshot

@@ -6,11 +6,11 @@ import pathlib
 
 import pytest
 
-from events import store
-from events.export import FORMAT, AlreadyHere, BadExport, export_game, import_game, replay, verify
-from events.hashing import GENESIS, chain_hash
-from events.projection import standings
-from events.table import load, new_game, record
+from events.application.export import FORMAT, AlreadyHere, BadExport, export_game, import_game, replay, verify
+from events.application.table import load, new_game, record
+from events.domain.hashing import GENESIS, chain_hash
+from events.domain.projection import standings
+from events.storage import store
 
 # A score pad game with a void, a dispute that is kept, one that voids, and a comment.
 MOVES = [

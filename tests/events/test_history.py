@@ -1,4 +1,4 @@
-"""events/states.py: one forward fold of a game's history, with voids refolded from
+"""events/application/states.py: one forward fold of a game's history, with voids refolded from
 the state just before their target, equals the full fold at every step; the cached
 walk is extended as events arrive and stays within its byte budget (issues 18, 24)."""
 import random
@@ -6,10 +6,11 @@ import random
 import pytest
 
 from bench.common import Player, store_game
-from events import states as hist
-from events import store
-from events.projection import fold
-from events.store import Event
+from events.application import states as hist
+from events.domain.event import Event
+from events.domain.event import NewEvent
+from events.domain.projection import fold
+from events.storage import store
 
 
 @pytest.fixture
@@ -83,7 +84,7 @@ def test_the_cached_history_is_extended_and_equals_a_fresh_one(db):
     states = hist.States()
     states.game(db, game_id)
     for e in events[90:]:
-        store.append(db, game_id, store.NewEvent(e.type, e.version, e.data, e.seat, e.device,
+        store.append(db, game_id, NewEvent(e.type, e.version, e.data, e.seat, e.device,
                                                  e.client_event_id), e.seq - 1)
     grown = states.game(db, game_id)
     stored = store.read_events(db, game_id)
@@ -110,7 +111,7 @@ def test_a_history_of_another_file_with_the_same_id_starts_afresh(db, tmp_path):
     store.migrate(db2)
     store.insert_game(db2, game_id, "scorepad", other[0].data["players"], "j", [None] * len(other[0].data["players"]))
     with store.write_lock(db2):
-        store.insert_events(db2, game_id, [store.NewEvent(e.type, e.version, e.data, e.seat, e.device,
+        store.insert_events(db2, game_id, [NewEvent(e.type, e.version, e.data, e.seat, e.device,
                                                           e.client_event_id) for e in other], False)
     assert states.load(db2, game_id) == fold(other)
     db2.conn.close()
@@ -140,7 +141,7 @@ def test_a_recorded_han_move_is_scored_once(db, monkeypatch):
     """A tap folds the move (Han's ``apply`` notes each seat's total, for its point cards)
     and the history keeps each event's totals: from the state, not by scoring again."""
     import importlib
-    from events.table import record
+    from events.application.table import record
     han_score = importlib.import_module("scoring.han.score")  # the package's ``score`` is the function
     player = Player("han")
     events = [Event(1, "game-created", 1, player.created_data(), None, "dev",
@@ -170,7 +171,7 @@ def test_a_game_with_nothing_new_is_loaded_without_reading_its_events(db, monkey
     monkeypatch.setattr(store, "read_events", lambda *a, **k: reads.append(a) or real(*a, **k))
     assert states.load(db, game_id).seq == 30 and reads == []
     # a move appended elsewhere (another worker, another server) is still found and folded
-    store.append(db, game_id, store.NewEvent("event-voided", 1, {"target": max(states.load(db, game_id).live_moves),
+    store.append(db, game_id, NewEvent("event-voided", 1, {"target": max(states.load(db, game_id).live_moves),
                                                                  "reason": "undo", "undo": True},
                                              0, "dev", "elsewhere"), expected_seq=30)
     assert states.load(db, game_id).seq == 31 and len(reads) == 1

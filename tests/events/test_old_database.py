@@ -42,9 +42,7 @@ def old(request, tmp_path):
         answers = json.loads((FIXTURE / "answers-postgresql.json").read_text(encoding="utf-8"))
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, "WTF_CSRF_ENABLED": False})
     yield app, answers
-    if request.param == "postgresql":
-        from events import pg
-        pg.close_pools(database)
+    app.extensions["pg_pools"].close()
 
 
 def _fresh(app) -> str:
@@ -69,7 +67,7 @@ def test_every_game_verifies_and_answers_as_before(old):
         exported = client.get(f"/games/{game_id}/export.json").get_json()
         assert _digest(exported["events"]) == before["export_events"], game_id
     fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": _fresh(app), "WTF_CSRF_ENABLED": False})
-    from events import migrations, store
+    from events.storage import migrations, store
     assert migrations.describe(store.connect(app.config["DATABASE"])) == \
         migrations.describe(store.connect(fresh.config["DATABASE"]))  # migrated in place to today's schema
     verified = app.test_cli_runner().invoke(args=["verify-db"])

@@ -1,4 +1,4 @@
-"""Photos as evidence, the pure part (events/photos.py, docs/photos.md): stripped of
+"""Photos as evidence, the pure part (events/application/photos.py, docs/photos.md): stripped of
 EXIF, upright, resized, and refused when they are not a photo. The images are made
 here; tests/web/test_photos.py and tests/browser/test_photos.py use them."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from events import photos
+from events.application import photos
 
 
 # ---- images made here -------------------------------------------------------------------

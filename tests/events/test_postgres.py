@@ -15,10 +15,11 @@ import psycopg
 import pytest
 
 from app import create_app
-from events import live, migrations, store
-from events.export import export_game, import_game
-from events.store import NewEvent
-from events.table import new_game
+from events.application.export import export_game, import_game
+from events.application.table import new_game
+from events.domain.event import NewEvent
+from events.runtime import live
+from events.storage import migrations, store
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
@@ -72,9 +73,9 @@ def test_both_engines_hold_the_same_schema(tmp_path, postgres_url):
 
 
 def test_a_migration_is_described_once_and_both_engines_are_built_from_it(tmp_path, postgres_url):
-    """A new table, index, column and append-only rule written once (events/schema.py) come
+    """A new table, index, column and append-only rule written once (events/storage/schema.py) come
     out the same on both engines: no migration has a hand-written twin."""
-    from events.schema import BIGINT, PLAIN_TEXT, TEXT, AddColumns, Column, Index, Step, Table, Unchangeable
+    from events.storage.schema import BIGINT, PLAIN_TEXT, TEXT, AddColumns, Column, Index, Step, Table, Unchangeable
     steps = (Table("scratch", (Column("id", TEXT, primary=True), Column("n", BIGINT), Column("note", PLAIN_TEXT, null=True))),
              Index("scratch_n", "scratch", ("n",)), AddColumns("scratch", (Column("more", BIGINT, default="0"),)),
              Unchangeable("scratch", "append-only"))
@@ -95,7 +96,7 @@ def test_a_migration_is_described_once_and_both_engines_are_built_from_it(tmp_pa
 
 def test_a_question_mark_or_percent_sign_in_a_literal_reaches_postgresql_as_written(postgres_url):
     """The store's SQL is SQLite's; on PostgreSQL only the placeholders outside quotes
-    change (events/pg.py:_dialect), so a literal keeps its '?' and '%'."""
+    change (events/storage/pg.py:_dialect), so a literal keeps its '?' and '%'."""
     store.prepare(postgres_url)
     db = store.connect(postgres_url)
     row = db.execute("SELECT '?', ?, 'it''s 10%?', '%' || ? -- a comment? 100%", ["a", "b"]).fetchone()
@@ -267,7 +268,7 @@ def _everything(url: str) -> dict:
 
 
 def test_copy_db_copies_every_game_profile_and_seat_and_twice_changes_nothing(tmp_path, postgres_url):
-    from events import boards, seats
+    from events.application import boards, seats
     from scoring import GAMES
     app = server(str(tmp_path / "t.db"))
     with app.app_context():

@@ -10,7 +10,7 @@ import time
 import urllib.error
 import urllib.request
 
-from events import store
+from events.storage import store
 from tests.conftest import free_port, start_server, stop_server
 
 

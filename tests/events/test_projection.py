@@ -3,10 +3,10 @@ import dataclasses
 
 import pytest
 
-from events import store
-from events.projection import fold, standings
-from events.states import States
-from events.table import Refused, StaleSequence, check_move, new_game, record
+from events.application.states import States
+from events.application.table import Refused, StaleSequence, check_move, new_game, record
+from events.domain.projection import fold, standings
+from events.storage import store
 from scoring import GAMES
 from scoring.base import Move
 
@@ -172,7 +172,7 @@ def test_dragon_ranks_a_15_15_tie_during_play_as_shared_first(db):
 def test_a_refusal_names_the_player_the_rules_name_by_seat(db, game_id):
     """The state holds seats; the table's players name them, when a move is recorded and
     when a form is read (the recheck after a void: tests/scoring/han/test_refusals.py)."""
-    from events.table import parse_move
+    from events.application.table import parse_move
     from scoring.base import FormError
     _play(db, game_id, [("round-entered", {"round": 1, "entries": [{"seat": 1, "points": 8}]})])
     with pytest.raises(Refused) as refused:
@@ -184,7 +184,7 @@ def test_a_refusal_names_the_player_the_rules_name_by_seat(db, game_id):
 
 
 def test_the_last_move_a_page_highlights_is_read_from_the_log_newest_first(db, game_id):
-    from events.projection import last_move
+    from events.domain.projection import last_move
     _play(db, game_id, [("points-recorded", {"seat": 0, "points": 4}), ("points-recorded", {"seat": 1, "points": 6}),
                         ("round-closed", {}), ("event-voided", {"target": 4, "reason": "too soon"}),
                         ("points-recorded", {"seat": 2, "points": 1})])

@@ -1,4 +1,4 @@
-"""The cached and snapshotted states (events/states.py) always equal the full fold:
+"""The cached and snapshotted states (events/application/states.py) always equal the full fold:
 for every registered game, at every sequence number asked in any order, across an
 undo (a void changes the past) and a dispute, and when the snapshots thin out."""
 import json
@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from events import store
-from events import states as tables
-from events.projection import fold
-from events.table import Refused, new_game, record
+from events.application import states as tables
+from events.application.table import Refused, new_game, record
+from events.domain.projection import fold
+from events.storage import store
 from scoring import GAMES
 
 STATES = tables.States()

@@ -6,8 +6,9 @@ import threading
 import psycopg
 import pytest
 
-from events import store
-from events.store import NewEvent, StaleSequence
+from events.domain.event import NewEvent
+from events.storage import store
+from events.storage.store import StaleSequence
 
 
 def _new(n: int, client: str | None = None) -> NewEvent:
@@ -140,15 +141,16 @@ def test_each_event_records_seat_device_time_and_chain(db, game_id):
 _APPEND_IN_A_FRESH_PROCESS = """
 import sys, threading
 {patch}
-from events import store
-from events.store import NewEvent
+from events.domain.event import NewEvent
+from events.runtime import greenlets
+from events.storage import store
 db = store.connect(sys.argv[1])
 store.migrate(db)
 store.insert_game(db, "g1", "scorepad", [{{"name": "A", "colour": ""}}], "code", [None])
 hub = threading.get_ident()
-ran_on = store.off_the_hub(threading.get_ident)
+ran_on = greenlets.off_the_hub(threading.get_ident)
 store.append(db, "g1", NewEvent("game-created", 1, {{}}, None, "dev", "c1"), expected_seq=0)
-store.cooperate()
+greenlets.cooperate()
 print("gevent" in sys.modules, ran_on != hub)
 """
 

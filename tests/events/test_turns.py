@@ -1,13 +1,13 @@
-"""Turn times from the log (events/turns.py, issue 28): for each game kind a recorded game
+"""Turn times from the log (events/domain/turns.py, issue 28): for each game kind a recorded game
 with set ``recorded_at``, an undo inside a turn and a break, checked against numbers
 counted by hand (the comments count them). Each game is also fed one event at a time to
 the cached timeline, which must agree with the derivation from the whole log."""
 import pytest
 
 from bench.common import Player
-from events import turns
-from events.states import GameStates, reader
-from events.store import Event
+from events.application.states import GameStates, reader
+from events.domain import turns
+from events.domain.event import Event
 from scoring import GAMES
 
 

@@ -14,7 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.conftest import ROOT
-from events import store
+from events.storage import store
 from group import roster
 
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.json")))

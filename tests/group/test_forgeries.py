@@ -17,7 +17,7 @@ def _tamper(db, sql: str, params=()) -> None:
     for table, verb in (("events", "update"), ("roster_events", "update"), ("roster_events", "delete")):
         db.execute(f"DROP TRIGGER IF EXISTS {table}_no_{verb}")
     db.execute(sql, list(params))
-    from events.schema import Unchangeable
+    from events.storage.schema import Unchangeable
     for step in (Unchangeable("events", "append-only"), Unchangeable("roster_events", "append-only", noun="roster events")):
         for sql in step.sqlite_statements():
             db.execute(sql)

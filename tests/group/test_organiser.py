@@ -18,7 +18,7 @@ from tests.conftest import become_organiser, csrf_of, new_pad, phones_with_forms
 def hall(tmp_path):
     """(app, the organiser's phone, a seated phone (seat 1), a phone with no seat, the game, db):
     every phone with its own cookies and CSRF token."""
-    from events import store
+    from events.storage import store
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "h.db"),
                       "ORGANISER_MARKER": str(tmp_path / "shown")})
     organiser, seated, stranger = phones_with_forms(app, 3)

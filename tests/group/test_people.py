@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from events import store
+from events.storage import store
 from group import roster
 from tests.conftest import become_organiser, watch_the_write_lock
 
@@ -167,7 +167,7 @@ def test_the_roster_log_is_append_only_and_chained(guarded):
     import sqlite3
     with pytest.raises(sqlite3.DatabaseError):
         db.execute("UPDATE roster_events SET data = '{}' WHERE seq = 1")
-    from events.hashing import first_broken_link
+    from events.domain.hashing import first_broken_link
     assert first_broken_link(e.envelope() for e in roster.read_log(db)) is None
 
 
@@ -291,7 +291,7 @@ def test_linking_a_new_games_seats_folds_no_roster_under_the_write_lock(db, monk
     history (10,000 plays), each new game held every table's moves for seconds. The roster is
     folded before the lock; under it only the events written there are read."""
     roster.append(db, [("person-added", {"name": f"Person {i}"}) for i in range(200)], "dev", by=roster.ORGANISER)
-    from events.table import new_game
+    from events.application.table import new_game
     game = new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Person 3"}, {"name": "Cili"}], {}, "dev")
     read_under_lock = []
     real_read = roster.read_log

@@ -9,9 +9,9 @@ import json
 import pathlib
 
 import app as tablescribe
-from events import store
-from events.export import import_game
-from events.table import new_game, record
+from events.application.export import import_game
+from events.application.table import new_game, record
+from events.storage import store
 from group import plays
 from scoring import GAMES
 
@@ -56,7 +56,7 @@ def test_a_bare_connection_runs_nothing(tmp_path):
 
 
 def test_the_app_subscribes_the_live_push_and_the_statistics_in_one_place(app):
-    from events import boards
+    from events.application import boards
     assert app.extensions["on_recorded"] == (app.extensions["live"].on_recorded, plays.on_recorded,
                                              boards.on_recorded)
     with app.app_context():

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from events import store
-from events.table import new_game, record
+from events.application.table import new_game, record
+from events.storage import store
 from group import plays, roster, statistics
 from scoring import GAMES
 
@@ -53,14 +53,14 @@ def test_the_incremental_read_model_equals_the_rebuilt_one(app, db):
 
 
 def _over(db, game_id) -> bool:
-    from events.states import uncached as load
+    from events.application.states import uncached as load
     table = load(db, game_id)
     return table.rules.is_over(table.game)
 
 
 def test_the_scores_categories_and_ranks_come_from_the_games_own_scoring(app, db):
-    from events.projection import standings
-    from events.states import uncached as load
+    from events.domain.projection import standings
+    from events.application.states import uncached as load
     game_id = _play(db, "five-tribes")
     rows = {r[1]: r for r in plays.dump(db) if r[0] == game_id}
     for row in standings(load(db, game_id)):

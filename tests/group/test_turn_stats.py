@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from events import store, turns
-from events.table import new_game
+from events.application.table import new_game
+from events.domain import turns
+from events.domain.event import NewEvent
+from events.storage import store
 from group import plays, roster, statistics
 from scoring import GAMES
 
@@ -29,7 +31,7 @@ def _timed_han(db, names=("Anna", "Béla", "Cili"), minute=60) -> str:
         at += BREAK if type_ == "game-resumed" else minute
         version = game.event_types[type_].version if type_ in game.event_types else 1
         stamp = (start + timedelta(seconds=at)).isoformat(timespec="milliseconds")
-        store.append(db, game_id, store.NewEvent(type_, version, data, 0, "dev", f"m{seq}", stamp), seq)
+        store.append(db, game_id, NewEvent(type_, version, data, 0, "dev", f"m{seq}", stamp), seq)
         seq += 1
     plays.refresh(db, game_id)   # as an import enters the read model
     return game_id

@@ -8,7 +8,7 @@ import threading
 import time
 import uuid
 
-from events import store
+from events.storage import store
 from tests.reliability.kit import Phone, Server, assert_store_sound, create_game, flask_cli, record_figures
 
 FIGURES: dict = {}
@@ -92,7 +92,7 @@ def test_restore_refuses_a_damaged_backup(tmp_path):
     live, bad = str(tmp_path / "live.db"), str(tmp_path / "bad.db")
     db = store.connect(live)
     store.migrate(db)
-    from events.table import new_game
+    from events.application.table import new_game
     new_game(db, "scorepad", [{"name": "A"}], {}, "dev")
     db.conn.close()
     assert flask_cli(live, "backup", bad).returncode == 0

@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from events import store
+from events.storage import store
 from tests.reliability.kit import Phone, ROOT, Server, assert_store_sound, create_game, record_figures
 
 # 8 kills per engine in `make test` (each kill a fresh chance to lose an acknowledged append);
@@ -113,8 +113,8 @@ def _kill_rounds(db_path: str, kills: int) -> None:
 
 IMPORTER = """
 import json, sys
-from events import store
-from events.export import import_game
+from events.application.export import import_game
+from events.storage import store
 db = store.connect(sys.argv[1])
 for doc in json.load(open(sys.argv[2])):  # each a game of another server: one import each
     created = import_game(db, doc, "importer")
@@ -124,8 +124,8 @@ for doc in json.load(open(sys.argv[2])):  # each a game of another server: one i
 
 def test_kill_9_in_the_middle_of_imports_leaves_whole_games_or_none(tmp_path):
     """An import is one transaction: after kill -9 a game is there whole or not at all."""
-    from events.export import export_game
-    from events.table import new_game, record
+    from events.application.export import export_game
+    from events.application.table import new_game, record
     db_path, doc_path = str(tmp_path / "import.db"), str(tmp_path / "games.json")
     store.prepare(db_path)
     source = store.connect(str(tmp_path / "source.db"))

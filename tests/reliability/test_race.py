@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from events.hashing import first_broken_link
+from events.domain.hashing import first_broken_link
 from tests.reliability.kit import Phone, Server, assert_store_sound, create_game, record_figures
 from scoring import GAMES
 

@@ -156,7 +156,7 @@ def _get_with_cookies(url: str, path: str, cookie: str):
 def test_twin_that_loses_the_race_gets_the_first_answer_not_409(db, monkeypatch):
     """Deterministic form of the double-tap race: twin B finds no event with its id,
     then twin A appends before B reads the table. B must answer as A did, not 409."""
-    from events import table as table_mod
+    from events.application import table as table_mod
     game_id = table_mod.new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
     original_load, first = table_mod.load, []
 

@@ -45,7 +45,7 @@ for pid, read in children:
 sys.exit(1 if failed else 0)
 """
 MIGRATE = TOGETHER.replace("{prepare}", """
-from events import store
+from events.storage import store
 def start(path):
     db = store.connect(path)
     store.migrate(db)

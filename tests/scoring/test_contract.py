@@ -6,8 +6,8 @@ import pathlib
 
 import pytest
 
-from events.projection import fold, standings
-from events.store import Event
+from events.domain.event import Event
+from events.domain.projection import fold, standings
 from scoring import GAMES
 
 DOCS = pathlib.Path(__file__).parents[2] / "docs" / "events.md"
@@ -34,7 +34,7 @@ def test_every_game_declares_a_demo(game):
 
 
 def test_demo_moves_are_legal_one_by_one(game):
-    from events.table import check_move
+    from events.application.table import check_move
     events = _events_of_demo(game)
     for event in events[1:]:
         table = fold(events, upto=event.seq - 1)
@@ -42,7 +42,7 @@ def test_demo_moves_are_legal_one_by_one(game):
 
 
 def test_fold_all_at_once_equals_fold_one_by_one(game):
-    from events.projection import advance
+    from events.domain.projection import advance
     events = _events_of_demo(game)
     whole = fold(events)
     stepwise = fold(events[:1])
@@ -104,7 +104,7 @@ def test_the_state_holds_no_highlighting_of_the_last_move(game):
 
 
 def test_check_and_apply_never_mutate_their_input(game):
-    from events.projection import upcast
+    from events.domain.projection import upcast
     events = _events_of_demo(game)
     for event in events[1:]:
         state = fold(events, upto=event.seq - 1).game
@@ -136,7 +136,7 @@ def test_every_event_type_is_documented_in_its_games_section(game):
 
 
 def test_every_core_event_type_is_documented_in_the_core_section():
-    from events.core_types import CORE_EVENTS
+    from events.domain.core_types import CORE_EVENTS
     section = _events_md_section("Core events")
     for type_ in CORE_EVENTS:
         assert f"| `{type_}` |" in section, f"{type_} missing from the core section of docs/events.md"
@@ -184,7 +184,7 @@ def test_every_event_type_has_a_schema_and_labels(game):
 def test_describe_speaks_both_languages(game):
     events = _events_of_demo(game)
     players = events[0].data["players"]
-    from events.projection import upcast
+    from events.domain.projection import upcast
     for event in events[1:]:
         move = upcast(game, event)
         with_state = game.describe(move, players, fold(events, upto=event.seq).game)

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events.core_types import CORE_SCHEMAS
-from events.projection import TableState, advance, fold, standings, upcast
-from events.store import Event
-from events.table import check_move
+from events.application.table import check_move
+from events.domain.core_types import CORE_SCHEMAS
+from events.domain.event import Event
+from events.domain.projection import TableState, advance, fold, standings, upcast
 from tests.reliability.kit import ROOT, from_schema, hostile_strategies, record_figures
 from scoring import GAMES
 from scoring.base import FormError, Problem

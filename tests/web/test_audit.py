@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from events import store
-from events.export import export_game
-from events.projection import standings
-from events.table import load, record
+from events.application.export import export_game
+from events.application.table import load, record
+from events.domain.projection import standings
+from events.storage import store
 from scoring import GAMES, RETIRED, scorepad
 from scoring.base import ScorePart
 from tests.events.test_export import MOVES, play
@@ -329,8 +329,8 @@ def test_an_import_refusal_speaks_hungarian_too(client, db, game):
 
 
 def test_walking_a_history_equals_folding_at_every_step(db):
-    from events.states import walk
-    from events.projection import fold
+    from events.application.states import walk
+    from events.domain.projection import fold
     events = store.read_events(db, play(db))
     for event, table in walk(events):
         assert table == fold(events, event.seq), event.seq

@@ -3,10 +3,10 @@ renders its timeline, replay (board view included), final sheet and a dispute wi
 its what-if, and survives export → import equal at every step."""
 import pytest
 
-from events import store
-from events.export import export_game, import_game, replay, verify
-from events.projection import standings
-from events.table import load, new_game, record
+from events.application.export import export_game, import_game, replay, verify
+from events.application.table import load, new_game, record
+from events.domain.projection import standings
+from events.storage import store
 from scoring import GAMES
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app import create_app
-from events import store
+from events.storage import store
 from group import roster
 from tests.conftest import become_organiser, csrf_of, new_pad, phones_with_forms
 
@@ -38,7 +38,7 @@ def _join(phone, game: str, code: str, seat: int):
 
 
 def _end(db, game: str) -> None:
-    from events.table import record
+    from events.application.table import record
     record(db, game, "points-recorded", {"seat": 0, "points": 10}, 1, 0, "phone-0", "p1")
     record(db, game, "game-ended", {}, 2, 0, "phone-0", "end")
 

@@ -14,7 +14,7 @@ PACKAGES = ("events", "group", "scoring", "web")
 
 # Memos of pure functions of the code (a compiled JSON Schema per event type and rules
 # version): the same for every app and every database, never of what is stored.
-CODE_MEMOS = {"events.table._validator"}
+CODE_MEMOS = {"events.application.table._validator"}
 
 
 def _modules():

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from events import store
-from events.export import export_game
+from events.application.export import export_game
+from events.storage import store
 from tests.events.test_export import play
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))

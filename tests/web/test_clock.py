@@ -3,7 +3,8 @@ a break and the turn timer as events any seated phone records, refused with reas
 a 500; the standings' turn times; old games without these events show their clock."""
 import re
 
-from events import store
+from events.domain.event import NewEvent
+from events.storage import store
 from tests.conftest import csrf_of
 
 
@@ -32,7 +33,7 @@ def test_the_table_page_says_whose_turn_and_ticks_from_the_servers_times(guarded
     assert "The table" in clock and 'data-tick="up"' in clock
     since = int(re.search(r'data-since="(\d+)" data-testid="turn-time"', clock).group(1))
     created = store.read_events(db, url.rsplit("/", 1)[1], upto=1)[0]
-    from events.turns import epoch
+    from events.domain.turns import epoch
     assert since == int(epoch(created.recorded_at) * 1000)   # the running turn began with event 1
 
 
@@ -85,7 +86,7 @@ def test_the_standings_final_sheet_and_replay_show_each_players_turn_times(guard
     player's bid 20 s (tests/test_turns.py counts the same game)."""
     from datetime import datetime, timedelta
     from bench.common import Player
-    from events.table import new_game
+    from events.application.table import new_game
     app, client, token, db = guarded
     player = Player("five-tribes")
     game_id = new_game(db, "five-tribes", player.players, player.options, "phone")["id"]
@@ -94,7 +95,7 @@ def test_the_standings_final_sheet_and_replay_show_each_players_turn_times(guard
     for seq, at in enumerate((60, 75, 95, 100, 130, 140, 200), start=1):
         type_, data = next(moves)
         stamp = (start + timedelta(seconds=at)).isoformat(timespec="milliseconds")
-        store.append(db, game_id, store.NewEvent(type_, player.game.event_types[type_].version, data, 0, "phone",
+        store.append(db, game_id, NewEvent(type_, player.game.event_types[type_].version, data, 0, "phone",
                                                  f"m{seq}", stamp), seq)
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     peti = page[page.index('data-testid="turn-times-0"'):]
@@ -110,7 +111,7 @@ def test_the_standings_final_sheet_and_replay_show_each_players_turn_times(guard
 
 def test_a_game_with_breaks_and_a_timer_exports_verifies_and_imports_with_its_times(guarded, tmp_path):
     from app import create_app
-    from events.export import export_game, import_game, verify
+    from events.application.export import export_game, import_game, verify
     app, client, token, db = guarded
     other = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "other.db")})
     elsewhere = store.connect(other.config["DATABASE"])

@@ -26,7 +26,7 @@ from jsonschema import Draft202012Validator
 
 from app import create_app
 from tests.conftest import csrf_of
-from events.core_types import CORE_SCHEMAS
+from events.domain.core_types import CORE_SCHEMAS
 from tests.reliability.kit import Phone, ROOT, Server, create_game, from_schema, hostile_strategies, record_figures
 from scoring import GAMES
 

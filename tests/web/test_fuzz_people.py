@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app import create_app
-from events import store
+from events.storage import store
 from group import roster
 from tests.conftest import become_organiser, csrf_of
 from tests.reliability.kit import hostile_strategies, record_figures
@@ -104,14 +104,13 @@ class Engine:
 
 @pytest.fixture(scope="module")
 def engines(postgres_server, tmp_path_factory):
-    from events import pg
     from tests.conftest import create_database
     url = create_database(postgres_server)
     both = {"sqlite": Engine(str(tmp_path_factory.mktemp("fuzz-people") / "f.db")), "postgresql": Engine(url)}
     yield both
     for engine in both.values():
         engine.close()
-    pg.close_pools(url)
+        engine.app.extensions["pg_pools"].close()
 
 
 def _routes(app) -> list[tuple[str, str, list[str]]]:

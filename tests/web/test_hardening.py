@@ -13,10 +13,10 @@ import pytest
 
 from app import create_app
 from tests.conftest import csrf_of
-from events import store
-from events.export import export_game
-from events.hashing import chain_hash
-from events.table import new_game, record
+from events.application.export import export_game
+from events.application.table import new_game, record
+from events.domain.hashing import chain_hash
+from events.storage import store
 
 ODD_TIME = "9999-12-31T23:59:59-14:00"
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import threading
 
-from events import export, store
+from events.application import export
+from events.storage import store
 from tests.web.test_importing import EXAMPLE
 
 

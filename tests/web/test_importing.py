@@ -11,7 +11,8 @@ import os
 
 import pytest
 
-from events import export, store
+from events.application import export
+from events.storage import store
 from group import bgstats
 from tests.conftest import ROOT, become_organiser, csrf_of, guarded_app
 from tests.group.test_bgstats import _many_plays

@@ -166,7 +166,7 @@ def test_every_refusal_of_every_game_speaks_the_pages_language(app, lang):
 def test_real_refusals_through_the_api_and_the_forms(app, client, table_of, lang):
     """Refusals as they happen: a move out of turn, a move after the end, a form the game
     cannot read, for every game, through the API (the client's language) and the form."""
-    from events import store
+    from events.storage import store
     for kind, game in GAMES.items():
         table = table_of(kind, demo=True)
         seq = store.last_seq(table.db, table.id)
@@ -188,7 +188,7 @@ def test_real_refusals_through_the_api_and_the_forms(app, client, table_of, lang
 def test_what_the_schema_finds_wrong_is_said_in_every_language(client, table_of):
     """A payload of the wrong shape is refused in the phone's language, naming the field
     and what it must be (jsonschema itself speaks English only)."""
-    from events import store
+    from events.storage import store
     table = table_of()
     answer = client.post(f"/api/games/{table.id}/events", json={
         "type": "points-recorded", "data": {"seat": 1, "points": "three", "colour": "red"},

@@ -8,7 +8,7 @@ import re
 import pytest
 from flask import template_rendered
 
-from events import seats
+from events.application import seats
 from web.db import get_db
 
 
@@ -258,7 +258,7 @@ def test_a_seat_that_keeps_a_secret_gets_its_own_view_and_only_its_own_gold(app,
 
 
 def test_a_phone_whose_seat_was_handed_over_gets_no_more_of_its_secret(app):
-    """The streams a move wakes share one read of the seats (events/live.py ``Hub.look``),
+    """The streams a move wakes share one read of the seats (events/runtime/live.py ``Hub.look``),
     made after the move: a hand-over before it takes the old phone's secret view at once."""
     api = app.test_client()
     game = _new_game(api, "maharaja", 2)
@@ -297,10 +297,10 @@ def servers(database):
     """Two servers on one store, and the store connections each of them took, counted."""
     from flask import current_app, has_app_context
 
-    from events import pg, store
+    from events.storage import pg, store
     a, b = _server(database), _server(database)
     taken = {a: 0, b: 0}
-    pooled, connect = pg.pooled, store.connect
+    pooled, connect = pg.Pools.pooled, store.connect
 
     def counted(open_):
         def opened(*args, **kwargs):
@@ -308,11 +308,11 @@ def servers(database):
                 taken[current_app._get_current_object()] += 1
             return open_(*args, **kwargs)
         return opened
-    pg.pooled, store.connect = counted(pooled), counted(connect)
+    pg.Pools.pooled, store.connect = counted(pooled), counted(connect)
     try:
         yield a, b, taken
     finally:
-        pg.pooled, store.connect = pooled, connect
+        pg.Pools.pooled, store.connect = pooled, connect
 
 
 def test_a_move_is_read_once_per_server_and_rendered_once_per_view_on_each(servers):
@@ -339,7 +339,7 @@ def test_a_move_is_read_once_per_server_and_rendered_once_per_view_on_each(serve
             assert all(m.startswith("id: 2\n") for m in seen[app])
             assert rendered[app].count("_live.html") == 3  # spectators hu, en, the seated phones
             assert len(set(seen[app][:6])) == 1 and len(set(seen[app][-2:])) == 1
-        # a store connection per view rendered (the region's own reads, events/loaded.py), the
+        # a store connection per view rendered (the region's own reads, events/application/loaded.py), the
         # move and the seats read in the first of them for every stream: none per phone
         assert taken == {a: 1 + 3, b: 3}  # A: the tap's too
         assert _region(seen[b][-1]) != _region(seen[b][0])  # seated phones: the grid's void forms

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from app import create_app
-from events import store
+from events.storage import store
 from tests.conftest import ROOT, become_organiser, csrf_of, free_port, new_pad, phones_with_forms, stop_server
 
 

@@ -53,7 +53,7 @@ def test_a_nul_anywhere_else_is_refused_saying_why(site):
 
 def test_a_refused_nul_writes_nothing(site, database):
     app, client, token, game = site
-    from events import store
+    from events.storage import store
     from group import roster
     db = store.connect(database)
     before = roster.last_seq(db)

@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from tests.conftest import ROOT, free_port, start_server, stop_server
-from events.core_types import CORE_SCHEMAS
-from events.palette import COLOURS
+from events.domain.core_types import CORE_SCHEMAS
+from events.domain.palette import COLOURS
 from scoring import GAMES
 
 SPEC_PATH = os.path.join(ROOT, "docs", "openapi.yaml")

@@ -9,8 +9,9 @@ import subprocess
 import pytest
 from PIL import ImageFile
 
-from events import photos, store
-from events.table import record
+from events.application import photos
+from events.storage import store
+from events.application.table import record
 from tests.conftest import guarded_app
 from tests.events.test_photos import gps_jpeg, hostile_webp
 from tests.web.test_photos import _attach, _stored

@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 from app import create_app
-from events import photos, store
+from events.application import photos
+from events.storage import store
 from tests.conftest import csrf_of, guarded_app
 from tests.events.test_photos import HTML, SVG, bomb, gps_jpeg
 
@@ -195,7 +196,7 @@ def test_export_import_verify_round_trip_carries_the_photos(table, tmp_path):
 def test_a_file_whose_photo_was_changed_or_dropped_is_refused_naming_the_event(table, tmp_path):
     import base64
     import json
-    from events.export import BadExport, verify
+    from events.application.export import BadExport, verify
     app, host, spectator, game_id, db = table
     _attach(host, game_id, gps_jpeg())
     doc = json.loads(host.get(f"/games/{game_id}/export.json").data)
@@ -219,7 +220,7 @@ def test_a_file_whose_photo_was_changed_or_dropped_is_refused_naming_the_event(t
 
 def test_an_old_reader_refuses_a_file_with_photos_and_old_files_import_as_before(table):
     import json
-    from events import export
+    from events.application import export
     app, host, spectator, game_id, db = table
     plain = json.loads(host.get(f"/games/{game_id}/export.json").data)
     assert plain["format_version"] == 1 and "photos" not in plain  # no photos: readable by old readers
@@ -269,7 +270,7 @@ def test_the_api_cannot_record_a_photo_event_without_its_image(app_on_each_engin
 
 
 def test_the_play_list_shows_each_finished_games_final_board_thumbnail(table):
-    from events.table import record
+    from events.application.table import record
     from group import roster
     app, host, spectator, game_id, db = table
     roster.link_game(db, game_id, ["Anna", "Béla"], "dev")

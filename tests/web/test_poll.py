@@ -2,7 +2,7 @@
 would answer them; everything else still reaches the routes."""
 import pytest
 
-from events.table import new_game, record
+from events.application.table import new_game, record
 from web.security import CSP
 
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from events.table import new_game, record
+from events.application.table import new_game, record
 from scoring import BOOK_OF_KIND, GAMES, RULEBOOKS, cited
 
 ROOT = pathlib.Path(__file__).parents[2]

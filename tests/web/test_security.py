@@ -11,7 +11,7 @@ import pytest
 
 from app import create_app
 from tests.conftest import csrf_of
-from events import store
+from events.storage import store
 from web.ratelimit import RateLimiter
 
 XSS_NAME = '<script>alert("n")</script>'
@@ -56,7 +56,7 @@ def test_seat_tokens_join_codes_and_hand_links_have_at_least_128_bits(app, clien
     games = [_api_game(client) for _ in range(60)]
     tokens = [s["token"] for g in games for s in g["seats"]]
     codes = [g["join_url"].rsplit("/", 1)[1] for g in games]
-    from events import seats
+    from events.application import seats
     hand_codes = [seats.hand_over(db, games[0]["id"], 1) for _ in range(20)]
     for secret in tokens + codes + hand_codes:
         assert _bits(secret) >= 128

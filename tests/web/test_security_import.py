@@ -13,9 +13,9 @@ import os
 import pytest
 
 from tests.conftest import ROOT
-from events import store
-from events.export import export_game, replay
-from events.table import new_game, record
+from events.application.export import export_game, replay
+from events.application.table import new_game, record
+from events.storage import store
 from scoring import GAMES
 
 
@@ -46,7 +46,7 @@ def _forged(doc: dict) -> dict:
 
 def _rechained(doc: dict) -> dict:
     """A forger who also recomputes every hash: the chain holds, the rules still refuse."""
-    from events.hashing import chain_hash
+    from events.domain.hashing import chain_hash
     forged = copy.deepcopy(doc)
     forged["events"][1]["data"]["seat"] = 7
     prev = ""

@@ -2,9 +2,10 @@
 events, resumed by Last-Event-ID, refused cleanly past the limit (issue 18)."""
 import pytest
 
-from events import live, store
-from events.store import NewEvent
-from events.table import record
+from events.application.table import record
+from events.domain.event import NewEvent
+from events.runtime import live
+from events.storage import store
 
 
 @pytest.fixture
@@ -168,3 +169,17 @@ def test_one_phone_and_one_address_cannot_take_every_stream(app, game):
     for response in held + [far]:
         response.close()
     assert phone.get(f"/games/{game}/stream", buffered=False, environ_base=lan).status_code == 200  # given back
+
+
+def test_each_app_counts_the_streams_its_phones_hold(app, game):
+    """Two apps in one process are two servers: an address one holds full is not full on the other."""
+    from app import create_app
+    app.config.update(STREAMS_PER_ADDRESS=1)
+    other = create_app({**app.config, "STREAMS_PER_ADDRESS": 1})
+    lan = {"REMOTE_ADDR": "192.168.1.50"}
+    held = app.test_client().get(f"/games/{game}/stream", buffered=False, environ_base=lan)
+    assert held.status_code == 200
+    there = other.test_client().get(f"/games/{game}/stream", buffered=False, environ_base=lan)
+    assert there.status_code == 200
+    held.close()
+    there.close()

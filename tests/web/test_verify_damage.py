@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import store
+from events.storage import store
 
 app = pytest.fixture(lambda app_on_each_engine: app_on_each_engine)
 

@@ -4,7 +4,7 @@ import re
 import pytest
 
 from app import create_app
-from events import store
+from events.storage import store
 from tests.conftest import csrf_of
 
 
@@ -44,7 +44,7 @@ def test_the_home_page_lists_finished_games_however_many_were_abandoned(app, cli
     """A hundred games never ended used to fill the home page's one list of 100 (running
     first) and push every finished game off it: each list now pages on its own."""
     db = store.connect(app.config["DATABASE"])
-    from events.table import new_game, record
+    from events.application.table import new_game, record
     ended = []
     for i in range(3):
         game_id = new_game(db, "scorepad", [{"name": f"Done {i}"}], {}, "d")["id"]

@@ -7,8 +7,8 @@ import re
 import subprocess
 import sys
 
-from events.export import verify
-from events.projection import fold
+from events.application.export import verify
+from events.domain.projection import fold
 from tests.conftest import replay_cli
 
 ROOT = pathlib.Path(__file__).parents[3]
@@ -54,7 +54,7 @@ def test_the_script_still_plays_the_same_game(tmp_path):
 
 def test_the_example_is_pinned_to_rules_version_1_and_scores_the_same_under_version_2():
     from dataclasses import replace
-    from events.projection import standings
+    from events.domain.projection import standings
     doc = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     assert doc["events"][0]["data"]["rules_version"] == 1
     pinned = fold(verify(doc))

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from events import store
+from events.storage import store
 from scoring.base import Move
 from scoring.dragon import GAME as dragon
 from scoring.dragon.data import R_TILES
@@ -154,7 +154,7 @@ def test_tally_tie_goes_to_the_person_track():
 
 def test_a_finished_game_shows_the_final_scoring_arithmetic(app, client, db):
     import pathlib
-    from events.export import import_game
+    from events.application.export import import_game
     doc = json.loads((pathlib.Path(__file__).parents[3] / "examples" / "dragon-4p.json").read_text("utf-8"))
     game_id = import_game(db, doc, "test")["id"]
     html = client.get(f"/games/{game_id}").get_data(as_text=True)

@@ -6,8 +6,8 @@ import random
 
 from jsonschema import Draft202012Validator
 
-from events.projection import fold
-from events.store import Event
+from events.domain.event import Event
+from events.domain.projection import fold
 from scoring.base import Move
 from scoring.five_tribes import GAME
 from scoring.five_tribes.data import EVENT_TYPES

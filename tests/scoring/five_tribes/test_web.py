@@ -5,9 +5,9 @@ import pytest
 
 from app import create_app
 from tests.conftest import csrf_of
-from events import store
-from events.projection import standings
-from events.table import load, record
+from events.application.table import load, record
+from events.domain.projection import standings
+from events.storage import store
 from scoring.five_tribes.data import rule
 from scoring.five_tribes.demo import DEMO_BOARD
 

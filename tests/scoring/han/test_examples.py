@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from events.export import verify
-from events.projection import fold, standings
+from events.application.export import verify
+from events.domain.projection import fold, standings
 from tests.conftest import replay_cli
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -45,8 +45,8 @@ def test_side1_example_uses_fortresses_harbours_and_a_tie_broken_by_unplaced_pie
 def test_the_examples_recorded_with_payload_v1_still_import_to_the_same_standings(db, name):
     """The examples were re-recorded when draw-pile-ran-out became v2; the v1 recordings are
     kept as fixtures: they verify, import, and fold to the documented standings."""
-    from events.export import import_game
-    from events.states import uncached as load
+    from events.application.export import import_game
+    from events.application.states import uncached as load
     old = json.load(open(os.path.join(ROOT, "tests", "fixtures", f"{name}-v1.json"), encoding="utf-8"))
     assert {e["version"] for e in old["events"] if e["type"] == "draw-pile-ran-out"} == {1}
     copied = import_game(db, old, "importer")["id"]

@@ -7,13 +7,13 @@ Lu/Csao orange, Csou violet, alliance 3 = Vej–Csin, alliance 4 = Csin–Su.
 import pytest
 from werkzeug.datastructures import MultiDict
 
+from scoring.base import FormError, Move
 from scoring.han import GAME
 from scoring.han.apply import waiting_for
-from scoring.han.score import expected_pile as expected_deck
-from scoring.han.view import view
-from scoring.base import FormError, Move
 from scoring.han.demo import example_profile, pinned
+from scoring.han.score import expected_pile as expected_deck
 from scoring.han.score import rank_points, supply
+from scoring.han.view import view
 
 JENO, ANITA, EVA, MARK = 0, 1, 2, 3
 PLAYERS = [{"name": n, "colour": c} for n, c in
@@ -485,8 +485,8 @@ def test_point_cards_are_announced_at_50_and_100():
 
 
 def test_winner_tie_break_counts_unplaced_pieces():
-    from events.projection import standings
-    from events.store import Event
+    from events.domain.projection import standings
+    from events.domain.event import Event
     players = PLAYERS[:3]
     opts = {**GAME.default_options(), "board": pinned(example_profile(1))}
     events = [Event(1, "game-created", 1, {"kind": "han", "rules_version": 1, "players": players, "options": opts},
@@ -499,7 +499,7 @@ def test_winner_tie_break_counts_unplaced_pieces():
     for i, (type_, data) in enumerate([("final-position-entered", tally),
                                        ("road-chains-entered", {"chains": []})], start=2):
         events.append(Event(i, type_, 1, data, 0, "d", "t", f"c{i}", "h"))
-    from events.projection import fold
+    from events.domain.projection import fold
     rows = standings(fold(events))
     # Vej 1/1: 2 each; Éva: Su 1 + Csi 1 = 2. Unplaced: Jenő 19+7, Anita 19+8, Éva 18+7.
     by_seat = {r["seat"]: r for r in rows}

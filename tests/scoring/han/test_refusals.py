@@ -1,8 +1,8 @@
 """Han: ends the table can trust (the expected draw pile, a confirmed end), refusals
 that cite the right rule and say what they mean, and the lone-fortress decision
 (issue 15, items 4-6, 10, 11; docs/rules/han.md §2.5, §4.1, §4.2)."""
-from events.projection import fold, standings
-from events.store import Event
+from events.domain.event import Event
+from events.domain.projection import fold, standings
 from scoring.base import Move
 from scoring.han import GAME
 from scoring.han.demo import example_profile, pinned

@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from events import boards, store
+from events.application import boards
+from events.storage import store
 from scoring import get_game
 from scoring.han.demo import example_profile
 
@@ -273,7 +274,7 @@ def test_final_tally_alliances_and_chains_through_the_forms(client, db):
     assert refused.status_code == 422 and "/rules/han#s3-6" in refused.data.decode()
     assert _post(client, location, 3, action="road-chains-entered", chain_seat_0="0", chain_len_0="4",
                  chain_fort_0="1").status_code == 303
-    from events.table import load
+    from events.application.table import load
     table = load(db, location.rsplit("/", 1)[1])
     assert table.rules.is_over(table.game)
     parts = {(p.category, p.label["en"]): p.points for p in table.rules.score(table.game)[0]}

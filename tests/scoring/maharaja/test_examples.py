@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from events.projection import fold
-from events.export import verify
+from events.application.export import verify
+from events.domain.projection import fold
 from scoring.maharaja import GAME as M
 from tests.conftest import replay_cli
 

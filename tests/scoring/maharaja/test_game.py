@@ -2,9 +2,9 @@
 end triggers and every rule check (docs/rules/maharaja.md)."""
 import pytest
 
+from scoring.base import FormError, Move
 from scoring.maharaja import GAME as M
 from scoring.maharaja import apply as A, data as D, score as S
-from scoring.base import FormError, Move
 
 NAMES = ["Krisztina", "Péter", "Jenő", "Anita", "Zoli"]
 
@@ -282,7 +282,7 @@ def test_city_building_only_where_the_architect_stands_and_two_houses_need_a_cit
 
 
 def test_two_actions_only_and_a_chip_buys_a_third_but_never_the_swap():
-    from events.table import _check_shape  # the schema refuses the swap as a chip action
+    from events.application.table import _check_shape  # the schema refuses the swap as a chip action
     s = step(started([D.YOGI, D.MOGUL], yogi=True), "actions-revealed", {"seat": 1, "actions": ["gold", "gold"]})
     s = step(step(s, "gold-taken", {}), "gold-taken", {})
     assert refused(s, "gold-taken", {}) == ["docs/rules/maharaja.md §7"]

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from events import store
-from events.table import new_game, record
+from events.application.table import new_game, record
+from events.storage import store
 from scoring.maharaja import GAME as M
 
 
@@ -93,8 +93,8 @@ def test_any_form_is_refused_or_checked_never_a_crash():
     """Random phone forms at every step of the demo: a FormError or a checked move."""
     from hypothesis import given, settings, strategies as st
 
-    from events.projection import fold
-    from events.table import check_move
+    from events.domain.projection import fold
+    from events.application.table import check_move
     from scoring.base import FormError
     from scoring.maharaja.forms import PARSERS
     from tests.scoring.test_contract import _events_of_demo
@@ -131,7 +131,7 @@ def test_the_final_page_of_the_example_shows_why_the_winner_won(app, client):
     import json
     import os
 
-    from events.export import import_game
+    from events.application.export import import_game
     path = os.path.join(os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")), "examples", "maharaja-4p.json")
     db = store.connect(app.config["DATABASE"])
     game_id = import_game(db, json.load(open(path, encoding="utf-8")), "test")["id"]

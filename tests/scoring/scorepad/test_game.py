@@ -80,9 +80,9 @@ def test_the_form_parses_one_field_per_player_and_a_minus_tick():
 
 
 def test_a_cell_is_changed_by_voiding_its_row_and_entering_the_round_again(db):
-    from events.states import uncached as load
-    from events.projection import standings
-    from events.table import new_game, record
+    from events.application.states import uncached as load
+    from events.domain.projection import standings
+    from events.application.table import new_game, record
     gid = new_game(db, "scorepad", PLAYERS, {}, "dev")["id"]
     for seq, row in enumerate((_row(1, 12, 8), _row(2, 5, 7), _row(3, 1, 1)), start=1):
         record(db, gid, "round-entered", row, seq, 0, "dev", f"r{seq}")

@@ -10,7 +10,7 @@ renamed .jpg, HEIC, a file carrying markup a browser could run), a file cut shor
 and dimensions past ``MAX_INPUT_PIXELS`` (a decompression bomb names millions of
 pixels in a few bytes) are refused with a reason in both languages before a byte is
 stored. What is served is always our own re-encoded JPEG, never the upload. The pixel
-work itself is events/pixels.py; a server runs it in a process of its own
+work itself is events/application/pixels.py; a server runs it in a process of its own
 (web/decoding.py)."""
 from __future__ import annotations
 
@@ -20,16 +20,15 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from events import pixels, store
-from events.pixels import (MAX_INPUT_PIXELS, MAX_INPUT_SIDE, MAX_SIDE, MAX_UPLOAD_BYTES, THUMB_SIDE,  # noqa: F401
-                           carries_markup)
+from events.application import pixels
+from events.application.pixels import carries_markup  # noqa: F401
+from events.domain.core_types import TOO_MANY  # noqa: F401
+from events.domain.photo_limits import (MAX_CAPTION, MAX_INPUT_PIXELS, MAX_INPUT_SIDE, MAX_PHOTOS, MAX_SIDE,  # noqa: F401
+                                        MAX_UPLOAD_BYTES, MEDIA_TYPE, SHA256, THUMB_SIDE)
+from events.storage import store
+from events.storage.blobs import read_blob, store_blobs  # noqa: F401
 from scoring.base import Problem, Text
 from scoring.i18n import msg
-
-MAX_PHOTOS = 40                   # photos per game, voided ones included (their bytes stay)
-MAX_CAPTION = 200
-MEDIA_TYPE = "image/jpeg"         # what is stored and served, whatever came in
-SHA256 = r"^[0-9a-f]{64}$"
 
 
 def _problem(message: Text) -> Problem:
@@ -42,7 +41,6 @@ NOT_AN_IMAGE = _problem(msg("This file is not a JPEG, PNG or WebP image; only th
 HEIC = _problem(msg("HEIC images cannot be read here. An iPhone sends a browser JPEG; if HEIC came anyway, choose Settings › Camera › Formats › Most Compatible."))
 POLYGLOT = _problem(msg("The file looks like an image but also carries web page or script code; it is not attached."))
 BROKEN = _problem(msg("The image is damaged or cut short (it did not arrive whole); take or choose it again."))
-TOO_MANY = _problem(msg("A game takes at most %(MAX_PHOTOS)s photos.", MAX_PHOTOS=MAX_PHOTOS))
 
 
 def too_big(width: int | None = None, height: int | None = None) -> Problem:
@@ -56,7 +54,7 @@ _REFUSALS = {pixels.EMPTY: EMPTY, pixels.TOO_LARGE: TOO_LARGE, pixels.HEIC: HEIC
 
 
 def problem_of(code: str, size=None) -> Problem:
-    """What a refusal of events/pixels.py (``code``, the image's ``size``) says."""
+    """What a refusal of events/application/pixels.py (``code``, the image's ``size``) says."""
     return too_big(*size) if code == pixels.TOO_BIG and size else _REFUSALS.get(code) or too_big()
 
 
@@ -141,18 +139,6 @@ def is_stored_jpeg(data: bytes, width: int | None = None, height: int | None = N
 
 
 # ---- storage: content-addressed, insert-only ------------------------------------------
-
-def store_blobs(db, blobs) -> None:
-    """Inside the caller's write transaction: each blob once (its digest is its key)."""
-    for blob in blobs:
-        db.execute("INSERT OR IGNORE INTO photo_blobs (sha256, media_type, size, data) VALUES (?,?,?,?)",
-                   [blob.sha256, MEDIA_TYPE, len(blob.data), blob.data])
-
-
-def read_blob(db, sha256: str) -> bytes | None:
-    row = db.execute("SELECT data FROM photo_blobs WHERE sha256 = ?", [sha256]).fetchone()
-    return bytes(row[0]) if row else None
-
 
 def attached(events) -> list:
     """The ``photo-attached`` events among ``events``."""

@@ -1,5 +1,5 @@
 """The store's schema as one description both engines are built from: tables, columns,
-indexes and the append-only rule written once (``events/migrations.py`` lists them as
+indexes and the append-only rule written once (``events/storage/migrations.py`` lists them as
 migrations), rendered as SQLite's DDL for sqlite-utils' migrations and as PostgreSQL's
 for ``migrations.apply_postgres``. What differs between the engines is said here once, by
 the column's type: text compared byte by byte (``COLLATE "C"`` on PostgreSQL, as SQLite

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from events.store import WithTheEvent, lock_game, now, write_lock
+from events.storage.store import WithTheEvent, lock_game, now, write_lock
 from scoring.base import FormError, GameKind, Problem, Text
 from scoring.i18n import msg, msgp
 from scoring.schema import unencodable_path

@@ -1,11 +1,11 @@
-"""The pixel work of a photo (events/photos.py, docs/photos.md): an upload's first bytes
+"""The pixel work of a photo (events/application/photos.py, docs/photos.md): an upload's first bytes
 and header checked, then decoded, turned upright, stripped and re-encoded as the JPEG and
-thumbnail this app stores. It imports Pillow and nothing of the app, so the process a
+thumbnail this app stores. It imports Pillow and nothing of the app but the limits (events/domain/photo_limits.py), so the process a
 server decodes each photo in (web/photo_process.py) starts in a tenth of a second.
 
 ``check`` reads only the header (Pillow's ``Image.open`` is lazy: it decodes no pixel),
 so an upload past the pixel budget is refused before any decode; ``prepare`` decodes.
-A refusal is ``Refused(code)``; events/photos.py says it in every language."""
+A refusal is ``Refused(code)``; events/application/photos.py says it in every language."""
 from __future__ import annotations
 
 import io
@@ -15,14 +15,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageFile, ImageOps
 
-MAX_UPLOAD_BYTES = 20 * 2**20     # one photo as the phone sends it (a 12 MP JPEG is 3–6 MB)
-MAX_INPUT_PIXELS = 50_000_000     # 50 megapixels: a phone's largest mode; a bomb names far more
-MAX_INPUT_SIDE = 16_384
-MAX_SIDE = 2000                   # the stored photo's longer side (about 0.3–0.8 MB as JPEG); a
-                                  # 12 MP phone photo (4032 × 3024) decodes at half scale for it
-THUMB_SIDE = 320                  # the thumbnail's longer side (about 15–30 kB)
-QUALITY, THUMB_QUALITY = 85, 75
-ACCEPTED = ("JPEG", "PNG", "WEBP")  # Pillow's names; MPO (a phone's multi-picture JPEG) is a JPEG
+from events.domain.photo_limits import (ACCEPTED, MAX_INPUT_PIXELS, MAX_INPUT_SIDE, MAX_SIDE, MAX_UPLOAD_BYTES,  # noqa: F401
+                                         QUALITY, THUMB_QUALITY, THUMB_SIDE)
 
 ImageFile.LOAD_TRUNCATED_IMAGES = False  # Pillow's default, relied on: a cut-short file is refused
 # Pillow warns of images past 89 megapixels; ``check`` refuses past MAX_INPUT_PIXELS itself.

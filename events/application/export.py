@@ -1,7 +1,7 @@
 """A game as one JSON document (docs/export-format.md): export, verify, replay, import.
 
 Verifying a file recomputes the hash chain and then re-checks every event through
-the same rules a phone's move passes (``events.table.check_move``) against the
+the same rules a phone's move passes (``events.application.table.check_move``) against the
 state folded from the events before it. The first bad event is named by number.
 """
 from __future__ import annotations
@@ -11,14 +11,17 @@ import os
 import secrets
 from datetime import datetime, timedelta, timezone
 
-from events import integrity, photos, store
-from events.core_types import CORE_SCHEMAS, CORE_VERSION
-from events.hashing import HASHED_FIELDS, first_broken_link
-from events.projection import TableState, fold, standings, upcast
-from events.store import Event, with_the_event
-from events.seats import hash_token
-from events.states import Walker, reader
-from events.table import announce, check_move, check_setup, new_game_id
+from events.application import integrity, photos
+from events.application.seats import hash_token
+from events.application.states import Walker, reader
+from events.application.table import announce, check_move, check_setup, new_game_id
+from events.domain.core_types import CORE_SCHEMAS, CORE_VERSION
+from events.domain.event import Event
+from events.domain.hashing import HASHED_FIELDS, first_broken_link
+from events.domain.projection import TableState, fold, standings, upcast
+from events.runtime import greenlets
+from events.storage import store
+from events.storage.store import with_the_event
 from scoring import get_game, knows_rules, rules_for
 from scoring.base import Text
 from scoring.i18n import joined
@@ -45,7 +48,7 @@ _ENVELOPE = strict_validator({
 # a day after now (a server's clock may run a little ahead of this one's).
 EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
 _CREATED = strict_validator(CORE_SCHEMAS["game-created"])
-# Why the hash chain breaks; the English is the chain's own words (events/hashing.py).
+# Why the hash chain breaks; the English is the chain's own words (events/domain/hashing.py).
 _CHAIN = {True: msg("an event is missing or out of place: this is not the number that comes next"),
           False: msg("the hash does not match the content and the previous hash")}
 
@@ -128,17 +131,17 @@ def verified(doc) -> tuple[list[Event], TableState]:
 
 def _verify(doc) -> tuple[list[Event], TableState]:
     envelopes = _envelopes(doc)
-    broken = first_broken_link(store.cooperating(envelopes, 64))
+    broken = first_broken_link(greenlets.cooperating(envelopes, 64))
     if broken:
         seq, reason = broken
         raise BadExport(seq, {**_CHAIN[reason.startswith("expected")], "en": reason})
     events = [Event(**{k: env[k] for k in (*HASHED_FIELDS, "hash")}) for env in envelopes]
     _check_complete(doc["game"], events[-1])
     _check_created(doc, events[0])
-    # As the app's walk (events/states.py): a void refolds from the recent state just
+    # As the app's walk (events/application/states.py): a void refolds from the recent state just
     # before its target, not from event 1 (a 10,000-event Han game: ~0.4 s per void)
     walker = Walker(reader(events), fold(events[:1]))
-    for event in store.cooperating(events[1:], 1):  # ~1-5 ms each (Han)
+    for event in greenlets.cooperating(events[1:], 1):  # ~1-5 ms each (Han)
         _check_event(walker.table, event)
         walker.step(event)
     _photos(doc, events)
@@ -167,7 +170,7 @@ def _envelopes(doc) -> list[dict]:
     if not isinstance(envelopes, list) or not envelopes:
         raise BadExport(0, msg("the file has no events"))
     seen: dict[str, int] = {}
-    for i, env in enumerate(store.cooperating(envelopes, 16), start=1):
+    for i, env in enumerate(greenlets.cooperating(envelopes, 16), start=1):
         _check_envelope(i, env)
         first = seen.setdefault(env["client_event_id"], i)
         if first != i:

@@ -1,7 +1,7 @@
 """Whether a game's stored record verifies: its hash chain, and its summary row (last
 sequence number and last hash) against the chain, so that events cut off the end are
 noticed as surely as a changed payload; and each photo's stored image against the
-digest its event records (events/photos.py). Every page, API answer and export of a game
+digest its event records (events/application/photos.py). Every page, API answer and export of a game
 whose record does not verify says so ("this record does not verify from event N").
 
 Each server process verifies each event once, when it first reads it: the verified
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import threading
 
-from events import photos, store
-from events.hashing import GENESIS, first_broken_link
+from events.application import photos
+from events.domain.hashing import GENESIS, first_broken_link
+from events.storage import store
 
 
 def _against_summary(row: dict | None, last_seq: int, hash_at) -> tuple[int, str] | None:

@@ -108,7 +108,7 @@ class PgDatabase:
     by itself."""
 
     engine = "postgresql"
-    on_recorded: tuple = ()  # events/table.py:announce; the app's connections carry its subscribers
+    on_recorded: tuple = ()  # events/application/table.py:announce; the app's connections carry its subscribers
 
     def __init__(self, raw, url: str, release=None):
         self.conn = _Conn(raw, release)
@@ -142,47 +142,49 @@ def connect(url: str, **kwargs) -> PgDatabase:
     return PgDatabase(raw, url)
 
 
-# Requests take their connection from a pool per server process (web/db.py): a hall's
+# Requests take their connection from a pool per server process (its app's Pools, web/db.py): a hall's
 # worth of simultaneous requests waits for one of POOL_SIZE connections instead of
 # asking PostgreSQL for a process each (its max_connections, 100 by default, must hold
 # servers × workers × (POOL_SIZE + 1 watcher): docs/scaling.md).
 POOL_SIZE = int(os.environ.get("TABLESCRIBE_PG_POOL", "16"))
 POOL_WAIT = 10.0  # seconds a request waits for a connection before its 503
-_pools: dict[tuple[str, int], object] = {}
-_pools_lock = threading.Lock()
 
+class Pools:
+    """The connection pools of one app (``app.extensions["pg_pools"]``, web/db.py): one
+    per database URL and process, a pool never shared across gunicorn's fork."""
 
-def _pool(url: str):
-    from psycopg_pool import ConnectionPool
-    key = (url, os.getpid())  # a pool is never shared across gunicorn's fork
-    with _pools_lock:
-        pool = _pools.get(key)
-        if pool is None:
-            pool = _pools[key] = ConnectionPool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=POOL_WAIT, open=True,
-                kwargs={"autocommit": True, "connect_timeout": 10},
-                check=ConnectionPool.check_connection)  # a connection PostgreSQL dropped is replaced
-        return pool
+    def __init__(self):
+        self.pools: dict[tuple[str, int], object] = {}
+        self.lock = threading.Lock()
 
+    def _pool(self, url: str):
+        from psycopg_pool import ConnectionPool
+        key = (url, os.getpid())
+        with self.lock:
+            pool = self.pools.get(key)
+            if pool is None:
+                pool = self.pools[key] = ConnectionPool(
+                    url, min_size=1, max_size=POOL_SIZE, timeout=POOL_WAIT, open=True,
+                    kwargs={"autocommit": True, "connect_timeout": 10},
+                    check=ConnectionPool.check_connection)  # a connection PostgreSQL dropped is replaced
+            return pool
 
-def close_pools(url: str | None = None) -> None:
-    """Close this process's pools (of ``url``, or all): tests, each on its own database."""
-    with _pools_lock:
-        keys = [k for k in _pools if url is None or k[0] == url]
-        pools = [_pools.pop(k) for k in keys]
-    for pool in pools:
-        pool.close()
+    def close(self) -> None:
+        """Close every pool (a test's app, done with its database); the next call opens afresh."""
+        with self.lock:
+            pools, self.pools = list(self.pools.values()), {}
+        for pool in pools:
+            pool.close()
 
-
-def pooled(url: str) -> PgDatabase:
-    """A connection from this process's pool; ``db.conn.close()`` gives it back."""
-    from psycopg_pool import PoolTimeout
-    pool = _pool(url)
-    try:
-        raw = pool.getconn()
-    except PoolTimeout as err:
-        raise Unreachable(f"PostgreSQL at DATABASE_URL={redacted(url)}: no connection free ({err})") from None
-    return PgDatabase(raw, url, release=pool.putconn)
+    def pooled(self, url: str) -> PgDatabase:
+        """A connection from this process's pool; ``db.conn.close()`` gives it back."""
+        from psycopg_pool import PoolTimeout
+        pool = self._pool(url)
+        try:
+            raw = pool.getconn()
+        except PoolTimeout as err:
+            raise Unreachable(f"PostgreSQL at DATABASE_URL={redacted(url)}: no connection free ({err})") from None
+        return PgDatabase(raw, url, release=pool.putconn)
 
 
 def lost_connection_errors() -> tuple[type[BaseException], ...]:

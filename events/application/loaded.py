@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from events import seats, store
-from events.core_types import CORE_EVENTS
-from events.projection import TableState, last_move, open_disputes
-from events.states import States, reading
-from events.store import Event
+from events.application import seats
+from events.application.states import States, reading
+from events.domain.core_types import CORE_EVENTS
+from events.domain.event import Event
+from events.domain.projection import TableState, last_move, open_disputes
+from events.storage import store
 from scoring.base import Move
 
 RECENT = 12  # events in the table page's log; the rest is one tap away in the timeline

@@ -1,4 +1,4 @@
-"""The store's schema: its migrations in order, each described once (``events/schema.py``)
+"""The store's schema: its migrations in order, each described once (``events/storage/schema.py``)
 and built from that description on both engines — as sqlite-utils migrations on SQLite,
 as the same steps under the same names on PostgreSQL (``POSTGRES``, applied by
 ``apply_postgres``); idempotent, never drop-and-create. A new migration is one more entry
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlite_utils.migrations import Migrations
 
-from events.schema import (BIGINT, BLOB, INTEGER, PLAIN_TEXT, REAL, SERIAL, TEXT, AddColumns, Column, Data, Index,
+from events.storage.schema import (BIGINT, BLOB, INTEGER, PLAIN_TEXT, REAL, SERIAL, TEXT, AddColumns, Column, Data, Index,
                            PostgresOnly, Step, Table, Unchangeable)
 
 
@@ -24,7 +24,7 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
             ("client_event_id", TEXT), ("hash", TEXT)),
             unique=(("game_id", "seq"), ("game_id", "client_event_id"))),
         Unchangeable("events", "append-only"),
-        # Every committed event tells the servers listening (events/live.py), with its game's
+        # Every committed event tells the servers listening (events/runtime/live.py), with its game's
         # id; PostgreSQL delivers it at COMMIT, never for a rolled-back append.
         PostgresOnly((
             """CREATE OR REPLACE FUNCTION tablescribe_notify_event() RETURNS trigger
@@ -50,7 +50,7 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
             Column("token_hash", TEXT, primary=True), ("game_id", TEXT), ("seat", INTEGER), ("issued_at", TEXT))),
         Index("seat_tokens_game", "seat_tokens", ("game_id",)),
     ),
-    # Board profiles (events/boards.py): insert-only versions, a new version is a new row.
+    # Board profiles (events/application/boards.py): insert-only versions, a new version is a new row.
     "create_board_profiles": (
         Table("board_profiles", _columns(
             ("id", SERIAL), ("kind", TEXT), ("profile_id", TEXT), ("version", BIGINT), ("data", PLAIN_TEXT),
@@ -68,7 +68,7 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
             Column("used_at", PLAIN_TEXT, null=True))),
     ),
     # The summary keeps the last event's hash beside its seq, so events cut off the end of a
-    # game are noticed (events/integrity.py); filled in for the games already there.
+    # game are noticed (events/application/integrity.py); filled in for the games already there.
     "add_last_hash": (
         AddColumns("games", (Column("last_hash", PLAIN_TEXT, null=True),)),
         Data("UPDATE games SET last_hash = (SELECT hash FROM events WHERE events.game_id = games.id"
@@ -111,12 +111,12 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
         Table("stat_changes", _columns(Column("version", BIGINT, primary=True), ("game_id", TEXT))),
     ),
     # A game's event 1 is unique to it (its random client id and time are hashed): an import
-    # whose event 1 is already here is the same game again (events/export.py: AlreadyHere).
+    # whose event 1 is already here is the same game again (events/application/export.py: AlreadyHere).
     "index_first_hashes": (
         Index("events_first_hash", "events", ("hash",), where="seq = 1"),
     ),
     # The time a finished game took without its breaks and each seat's turn times
-    # (events/turns.py, docs/people.md §6); NULL in rows written before, until rebuild-stats.
+    # (events/domain/turns.py, docs/people.md §6); NULL in rows written before, until rebuild-stats.
     "add_turn_times_to_stat_seats": (
         AddColumns("stat_seats", tuple(Column(name, kind, null=True) for name, kind in (
             ("played_seconds", REAL), ("turns", BIGINT), ("turn_seconds", REAL), ("longest_turn", REAL),
@@ -133,7 +133,7 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
              " COALESCE((SELECT hash FROM roster_events ORDER BY seq DESC LIMIT 1), '') FROM roster_events"
              " WHERE NOT EXISTS (SELECT 1 FROM roster_summary)"),
     ),
-    # Photos' bytes (events/photos.py), addressed by their SHA-256, which the photo-attached
+    # Photos' bytes (events/application/photos.py), addressed by their SHA-256, which the photo-attached
     # event records: insert-only, like the events that name them.
     "create_photo_blobs": (
         Table("photo_blobs", _columns(
@@ -167,7 +167,7 @@ def _on_sqlite(steps: tuple[Step, ...]):
 for _name, _steps in MIGRATIONS.items():
     migrations(name=_name)(_on_sqlite(_steps))
 
-# The same steps on PostgreSQL (events/pg.py), under the same names and in the same order.
+# The same steps on PostgreSQL (events/storage/pg.py), under the same names and in the same order.
 POSTGRES: dict[str, list[str]] = {name: [sql for step in steps for sql in step.postgres()]
                                   for name, steps in MIGRATIONS.items()}
 

@@ -10,7 +10,7 @@ import hashlib
 import secrets
 from typing import Callable
 
-from events import store
+from events.storage import store
 from scoring.base import Problem
 from scoring.i18n import msg
 
@@ -35,7 +35,7 @@ def seat_for_token(db, game_id: str, token: str | None) -> int | None:
 
 def seats_by_token(db, game_id: str) -> Callable[[str | None], int | None]:
     """``seat_for_token`` for every phone of the game from one read of its tokens: the
-    streams woken by a move share it (events/live.py, web/stream.py)."""
+    streams woken by a move share it (events/runtime/live.py, web/stream.py)."""
     held = dict(db.execute("SELECT token_hash, seat FROM seat_tokens WHERE game_id = ?", [game_id]).fetchall())
 
     def seat_of(token: str | None) -> int | None:

@@ -10,18 +10,20 @@ import secrets
 from dataclasses import dataclass
 from functools import lru_cache
 
-from events import boards, photos, store
-from events.core_types import CORE_EVENTS, CORE_VERSION
-from events.projection import TableState, rules_check, upcast
-from events.seats import hash_token
-from events.states import States, UnknownGame, folded_after, uncached
-from events.store import Event, NewEvent, StaleSequence, WithTheEvent, with_the_event
+from events.application import boards, photos
+from events.application.seats import hash_token
+from events.application.states import States, UnknownGame, folded_after, uncached
+from events.domain.core_types import CORE_EVENTS, CORE_VERSION
+from events.domain.event import Event, NewEvent
+from events.domain.projection import TableState, rules_check, upcast
+from events.storage import store
+from events.storage.store import StaleSequence, WithTheEvent, with_the_event
 from scoring import get_game, rules_for
 from scoring.base import FormError, Problem
 from scoring.i18n import msg
 from scoring.schema import schema_said_all, strict_validator
 
-from events.palette import COLOUR_IDS
+from events.domain.palette import COLOUR_IDS
 from scoring.schema import has_direction_control, unencodable_path
 
 MAX_NAME = 40
@@ -212,7 +214,7 @@ def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | No
     ``client_event_id``, type, payload and seat) returns the original event. Raises
     UnknownGame, StaleSequence, Refused, ReusedId. ``states``: the app's cache of folded
     states (web/db.py), which it keeps up to date; without it the game is folded whole.
-    ``blobs``: the bytes a photo event names, stored with it (events/photos.py)."""
+    ``blobs``: the bytes a photo event names, stored with it (events/application/photos.py)."""
     problems = text_problems({"client_event_id": client_event_id, "device": device}) \
         or photos.unbacked(type_, data, blobs)
     if problems:

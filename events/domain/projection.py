@@ -12,8 +12,8 @@ from functools import cached_property
 from itertools import islice
 from typing import Callable, Iterable, Iterator
 
-from events.core_types import CORE_EVENTS
-from events.store import Event
+from events.domain.core_types import CORE_EVENTS
+from events.domain.event import Event
 from scoring import rules_for
 from scoring.base import GameKind, Move, Problem
 

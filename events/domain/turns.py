@@ -10,7 +10,7 @@ undone end of a turn never ended it. Nothing here reads a clock: the running tur
 time since the last event is added by whoever shows it (static/clock.js on the phones).
 
 ``clock(times, marks)`` is the derivation; ``marks_of(events)`` folds a log for its marks.
-The app keeps each game's marks beside its states (events/states.py ``GameStates``), noted
+The app keeps each game's marks beside its states (events/application/states.py ``GameStates``), noted
 as the walk goes and again for the states a void refolds.
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import NamedTuple
 
-from events.projection import TableState, folds
-from events.store import Event
+from events.domain.event import Event
+from events.domain.projection import TableState, folds
 
 
 class Mark(NamedTuple):
@@ -120,7 +120,7 @@ def clock(times: list[float], marks: list[Mark]) -> Clock:
 
 class Tally:
     """``clock`` kept as events arrive: each new event adds its interval, so a page of a
-    long game does not count every turn again (the app keeps one per game: events/states.py)."""
+    long game does not count every turn again (the app keeps one per game: events/application/states.py)."""
 
     def __init__(self):
         self.result = Clock()

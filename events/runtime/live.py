@@ -3,7 +3,7 @@
 Every open stream (web/stream.py) holds one ``threading.Event`` here. The app owns its
 hub (``create_app``: ``app.extensions["live"]``), so two apps in one process are two
 servers. A move recorded through the app wakes its game's streams at once
-(``events.table.record`` announces it to ``Hub.on_recorded``). A move recorded by
+(``events.application.table.record`` announces it to ``Hub.on_recorded``). A move recorded by
 another server worker is seen by one watcher thread per hub that asks SQLite every
 ``WATCH_INTERVAL`` seconds (50 ms) whether any other connection committed (``PRAGMA
 data_version``, answered from memory) and, only then, reads the last sequence number
@@ -11,9 +11,9 @@ of the games someone here is waiting for (one indexed query). So an idle hall co
 tiny query per worker per tick, not one per phone, and a move in the other worker shows
 at most one tick later.
 
-On PostgreSQL (events/pg.py) the servers may run on different machines: the watcher
+On PostgreSQL (events/storage/pg.py) the servers may run on different machines: the watcher
 LISTENs instead, and every committed event NOTIFYs its game's id (a trigger,
-events/migrations.py), so a move recorded through one server wakes the phones of
+events/storage/migrations.py), so a move recorded through one server wakes the phones of
 every other server as soon as it commits; after a lost connection the watcher
 reconnects and wakes every waiting stream once (it may have missed a notification).
 
@@ -33,7 +33,7 @@ import threading
 import time
 from typing import Callable
 
-from events import pg, store
+from events.storage import pg, store
 
 WATCH_INTERVAL = 0.05  # seconds between the watcher's looks at SQLite
 RECONNECT_INTERVAL = 1.0  # seconds before the PostgreSQL watcher connects again

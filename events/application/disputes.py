@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from events.projection import TableState, fold, standings, upcast
-from events.store import Event
-from events.table import check_move
+from events.application.table import check_move
+from events.domain.event import Event
+from events.domain.projection import TableState, fold, standings, upcast
 from scoring.base import Problem
 
 

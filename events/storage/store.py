@@ -1,4 +1,4 @@
-"""Append-only storage of game events, on SQLite (or PostgreSQL through events/pg.py).
+"""Append-only storage of game events, on SQLite (or PostgreSQL through events/storage/pg.py).
 
 Every append runs in one short ``BEGIN IMMEDIATE`` transaction that takes the
 write lock first, then checks the sequence number the phone last saw, so two
@@ -10,7 +10,6 @@ import fcntl
 import json
 import random
 import sqlite3
-import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,30 +18,12 @@ from typing import Any
 
 import sqlite_utils
 
-from events import pg
-from events.hashing import GENESIS, chain_hash, first_broken_link
-from events.migrations import apply_postgres, migrations
-
-
-@dataclass(frozen=True)
-class Event:
-    """A stored event: the envelope and its payload exactly as recorded."""
-
-    seq: int
-    type: str
-    version: int
-    data: dict
-    seat: int | None
-    device: str
-    recorded_at: str
-    client_event_id: str
-    hash: str
-
-    def envelope(self) -> dict[str, Any]:
-        return {"seq": self.seq, "type": self.type, "version": self.version,
-                "data": self.data, "seat": self.seat, "device": self.device,
-                "recorded_at": self.recorded_at, "client_event_id": self.client_event_id,
-                "hash": self.hash}
+from events.domain.event import Event, NewEvent
+from events.domain.hashing import GENESIS, chain_hash, first_broken_link
+from events.runtime.greenlets import off_the_hub
+from events.storage import pg
+from events.storage.blobs import store_blobs
+from events.storage.migrations import apply_postgres, migrations
 
 
 @dataclass(frozen=True)
@@ -74,8 +55,8 @@ class StaleSequence(Exception):
 
 def connect(path: str, on_recorded: tuple = ()):
     """Open the store: a SQLite file, or PostgreSQL when ``path`` is a
-    ``postgresql://`` URL (events/pg.py; docs/scaling.md). ``on_recorded``: what runs after
-    each event recorded through this connection (events/table.py:announce); the app's
+    ``postgresql://`` URL (events/storage/pg.py; docs/scaling.md). ``on_recorded``: what runs after
+    each event recorded through this connection (events/application/table.py:announce); the app's
     connections carry the app's subscribers (app.py:connect), a bare one none."""
     db = pg.connect(path) if pg.is_url(path) else _sqlite(path)
     db.on_recorded = tuple(on_recorded)
@@ -268,80 +249,22 @@ def find_by_client_id(db, game_id: str, client_event_id: str) -> Event | None:
     return _row_to_event(row) if row else None
 
 
-@dataclass(frozen=True)
-class NewEvent:
-    type: str
-    version: int
-    data: dict
-    seat: int | None
-    device: str
-    client_event_id: str
-    recorded_at: str | None = None  # kept from the original on import
-
-
 def append(db, game_id: str, new: NewEvent, expected_seq: int,
            finished: bool | None = None, blobs=(), also=None) -> tuple[Event, bool]:
     """Append one event after ``expected_seq``. Returns (event, created); a
     resubmitted client event id returns the original event and created=False.
-    ``blobs``: a photo's bytes the event names (events/photos.py), stored in the
+    ``blobs``: a photo's bytes the event names (events/application/photos.py), stored in the
     same transaction: the event and its image, or neither. ``also(db, event)``: what
-    else commits with the event (a read model that must never lag: events/table.py)."""
+    else commits with the event (a read model that must never lag: events/application/table.py)."""
     if is_postgres(db):  # psycopg waits cooperatively under gevent
         return _append(db, game_id, new, expected_seq, finished, blobs, also)
     return off_the_hub(_append, db, game_id, new, expected_seq, finished, blobs, also)
-
-
-def off_the_hub(call, *args):
-    """Run a call that blocks inside SQLite on a native thread when the server runs
-    gevent workers (gunicorn.conf.py). Waiting for the other worker's write lock and the
-    fsync of COMMIT happen in C and never yield: on the hub they froze every connection
-    of the worker, live streams included (bench/live.py measured taps at p95 ~2 s with
-    400 tables). The calling greenlet waits; the others run."""
-    if _gevent_running() is None:
-        return call(*args)
-    from gevent import get_hub
-    return get_hub().threadpool.apply(call, args)
 
 
 def writing(db, call, *args):
     """A write of several statements (an import's transaction) run as ``append`` runs
     its own: on SQLite off the hub, on PostgreSQL as it is (psycopg waits cooperatively)."""
     return call(*args) if is_postgres(db) else off_the_hub(call, *args)
-
-
-def cooperate() -> None:
-    """A long computation on a gevent worker's hub (verifying an import of 10,000 events
-    takes seconds) calls this every few dozen steps, so the worker's other connections
-    (other tables' moves, live streams) are served between them instead of after it.
-    Nothing outside gevent."""
-    sleep = _gevent_sleep()
-    if sleep is not None:
-        sleep(0)
-
-
-def cooperating(items, every: int):
-    """``items``, calling ``cooperate`` every ``every`` of them (a long loop over a file's
-    10,000 events or plays, or the hashes of a log that grew by as many)."""
-    for i, item in enumerate(items):
-        if i % every == every - 1:
-            cooperate()
-        yield item
-
-
-def _gevent_sleep():
-    if _gevent_running() is None:
-        return None
-    from gevent import sleep
-    return sleep
-
-
-def _gevent_running():
-    """gevent's ``monkey`` module when this process runs gevent with ``threading``
-    patched (a server worker, gunicorn.conf.py), else None. Looked up, not imported: a
-    process that never loaded gevent is not running it, and importing it made the first
-    append of a process (a command, a script, the benchmark) ~15 ms slower."""
-    monkey = sys.modules.get("gevent.monkey")
-    return monkey if monkey is not None and monkey.is_module_patched("threading") else None
 
 
 def _append(db, game_id: str, new: NewEvent, expected_seq: int,
@@ -353,7 +276,6 @@ def _append(db, game_id: str, new: NewEvent, expected_seq: int,
             return existing, False
         event = _insert(db, game_id, new, expected_seq)
         if blobs:
-            from events.photos import store_blobs
             store_blobs(db, blobs)
         _touch_summary(db, game_id, event, finished)
         if also is not None:
@@ -379,7 +301,7 @@ def verified_rows(game_id: str, events: list[Event]) -> list[list]:
 
 def insert_verified(db, game_id: str, rows: list[list], last: Event, finished: bool) -> None:
     """A whole game's events whose hashes are already computed and checked (an import,
-    events/export.py), as ``verified_rows`` made them, inside the caller's ``write_lock``:
+    events/application/export.py), as ``verified_rows`` made them, inside the caller's ``write_lock``:
     one prepared batch, so the write lock is held for the rows alone (Han at 10,000 events:
     ~80 ms instead of ~0.5 s of hashing and one look-up per row, docs/performance.md)."""
     lock_game(db, game_id)

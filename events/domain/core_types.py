@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
-from events.photos import MAX_CAPTION, MAX_INPUT_SIDE, MAX_PHOTOS, MAX_UPLOAD_BYTES, MEDIA_TYPE, SHA256, TOO_MANY
+from events.domain.photo_limits import MAX_CAPTION, MAX_INPUT_SIDE, MAX_PHOTOS, MAX_UPLOAD_BYTES, MEDIA_TYPE, SHA256
 from scoring import knows_rules
 from scoring.base import Problem, RuleSection, Text
 from scoring.i18n import joined
 from scoring.i18n import msg, msgp
+
+TOO_MANY = Problem("core §9", msg("A game takes at most %(MAX_PHOTOS)s photos.", MAX_PHOTOS=MAX_PHOTOS))
 
 MAX_TEXT = 500
 CORE_VERSION = 1
@@ -255,7 +257,7 @@ CORE_EVENTS: dict[str, CoreEvent] = {
                 "properties": {"turn": _timer_seconds, "total": _timer_seconds}},
         label=msgp("event", "Turn timer"), check=_check_timer, fold=_fold_timer,
         describe=_describe_timer),
-    # A photo (events/photos.py): its image is stored by the digest recorded here, so the
+    # A photo (events/application/photos.py): its image is stored by the digest recorded here, so the
     # chain covers the picture; voidable like a move, its bytes stay.
     "photo-attached": CoreEvent(
         schema={"type": "object", "additionalProperties": False,

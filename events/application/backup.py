@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from events import integrity, store
+from events.application import integrity
+from events.storage import store
 
 
 def check_copy(path: str) -> tuple[int, list[str]]:

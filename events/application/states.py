@@ -25,10 +25,11 @@ from dataclasses import dataclass, field, replace
 
 import orjson
 
-from events import store, turns
-from events.core_types import CORE_EVENTS
-from events.projection import TableState, advance, changes_the_past, describe, evolve, fold, step
-from events.store import Event
+from events.domain import turns
+from events.domain.core_types import CORE_EVENTS
+from events.domain.event import Event
+from events.domain.projection import TableState, advance, changes_the_past, describe, evolve, fold, step
+from events.storage import store
 
 RECENT = 16                 # states of the game as it now stands, kept to refold a void from
 SNAPSHOT_EVERY = 16         # a replay starting point every this many events (doubles past the budget)
@@ -144,7 +145,7 @@ class GameStates:
     every: int = field(default_factory=lambda: SNAPSHOT_EVERY)
     snapshots: dict[int, tuple[dict[int, TableState], int]] = field(default_factory=dict)
     snapshot_bytes: int = 0        # the sum of their sizes (the budget asks on every load)
-    # the turn times' marks after each event, as the log now stands (events/turns.py), and
+    # the turn times' marks after each event, as the log now stands (events/domain/turns.py), and
     # each event's time; ``marks_stale``: a void refolded the whole game, so the marks are
     # noted afresh from the log when next asked for
     marks: list = field(default_factory=list)
