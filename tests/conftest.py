@@ -227,10 +227,11 @@ def organiser_link(base: str) -> str:
     """The organiser's link of the live server at ``base``, printed by the CLI command the
     README names (`flask --app app organiser-link`), as the organiser reads it off the terminal."""
     port = urllib.parse.urlsplit(base).port
+    database = {"TABLESCRIBE_DATABASE": SERVED[base]} if base in SERVED else {}  # its salt (web/organiser.py)
     printed = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "organiser-link",
                               "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT, check=True,
                              capture_output=True, text=True, timeout=60,
-                             env={**os.environ, "PUBLIC_URL": base}).stdout
+                             env={**os.environ, "PUBLIC_URL": base, **database}).stdout
     return re.search(r"https?://\S+/organiser/\S+", printed).group(0)
 
 
@@ -241,8 +242,13 @@ def live_server(tmp_path_factory, lan_resolver):
     db_path = str(tmp_path_factory.mktemp("live") / "live.db")
     port = free_port()
     proc = start_server(db_path, port)
+    SERVED[lan_url(port)] = db_path
     yield lan_url(port)
     stop_server(proc)
+    SERVED.pop(lan_url(port), None)
+
+
+SERVED: dict[str, str] = {}  # a live server's base URL -> its database
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,7 @@
 """Board editor pages: list, edit (each save is a new version), export and import
-board profiles of any game kind that declares ``boards`` (events/application/boards.py)."""
+board profiles of any game kind that declares ``boards`` (events/application/boards.py). Saving
+and importing are the organiser's (new games pin a profile's newest version); a table adds
+only what its own game asked for, as it plays (``Boards.learn``)."""
 from __future__ import annotations
 
 import json
@@ -8,11 +10,14 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from events.application import boards
 from scoring import GAMES, get_game
-from scoring.base import FormError
+from scoring.base import FormError, Problem
+from scoring.i18n import msg
 from web.db import get_db
+from web.organiser import require_organiser
 
 bp = Blueprint("boards", __name__, url_prefix="/boards")
 MAX_IMPORT = 200_000
+NOT_ORGANISER = Problem("boards", msg("Only the organiser can save or import a board profile (the phone that opened the organiser's link printed when the server started); a table fills in what its own game asks for as it plays."))
 
 
 def _game(kind: str):
@@ -55,6 +60,7 @@ def edit(kind: str, profile_id: str):
     profile = boards.load(get_db(), game, profile_id, request.args.get("version", type=int)) or abort(404)
     if request.method == "GET":
         return _editor(game, profile, profile["data"])
+    require_organiser(lambda problems, status: _editor(game, profile, profile["data"], problems, status), NOT_ORGANISER)
     target = (request.form.get("save_as") or "").strip() or profile_id
     try:
         data = game.boards.from_form(profile["data"], request.form)
@@ -85,6 +91,7 @@ def export(kind: str, profile_id: str, version: int):
 @bp.post("/<kind>/import")
 def import_profile(kind: str):
     game = _game(kind)
+    require_organiser(lambda problems, status: _index(game, problems, status), NOT_ORGANISER)
     upload = request.files.get("file")
     raw = upload.read(MAX_IMPORT + 1).decode("utf-8", "replace") if upload and upload.filename else \
         request.form.get("document", "")

@@ -58,10 +58,10 @@ def is_organiser() -> bool:
     return bool(cookie) and _matches(cookie)
 
 
-def require_organiser(refuse: Callable[[list[Problem], int], object]) -> None:
-    """Anyone but the organiser gets ``refuse([NOT_ORGANISER], 403)`` and nothing is written."""
+def require_organiser(refuse: Callable[[list[Problem], int], object], why: Problem = NOT_ORGANISER) -> None:
+    """Anyone but the organiser gets ``refuse([why], 403)`` and nothing is written."""
     if not is_organiser():
-        abort(make_response(refuse([NOT_ORGANISER], 403)))
+        abort(make_response(refuse([why], 403)))
 
 
 @bp.get("/organiser/<code>")

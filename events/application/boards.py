@@ -12,6 +12,7 @@ import re
 from events.storage.store import WithTheEvent, lock_game, now, write_lock
 from scoring.base import FormError, GameKind, Problem, Text
 from scoring.i18n import msg, msgp
+from scoring import text
 from scoring.schema import unencodable_path
 
 FORMAT = "tablescribe-board"
@@ -80,6 +81,10 @@ def save(db, game: GameKind, profile_id: str, data) -> dict:
     where = unencodable_path(data)
     if where is not None:
         raise BadProfile([_problem(msgp("board profile", "The text at %(where)s is not valid Unicode (a lone surrogate).", where=where))])
+    bad_text = text.payload_why_not(data)  # names, the source: the one text policy (scoring/text.py)
+    if bad_text is not None:
+        raise BadProfile([_problem(bad_text[1])])
+    data = text.normalized(data)
     problems = game.boards.validate(data)
     if problems:
         raise BadProfile(problems)

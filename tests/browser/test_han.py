@@ -8,13 +8,14 @@ from playwright.sync_api import expect
 from events.application import boards
 from scoring import get_game
 from scoring.han.demo import example_profile
-from tests.conftest import screenshot
+from tests.conftest import organiser_link, screenshot
 
 pytestmark = pytest.mark.browser
 
 
 def _import_profile(page, base):
     document = boards.export(get_game("han"), {"id": "table-board", "version": 1, "data": example_profile(1)})
+    page.goto(organiser_link(base))  # a board profile is the organiser's to save (docs/people.md §10)
     page.goto(f"{base}/boards/han/")
     expect(page.locator(".profile")).to_have_count(2)        # the two shipped sides
     screenshot(page, "han-boards")
@@ -177,6 +178,7 @@ def test_alliances_entered_once_are_kept_for_the_next_game_on_the_board(live_ser
     document = boards.export(get_game("han"), {"id": profile, "version": 1,
                                                "data": get_game("han").boards.builtin[0]["data"]})
     host = new_phone()
+    host.goto(organiser_link(live_server))  # the club's organiser imports the board
     host.goto(f"{live_server}/boards/han/")
     host.locator("textarea[name=document]").fill(json.dumps(document))
     host.get_by_role("button", name="Import").click()

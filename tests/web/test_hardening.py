@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from app import create_app
-from tests.conftest import csrf_of
+from tests.conftest import become_organiser, csrf_of
 from events.application.export import export_game
 from events.application.table import new_game, record
 from events.domain.hashing import chain_hash
@@ -170,7 +170,8 @@ def test_verify_names_a_lone_surrogate_instead_of_a_traceback(app, db, tmp_path)
 
 
 @pytest.mark.parametrize("kind, profile", [("han", "han-side1"), ("maharaja", "maharaja")])
-def test_lone_surrogates_in_a_board_import_are_422(client, kind, profile):
+def test_lone_surrogates_in_a_board_import_are_422(app, client, kind, profile):
+    become_organiser(app, client)
     exported = client.get(f"/boards/{kind}/{profile}/1.json")
     if exported.status_code != 200:
         pytest.skip(f"{kind} ships no profile {profile}")
@@ -183,7 +184,8 @@ def test_lone_surrogates_in_a_board_import_are_422(client, kind, profile):
 
 
 @pytest.mark.parametrize("field", ["area_0_sites", "roads"])
-def test_huge_digit_strings_in_the_board_editor_are_refused_not_500(client, field):
+def test_huge_digit_strings_in_the_board_editor_are_refused_not_500(app, client, field):
+    become_organiser(app, client)
     response = client.post("/boards/han/han-side1/", data={"csrf_token": _csrf(client, "/boards/han/"),
                                                           field: "9" * 5000})
     assert 400 <= response.status_code < 500

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.conftest import guarded_app
+from tests.conftest import become_organiser, guarded_app
 
 
 @pytest.fixture
@@ -63,6 +63,7 @@ def test_a_refused_nul_writes_nothing(site, database):
 
 def test_a_road_of_5000_digits_is_refused_as_a_bad_line(site):
     app, client, token, game = site
+    become_organiser(app, client)
     form = {"csrf_token": token, "name_hu": "T", "name_en": "T", "roads": "S-A: " + "9" * 5000}
     response = client.post("/boards/maharaja/maharaja/", data=form)
     assert response.status_code == 422 and "Line 1" in response.get_data(as_text=True)

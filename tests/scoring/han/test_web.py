@@ -11,6 +11,7 @@ from events.application import boards
 from events.storage import store
 from scoring import get_game
 from scoring.han.demo import example_profile
+from tests.conftest import become_organiser
 
 HAN = get_game("han")
 
@@ -61,7 +62,8 @@ def test_the_validator_refuses_contradictions(db, spoil, words):
     assert any(words in p.en for p in refused.value.problems)
 
 
-def test_the_editor_saves_a_new_version_with_readable_ids(client, db):
+def test_the_editor_saves_a_new_version_with_readable_ids(app, client, db):
+    become_organiser(app, client)  # a new version is the organiser's (docs/people.md §10)
     page = client.get("/boards/han/han-side1/")
     assert page.status_code == 200 and b'name="area_6_colour"' in page.data
     form = {f"area_{i}_name": a["name"] for i, a in enumerate(example_profile(1)["areas"])}
@@ -79,7 +81,8 @@ def test_the_editor_saves_a_new_version_with_readable_ids(client, db):
     assert boards.load(db, HAN, "han-side1")["version"] == 2
 
 
-def test_export_and_import_round_trip(client, db, example):
+def test_export_and_import_round_trip(app, client, db, example):
+    become_organiser(app, client)
     exported = client.get("/boards/han/example/1.json")
     assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
     document = exported.get_json()
@@ -241,7 +244,8 @@ def _editor_form(data: dict) -> dict:
     return form
 
 
-def test_the_editor_keeps_every_fact_and_adds_a_road_network(client, db, example):
+def test_the_editor_keeps_every_fact_and_adds_a_road_network(app, client, db, example):
+    become_organiser(app, client)
     form = _editor_form(example["data"])
     assert client.post("/boards/han/example/", data=form).status_code == 303
     assert boards.load(db, HAN, "example")["data"] == {**example["data"], "roads": None}

@@ -9,6 +9,7 @@ from scoring.maharaja import GAME as M
 from scoring.base import FormError
 from scoring.maharaja import boards as B
 from scoring.maharaja import apply as A, data as D, score as S
+from tests.conftest import become_organiser
 from tests.scoring.maharaja.test_game import refused, started, step
 
 ROADS = [{"ends": ["S", "A"], "villages": [1]}, {"ends": ["A", "B"], "villages": [5, 6]},
@@ -51,8 +52,9 @@ def test_profiles_are_validated():
     assert M.check_setup([{"name": "a"}] * 2, {"board": {"id": "x", "version": 1, "data": {"roads": 3}}})
 
 
-def test_editor_saves_roads_and_a_new_game_pins_the_profile(client):
+def test_editor_saves_roads_and_a_new_game_pins_the_profile(app, client):
     client.set_cookie("lang", "en")
+    become_organiser(app, client)  # a new version is the organiser's (docs/people.md §10)
     assert b"Maharaja board" in client.get("/boards/maharaja/").data
     form = {"name_hu": "Tábla", "name_en": "Our board", "roads": "S-A: 1\nA-B: 5, 6\n",
             **{f"city_{c}_name": "" for c in D.CITIES}, "city_A_name": "Ahmadabad"}
