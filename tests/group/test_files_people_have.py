@@ -189,7 +189,7 @@ from urllib.parse import parse_qs, urlsplit  # noqa: E402
 
 from jsonschema import Draft202012Validator  # noqa: E402
 
-from events import store  # noqa: E402
+from events.storage import store  # noqa: E402
 
 # The structure a public reader of .bgsplay files deserialises (theiam79/BGStats.Bot,
 # Models/PlayFile.cs, Player.cs, Game.cs, Play.cs, PlayerScore.cs, UserInfo.cs: System.Text.Json
@@ -261,3 +261,60 @@ def test_a_late_budapest_evening_keeps_its_utc_day_and_the_start_player_the_game
     assert doc["userInfo"]["meRefId"] == 3
     data = json.loads(parse_qs(urlsplit(bgstats.create_play_link(play, "Han", {}, start=1)).query)["data"][0])
     assert data["playDate"] == "2026-11-26 21:30:00" and [p["startPlayer"] for p in data["players"]] == [False, True, False]
+
+
+# ---- the plays as a spreadsheet opens them (issue 37 §4) -------------------------------
+
+import csv  # noqa: E402
+import io  # noqa: E402
+
+from openpyxl import load_workbook  # noqa: E402
+
+
+def _history(client, token):
+    """A score pad of Azul (Anna 12, Béla 30), and from BG Stats a decimal and a co-op play."""
+    _finished_pad(client, token, "Azul", "230802")
+    doc, _ = real_shaped_export()
+    doc["plays"] = [doc["plays"][300], doc["plays"][350]]  # Pandemic won; Terraforming Mars 61.5
+    assert "Imported: 2" in _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
+
+
+def test_the_xlsx_reads_back_with_numbers_dates_and_one_meaning_per_column(guarded):
+    app, client, token, db = guarded
+    _history(client, token)
+    five_tribes = "examples/five-tribes-3p.json"
+    from tests.group.test_bgstats import _import_game
+    _import_game(client, token, five_tribes)
+    response = client.get("/plays.xlsx")
+    assert response.status_code == 200
+    sheet = load_workbook(io.BytesIO(response.data)).active
+    rows = list(sheet.iter_rows(values_only=True))
+    header, body = rows[0], rows[1:]
+    assert len(set(header)) == len(header) and "Five Tribes: Palaces" in header
+    assert not {h for h in header if h.lower() == "palaces"}  # a category is named with its game
+    col = {name: i for i, name in enumerate(header)}
+    azul = [r for r in body if r[col["game"]] == "Azul"]
+    assert {r[col["played_as"]] for r in azul} == {"Anna", "Béla"}
+    assert all(type(r[col["bgg_id"]]) is int and type(r[col["score"]]) is int and type(r[col["seat"]]) is int
+               for r in azul)
+    assert all(isinstance(r[col["date (UTC)"]], datetime) for r in body)
+    mars = [r[col["score"]] for r in body if r[col["game"]] == "Terraforming Mars"]
+    assert 61.5 in mars
+    pandemic = [r[col["score"]] for r in body if r[col["game"]] == "Pandemic"]
+    assert pandemic == [None, None]  # no points: an empty cell, not 0
+
+
+@pytest.mark.parametrize("lang,sep,decimal", [("hu", ";", "61,5"), ("de", ";", "61,5"), ("en", ",", "61.5")])
+def test_the_csv_for_a_spreadsheet_has_a_bom_and_the_languages_separators(guarded, lang, sep, decimal):
+    app, client, token, db = guarded
+    _history(client, token)
+    page = client.get("/people").get_data(as_text=True)
+    assert f"/plays.{'en'}.csv" in page  # the roster page links the phone's language
+    response = client.get(f"/plays.{lang}.csv")
+    assert response.status_code == 200 and response.data.startswith("\ufeff".encode())
+    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig")), delimiter=sep))
+    col = {name: i for i, name in enumerate(rows[0])}
+    assert {r[col["played_as"]] for r in rows[1:]} >= {"Anna", "Béla"}
+    assert decimal in [r[col["score"]] for r in rows[1:]]
+    assert all(r[col["bgg_id"]] in ("", "230802", "30549", "167791") for r in rows[1:])
+    assert client.get("/plays.xx.csv").status_code == 404
