@@ -57,6 +57,8 @@ def history(results: dict) -> dict:
         for page, m in r["pages"].items():
             out[f"{game}: {page} cold ms"] = (m["cold_ms"], LOWER)
         for page, m in r["pages"].items():
+            out[f"{game}: {page} cold CPU ms"] = (m.get("cold_cpu_ms"), LOWER)
+        for page, m in r["pages"].items():
             out[f"{game}: {page} warm ms"] = (m["warm_ms"], LOWER)
     return out
 

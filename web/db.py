@@ -10,6 +10,7 @@ from flask import current_app, g
 from events.application.integrity import Verified
 from events.application.states import BUDGET, States
 from events.storage import pg, store
+from events.storage.snapshots import Snapshots
 from group.plays import Plays
 from group.roster import Rosters
 from web.rendered import Rendered
@@ -55,7 +56,9 @@ def close_db(exc=None) -> None:
 
 
 def init_app(app) -> None:
-    app.extensions["tablescribe"] = Caches(States(app.config.get("STATES_BUDGET", BUDGET)))
+    # the states' snapshots in the store, signed with the app's key (events/storage/snapshots.py)
+    stored = Snapshots(app.config["SECRET_KEY"]) if app.config.get("STATE_SNAPSHOTS", True) else None
+    app.extensions["tablescribe"] = Caches(States(app.config.get("STATES_BUDGET", BUDGET), stored))
     app.extensions["pg_pools"] = pg.Pools()  # PostgreSQL's connections, per process (events/storage/pg.py)
     app.teardown_appcontext(close_db)
     try:

@@ -29,7 +29,8 @@ from events.domain import turns
 from events.domain.core_types import CORE_EVENTS
 from events.domain.event import Event
 from events.domain.projection import TableState, advance, changes_the_past, describe, evolve, fold, step
-from events.storage import store
+from events.storage import snapshots, store
+from events.storage.snapshots import Snapshots
 
 RECENT = 16                 # states of the game as it now stands, kept to refold a void from
 SNAPSHOT_EVERY = 16         # a replay starting point every this many events (doubles past the budget)
@@ -155,11 +156,26 @@ class GameStates:
     row_bytes: int = 0
     state_bytes: int = 0           # one state's size, as last measured
     counted: int = 0               # bytes as last counted in the cache's total
+    stored: int = 0                # the event the store's snapshot of these states is at (events/storage/snapshots.py)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def table(self) -> TableState:
         return self.walker.table
+
+    def frozen(self) -> dict:
+        """What a stored snapshot keeps of these states (events/storage/snapshots.py): everything
+        but the lock and the cache's counts, the walk as its recent states."""
+        kept = {name: getattr(self, name) for name in _STORED}
+        return {**kept, "recent": list(self.walker.recent.items())}
+
+    @classmethod
+    def thawed(cls, payload: dict) -> "GameStates":
+        """The states ``frozen`` kept; the walk reads the store once it is extended."""
+        recent = OrderedDict(payload["recent"])
+        found = cls(**{name: payload[name] for name in _STORED}, stored=payload["count"])
+        found.walker = Walker(None, recent[payload["count"]], recent)
+        return found
 
     @property
     def nbytes(self) -> int:
@@ -246,6 +262,10 @@ class GameStates:
         return table
 
 
+_STORED = ("count", "last_hash", "totals", "texts", "whos", "types", "seats", "every", "snapshots",
+           "snapshot_bytes", "marks", "times", "marks_stale", "tally", "row_bytes", "state_bytes")
+
+
 def _state_size(table: TableState) -> int:
     """A kept state's bytes as counted against the budget: its game state as JSON, and
     the sequence numbers and voids every state carries (8 and ~100 bytes each)."""
@@ -264,8 +284,9 @@ def _json_size(state: dict) -> int:
 class States:
     """Every game's ``GameStates`` in one byte budget; the app keeps one (web/db.py)."""
 
-    def __init__(self, budget: int = BUDGET):
+    def __init__(self, budget: int = BUDGET, stored: Snapshots | None = None):
         self.budget = budget
+        self.stored = stored  # the store's snapshots (events/storage/snapshots.py); None: kept in memory only
         self._games: OrderedDict[str, GameStates] = OrderedDict()
         self._lock = threading.Lock()
         self._total = 0  # the sum of every kept game's ``counted``
@@ -280,10 +301,24 @@ class States:
         cached = cached or GameStates()
         with cached.lock:
             found = self._bring_up_to_date(db, game_id, cached)
+            row = self._to_store(db, game_id, found)
+        if row is not None and not self.stored.save(db, row):
+            found.stored = 0  # tried again at the next load
         self._keep(game_id, found)
         return found
 
+    def _to_store(self, db, game_id: str, found: GameStates) -> list | None:
+        """The snapshot row to store if the stored one is ``snapshots.EVERY`` events behind
+        (made under the game's lock, written after it); never inside another write."""
+        if self.stored is None or found.count - found.stored < snapshots.EVERY or db.conn.in_transaction:
+            return None
+        found.stored = found.count
+        return self.stored.pack(game_id, found.frozen(), found.table.rules_version)
+
     def _bring_up_to_date(self, db, game_id: str, cached: GameStates) -> GameStates:
+        if not cached.count and self.stored is not None:
+            payload = self.stored.restore(db, game_id)
+            cached = GameStates.thawed(payload) if payload else cached
         if cached.count and store.last_event_ref(db, game_id) == (cached.count, cached.last_hash):
             return cached  # nothing new: one look at the last row, no payload decoded (every tap asks thrice)
         # from the last covered event on: its hash says whether it is still this game's

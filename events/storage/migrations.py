@@ -151,6 +151,14 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
     "add_given_scores_to_stat_seats": (
         AddColumns("stat_seats", (Column("score_given", PLAIN_TEXT, null=True),)),
     ),
+    # Each game's walked states as of one event (events/storage/snapshots.py), so a worker starting
+    # afresh folds on from there: derived data, not events — a row is replaced as the game
+    # grows or when its code version is stale, and all may be dropped.
+    "create_state_snapshots": (
+        Table("state_snapshots", _columns(
+            Column("game_id", TEXT, primary=True), ("seq", BIGINT), ("hash", TEXT), ("rules_version", INTEGER),
+            ("code_version", TEXT), ("mac", TEXT), ("data", BLOB), ("made_at", TEXT))),
+    ),
 }
 
 # sqlite-utils runs each migration once per database file, recording its name.
