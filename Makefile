@@ -85,9 +85,9 @@ instance/.ready: $(VENV)/.installed
 	$(PY) -m flask --app app init-db
 	touch $@
 
+# gunicorn.conf.py prints the address, its QR code and the organiser's link once it serves
+run: export TABLESCRIBE_ANNOUNCE := 1
 run: setup
-	$(PY) -m scripts.announce $(HOST) $(PORT)
-	$(PY) -m flask --app app organiser-link --once --host $(HOST) --port $(PORT)
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) \
 		--access-logfile - "app:create_app()"
 

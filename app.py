@@ -10,6 +10,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import BadRequest, InternalServerError
 
 from events.application.photos import MAX_UPLOAD_BYTES
+from web.i18n import table_zone
 
 PHOTO_UPLOAD_LIMIT = MAX_UPLOAD_BYTES + 64 * 1024  # one photo and the form's few fields
 
@@ -17,7 +18,10 @@ csrf = CSRFProtect()
 
 
 def create_app(test_config=None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True)
+    # TABLESCRIBE_INSTANCE: another folder for the database, secret key and config (a test's
+    # `make run` keeps out of the host's instance/)
+    app = Flask(__name__, instance_relative_config=True,
+                instance_path=os.environ.get("TABLESCRIBE_INSTANCE") or None)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SECRET_KEY=_instance_secret(app.instance_path),
@@ -25,9 +29,12 @@ def create_app(test_config=None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few hundred bytes; imports: LARGE_UPLOADS
         WTF_CSRF_TIME_LIMIT=None,       # a game lasts hours; the token lives with the session
         SESSION_COOKIE_SAMESITE="Lax",
+        TIMEZONE=table_zone(os.environ.get("TIMEZONE")),  # the host machine's, or TIMEZONE's (README)
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("TIMEZONE"):  # the environment wins over instance/config.py
+            app.config["TIMEZONE"] = table_zone(os.environ["TIMEZONE"])
         if os.environ.get("TABLESCRIBE_DATABASE"):
             app.config["DATABASE"] = os.environ["TABLESCRIBE_DATABASE"]
         if os.environ.get("DATABASE_URL"):  # postgresql://… (docs/scaling.md)
@@ -36,6 +43,9 @@ def create_app(test_config=None) -> Flask:
             app.config["MAX_STREAMS"] = int(os.environ["TABLESCRIBE_MAX_STREAMS"])
         if os.environ.get("TABLESCRIBE_STREAMS_PER_ADDRESS", "").isdigit():  # a hall behind one NAT
             app.config["STREAMS_PER_ADDRESS"] = int(os.environ["TABLESCRIBE_STREAMS_PER_ADDRESS"])
+        if os.environ.get("TIMEZONE") and app.config["TIMEZONE"] != os.environ["TIMEZONE"]:
+            app.logger.warning("TIMEZONE=%s is no time zone this machine knows (e.g. Europe/Lisbon): "
+                               "the clock is %s's", os.environ["TIMEZONE"], app.config["TIMEZONE"])
     else:
         app.config.from_mapping(test_config)
 

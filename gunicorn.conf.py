@@ -8,6 +8,10 @@ not yield to other greenlets: appends (the write lock's wait, the fsync) run on 
 thread pool, SQLite's lock keeps one writer at a time and WAL lets everyone else read
 (docs/architecture.md, "Live updates").
 """
+import os as _os
+import signal as _signal
+import subprocess as _subprocess
+import sys as _sys
 from multiprocessing import RawArray as _shared_array
 
 workers = 2
@@ -37,5 +41,17 @@ def post_worker_init(worker):
     # after gevent patched the worker and the app was loaded (post_fork is too early:
     # importing the app before gevent patches threading would give it real locks)
     from app import tune_gc
+    # Ctrl-C reaches the whole terminal's process group: the master stops the workers (SIGQUIT)
+    # itself, and a worker quitting for both signals died on the second ("SystemExit" traceback)
+    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
     worker.wsgi.extensions["live"].share(_stream_counts, worker.stream_slot)  # the app's hub
     tune_gc()
+
+
+def when_ready(server):
+    """`make run` (TABLESCRIBE_ANNOUNCE=1): the address, its QR code and the organiser's link
+    once the port is bound, by a process of their own (the master imports no app:
+    scripts/announce.py). Never before: a port already taken printed them, then failed."""
+    if _os.environ.get("TABLESCRIBE_ANNOUNCE"):
+        host, port = server.LISTENERS[0].sock.getsockname()[:2]
+        _subprocess.Popen([_sys.executable, "-m", "scripts.announce", host, str(port)])

@@ -1,9 +1,16 @@
 import os
 import re
+import tempfile
 
 import pytest
 
 from app import create_app
+
+# The tests' expected times are Budapest's whatever this machine's zone (README: TIMEZONE);
+# every app a test makes, and every server it starts, reads it. Their secret key, organiser
+# marker and `make run` record stay out of the host's own instance/ (app.py).
+os.environ["TIMEZONE"] = "Europe/Budapest"
+os.environ["TABLESCRIBE_INSTANCE"] = tempfile.mkdtemp(prefix="tablescribe-tests-")
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import socket
 
@@ -61,3 +62,20 @@ def server_url(host: str, port: str) -> str:
         return configured().rstrip("/") + "/"
     found = lan_address() if host in ALL_INTERFACES else host
     return f"http://{'[%s]' % found if ':' in found else found}:{port}/"
+
+
+def record_served(instance_path: str, host: str, port: str) -> None:
+    """Where `make run` serves (its announcement, once the port is bound): the command-line
+    links (`hand-seat`, `organiser-link`) open there without repeating HOST and PORT."""
+    with open(os.path.join(instance_path, "serving.json"), "w", encoding="utf-8") as f:
+        json.dump({"host": host, "port": str(port)}, f)
+
+
+def last_served(instance_path: str) -> tuple[str, str]:
+    """(host, port) `make run` last served on; 0.0.0.0:5000 (its defaults) before any."""
+    try:
+        with open(os.path.join(instance_path, "serving.json"), encoding="utf-8") as f:
+            served = json.load(f)
+        return str(served["host"]), str(served["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "0.0.0.0", "5000"

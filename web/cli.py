@@ -160,11 +160,17 @@ def export_command(game_id: str) -> None:
 
 
 def _served_at(command):
-    """--host and --port: the address the server listens on, as `make run`'s HOST and PORT."""
-    command = click.option("--port", envvar="PORT", default="5000", show_default=True,
-                           help="The port the server listens on (as `make run`'s PORT).")(command)
-    return click.option("--host", envvar="HOST", default="0.0.0.0", show_default=True,
-                        help="The address the server listens on (as `make run`'s HOST).")(command)
+    """--host and --port: where the server phones open listens. Unless given (or HOST and
+    PORT are set), where `make run` last served (instance/serving.json), else 0.0.0.0:5000."""
+    command = click.option("--port", envvar="PORT", help="The port the server listens on "
+                           "(default: `make run`'s last PORT, else 5000).")(command)
+    return click.option("--host", envvar="HOST", help="The address the server listens on "
+                        "(default: `make run`'s last HOST, else 0.0.0.0).")(command)
+
+
+def _phone_base(host: str | None, port: str | None) -> str:
+    served = address.last_served(current_app.instance_path)
+    return address.server_url(host or served[0], str(port or served[1]))
 
 
 @click.command("hand-seat")
@@ -172,7 +178,7 @@ def _served_at(command):
 @click.argument("seat", type=int)
 @_served_at
 @with_appcontext
-def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
+def hand_seat_command(game_id: str, seat: int, host: str | None, port: str | None) -> None:
     """Hand SEAT of GAME_ID to a new phone (e.g. the host's lost phone, seat 0): revoke the
     seat's tokens and print a one-time link for the new phone, on the address phones open
     (PUBLIC_URL, else this machine's LAN address: web/address.py)."""
@@ -183,7 +189,7 @@ def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
     if not 0 <= seat < len(json.loads(row["players"])):
         raise click.ClickException(f"game {game_id} has no seat {seat}")
     code = seats.hand_over(db, game_id, seat)
-    base = address.server_url(host, port)
+    base = _phone_base(host, port)
     with current_app.test_request_context(base_url=base):  # the link as the pages build it
         click.echo(hand_url(game_id, code))
     if address.is_loopback(urlsplit(base).hostname or ""):
@@ -193,26 +199,21 @@ def hand_seat_command(game_id: str, seat: int, host: str, port: str) -> None:
 
 
 @click.command("organiser-link")
-@click.option("--once", is_flag=True, help="Print it only the first time (as `make run` does).")
+@click.option("--until-opened", is_flag=True,
+              help="Print nothing once a phone has opened it (as `make run` does at every start).")
 @_served_at
 @with_appcontext
-def organiser_link_command(once: bool, host: str, port: str) -> None:
+def organiser_link_command(until_opened: bool, host: str | None, port: str | None) -> None:
     """Print the organiser's link (docs/people.md §10): the phone that opens it may change
     the roster and import BG Stats files. Keep it to yourself."""
-    marker = current_app.config.get("ORGANISER_MARKER") or \
-        os.path.join(current_app.instance_path, ".organiser-link-shown")
-    if once and os.path.exists(marker):
-        return
-    _print_organiser_link(host, port, organiser.link)
-    if once:  # only `make run`'s printing is remembered; asking again changes nothing
-        with open(marker, "w"):
-            pass
+    if not (until_opened and organiser.was_opened()):
+        _print_organiser_link(host, port, organiser.link)
 
 
 @click.command("new-organiser-link")
 @_served_at
 @with_appcontext
-def new_organiser_link_command(host: str, port: str) -> None:
+def new_organiser_link_command(host: str | None, port: str | None) -> None:
     """Make a new organiser's link and print it (docs/people.md §10): the old link, and the
     organiser's cookie on every phone that opened it, stop working at once, on every
     server of this database; seats, games and forms are untouched."""
@@ -221,8 +222,8 @@ def new_organiser_link_command(host: str, port: str) -> None:
     click.echo("The old organiser's link no longer works; open this one on the organiser's phone.")
 
 
-def _print_organiser_link(host: str, port: str, link) -> None:
-    with current_app.test_request_context(base_url=address.server_url(host, port)):
+def _print_organiser_link(host: str | None, port: str | None, link) -> None:
+    with current_app.test_request_context(base_url=_phone_base(host, port)):
         click.echo(f"\nThe organiser's link (open it on the organiser's phone only; "
                    f"`flask --app app organiser-link` prints it again):\n{link()}\n")
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import tzlocal
 from flask import current_app, g, request, url_for
 from babel.dates import format_date
 from babel.numbers import format_decimal
@@ -17,6 +18,27 @@ from flask_babel import Babel, gettext, ngettext, pgettext
 
 from scoring.i18n import CATALOGS, DEFAULT, LANGS, catalog
 from web.assets import HTMX_FILE, MORPH_FILE, NOSLEEP_FILE, SSE_FILE
+
+
+def table_zone(configured: str | None = None) -> str:
+    """The time zone of the table's clock: ``configured`` (the TIMEZONE environment variable,
+    README) when it names one, else the host machine's own (tzlocal: TZ, /etc/localtime…),
+    else UTC; the pages, the BG Stats files and the CSV all read it from config TIMEZONE."""
+    for name in (configured, _machine_zone()):
+        try:
+            if name:
+                ZoneInfo(name)
+                return name
+        except (ValueError, ZoneInfoNotFoundError):
+            continue
+    return "UTC"
+
+
+def _machine_zone() -> str | None:
+    try:
+        return tzlocal.get_localzone_name()
+    except (ValueError, LookupError, OSError):  # LookupError: zoneinfo's ZoneInfoNotFoundError
+        return None  # a machine with no zone set, or one tzlocal cannot name
 
 
 def current_lang() -> str:
@@ -71,7 +93,7 @@ def _local(recorded_at: str, fmt, fallback: slice) -> str:
     by ``fmt`` (a strftime pattern, or a function of the local moment)."""
     try:
         moment = datetime.fromisoformat(recorded_at)
-        local = moment.astimezone(ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest")))
+        local = moment.astimezone(ZoneInfo(current_app.config["TIMEZONE"]))
         return local.strftime(fmt) if isinstance(fmt, str) else fmt(local)
     except (ValueError, OverflowError, TypeError, ZoneInfoNotFoundError):
         # Whatever was stored renders: the recorded text as it is (docs/reliability.md).
@@ -100,7 +122,7 @@ def local_iso(recorded_at: str) -> str:
         moment = datetime.fromisoformat(recorded_at)
         if moment.tzinfo is None:  # never stored so; read as UTC rather than guessed local
             moment = moment.replace(tzinfo=ZoneInfo("UTC"))
-        zone = ZoneInfo(current_app.config.get("TIMEZONE", "Europe/Budapest"))
+        zone = ZoneInfo(current_app.config["TIMEZONE"])
         return moment.astimezone(zone).isoformat(timespec="seconds")
     except (ValueError, OverflowError, TypeError, ZoneInfoNotFoundError):
         return str(recorded_at)

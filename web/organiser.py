@@ -1,8 +1,8 @@
 """The organiser: the one role that may change the roster (docs/people.md §10).
 
-`make run` prints the organiser's link once (`flask --app app organiser-link` prints it
-again); the phone that opens it keeps the organiser's cookie. The link's secret is derived
-from the installation's secret key (HMAC) and a salt in the database, so every worker,
+`make run` prints the organiser's link at every start until a phone has opened it
+(`flask --app app organiser-link` prints it any time); the phone that opens it keeps the
+organiser's cookie. The link's secret is derived from the installation's secret key (HMAC) and a salt in the database, so every worker,
 server and restart agree on it without storing it; `flask --app app new-organiser-link`
 replaces the salt, which ends the old link and every phone's cookie of it, and nothing
 else. Codes and cookies are compared as bytes (any text a phone sends is refused, never a
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 from typing import Callable
 
 import secrets as random_secrets
@@ -71,9 +72,36 @@ def open_link(code: str):
     if not _matches(code):
         count_wrong_guess("join", JOIN_RATE)
         abort(404)
+    _remember_opened()
     response = redirect(url_for("people.people"), code=303)
     response.set_cookie(COOKIE, code, max_age=365 * 86400, httponly=True, samesite="Lax")
     return response
+
+
+def _marker() -> str:
+    return current_app.config.get("ORGANISER_MARKER") or \
+        os.path.join(current_app.instance_path, ".organiser-link-opened")
+
+
+def _opened_mark() -> str:
+    """What the marker holds for the current link: a digest of it, not the link (a new
+    link, `new-organiser-link`, is printed again until it is opened)."""
+    return hashlib.sha256(secret().encode()).hexdigest()
+
+
+def _remember_opened() -> None:
+    """`make run` stops printing the link: a phone has it (a file in instance/)."""
+    if not was_opened():
+        with open(_marker(), "w") as f:
+            f.write(_opened_mark())
+
+
+def was_opened() -> bool:
+    try:
+        with open(_marker()) as f:
+            return hmac.compare_digest(f.read().strip(), _opened_mark())
+    except OSError:
+        return False
 
 
 def link() -> str:

@@ -1,5 +1,5 @@
 """Who may change the roster (docs/people.md §10, issue 25 §1): the organiser, whose link
-`make run` prints once and `flask organiser-link` again; a seated phone only its own
+`make run` prints until it is opened and `flask organiser-link` any time; a seated phone only its own
 seat; everyone else reads. Tested like the host's seat: every roster write refused
 without the right cookie, with CSRF on, and nothing written."""
 from __future__ import annotations
@@ -97,11 +97,15 @@ def test_the_organisers_link_opens_only_with_its_code(hall):
     assert 'name="name"' in organiser.get("/people").get_data(as_text=True)
 
 
-def test_the_cli_prints_the_link_and_make_run_only_once(hall):
-    app, *_ = hall
+def test_the_cli_prints_the_link_and_make_run_until_it_is_opened(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "h.db"),
+                      "ORGANISER_MARKER": str(tmp_path / "opened")})
     runner = app.test_cli_runner()
-    first = runner.invoke(args=["organiser-link", "--once", "--host", "192.168.1.20", "--port", "5000"])
+    first = runner.invoke(args=["organiser-link", "--until-opened", "--host", "192.168.1.20", "--port", "5000"])
     assert "http://192.168.1.20:5000/organiser/" in first.output
-    assert runner.invoke(args=["organiser-link", "--once"]).output == ""
-    again = runner.invoke(args=["organiser-link", "--host", "192.168.1.20"])
-    assert first.output.split()[-1] == again.output.split()[-1]
+    again = runner.invoke(args=["organiser-link", "--until-opened", "--host", "192.168.1.20", "--port", "5000"])
+    assert again.output == first.output  # printed, not yet opened: every start prints it
+    become_organiser(app, app.test_client())
+    assert runner.invoke(args=["organiser-link", "--until-opened"]).output == ""
+    anytime = runner.invoke(args=["organiser-link", "--host", "192.168.1.20"])
+    assert first.output.split()[-1] == anytime.output.split()[-1]
