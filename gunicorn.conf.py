@@ -14,8 +14,34 @@ import subprocess as _subprocess
 import sys as _sys
 from multiprocessing import RawArray as _shared_array
 
+import gevent as _gevent  # the master imports it anyway: it loads the worker class
+from gunicorn.workers import ggevent as _ggevent
+
+
+
+class _GeventWorker(_ggevent.GeventWorker):
+    """gunicorn's gevent worker, stopped by Ctrl-C on `make run` without a traceback. The
+    terminal sends SIGINT to the whole process group: the workers leave it to the master,
+    which sends them SIGQUIT. gunicorn quits from a greenlet that calls sys.exit after a
+    short sleep; when the worker's main loop had ended first (a second signal, a worker
+    still booting), that greenlet ran at interpreter exit and printed "SystemExit"
+    tracebacks. The quit is thrown into the main greenlet instead, as a plain worker does."""
+
+    def init_signals(self):
+        super().init_signals()
+        _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+
+    def handle_quit(self, sig, frame):
+        _gevent.spawn(self._quit_now, _gevent.get_hub().parent)
+
+    def _quit_now(self, main):
+        self.alive = False
+        self.cfg.worker_int(self)
+        main.throw(SystemExit(0))
+
+
 workers = 2
-worker_class = "gevent"
+worker_class = _GeventWorker  # "gevent", quitting quietly
 worker_connections = 3000   # per worker: live streams (2,000 for the server, MAX_STREAMS) and requests
 
 # Each worker's count of open live streams, in memory this master shares with the
@@ -41,9 +67,6 @@ def post_worker_init(worker):
     # after gevent patched the worker and the app was loaded (post_fork is too early:
     # importing the app before gevent patches threading would give it real locks)
     from app import tune_gc
-    # Ctrl-C reaches the whole terminal's process group: the master stops the workers (SIGQUIT)
-    # itself, and a worker quitting for both signals died on the second ("SystemExit" traceback)
-    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
     worker.wsgi.extensions["live"].share(_stream_counts, worker.stream_slot)  # the app's hub
     tune_gc()
 

@@ -4,6 +4,7 @@ and its QR code, the organiser's link (at every start until a phone has opened i
 table's time zone. `python -m scripts.announce HOST PORT`; it also records HOST and PORT in
 instance/serving.json for the command-line links. No QR code for an address nothing answers
 on: a server bound to the loopback only (HOST=127.0.0.1) is out of every phone's reach."""
+import signal
 import sys
 from urllib.parse import urlsplit
 
@@ -36,10 +37,11 @@ def for_the_host(host: str, port: str) -> None:
     main(host, port)
     with app.app_context():
         if not organiser.was_opened():
-            cli.print_organiser_link(host, port)
+            cli.print_organiser_link(host, port, organiser.link)
     print(f"Times are on the {app.config['TIMEZONE']} clock (another: TIMEZONE=Europe/Lisbon make run)."
           " Ctrl-C stops the server.\n", flush=True)
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C while it prints: it just ends, no traceback
     for_the_host(*sys.argv[1:3])

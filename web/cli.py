@@ -207,7 +207,7 @@ def organiser_link_command(until_opened: bool, host: str | None, port: str | Non
     """Print the organiser's link (docs/people.md §10): the phone that opens it may change
     the roster and import BG Stats files. Keep it to yourself."""
     if not (until_opened and organiser.was_opened()):
-        _print_organiser_link(host, port, organiser.link)
+        print_organiser_link(host, port, organiser.link)
 
 
 @click.command("new-organiser-link")
@@ -218,11 +218,11 @@ def new_organiser_link_command(host: str | None, port: str | None) -> None:
     organiser's cookie on every phone that opened it, stop working at once, on every
     server of this database; seats, games and forms are untouched."""
     organiser.renew(get_db())
-    _print_organiser_link(host, port, organiser.link)
+    print_organiser_link(host, port, organiser.link)
     click.echo("The old organiser's link no longer works; open this one on the organiser's phone.")
 
 
-def _print_organiser_link(host: str | None, port: str | None, link) -> None:
+def print_organiser_link(host: str | None, port: str | None, link) -> None:
     with current_app.test_request_context(base_url=_phone_base(host, port)):
         click.echo(f"\nThe organiser's link (open it on the organiser's phone only; "
                    f"`flask --app app organiser-link` prints it again):\n{link()}\n")

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
 from app import create_app
 from group import roster
 from tests.conftest import become_organiser, csrf_of, new_pad, phones_with_forms
+
+LINK = re.compile(r"https?://\S+/organiser/\S+")
 
 
 @pytest.fixture
@@ -109,3 +112,6 @@ def test_the_cli_prints_the_link_and_make_run_until_it_is_opened(tmp_path):
     assert runner.invoke(args=["organiser-link", "--until-opened"]).output == ""
     anytime = runner.invoke(args=["organiser-link", "--host", "192.168.1.20"])
     assert first.output.split()[-1] == anytime.output.split()[-1]
+    renewed = runner.invoke(args=["new-organiser-link", "--host", "192.168.1.20"]).output
+    again = runner.invoke(args=["organiser-link", "--until-opened", "--host", "192.168.1.20"]).output
+    assert LINK.search(renewed).group(0) in again  # a new link: printed again until it is opened
