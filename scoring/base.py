@@ -217,6 +217,9 @@ class GameKind:
     # What the phone of a seat (None: a spectator) may see of the state, for the API's
     # state: (state, seat) -> state, e.g. Maharaja's secret gold shown to its owner only.
     redact: Callable[[dict, int | None], dict] | None = None
+    # Whether a seated phone's move form depends on its seat (Five Tribes' score sheet opens
+    # on the phone's own position): its pushes are then rendered for each seat apart.
+    form_per_seat: bool = False
     # The optional template hooks (TEMPLATE_HOOKS) this game provides under
     # templates/games/<kind>/, beside the required _form.html.
     templates: frozenset[str] = frozenset()

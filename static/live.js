@@ -4,21 +4,70 @@
   "use strict";
 
   // 1. A live update never takes what the phone is doing: the morph keeps an open
-  //    <details>, typed text, ticked boxes and chosen options as the user left them.
-  function userChanged(el) {
+  //    <details>, typed text, ticked boxes and chosen options as the user left them. What a
+  //    choice sends (an option's or a box's value) always follows the new page, so a label
+  //    never stands over an old value; only a choice the user made is carried over, by its
+  //    value, and only where the new page still offers that value.
+  function typed(el) {
     if (el instanceof HTMLTextAreaElement) return el.value !== el.defaultValue;
-    if (el instanceof HTMLInputElement) {
-      if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
-      return el.type !== "hidden" && el.value !== el.defaultValue;
+    return el instanceof HTMLInputElement && el.type !== "hidden" && el.type !== "checkbox"
+      && el.type !== "radio" && el.value !== el.defaultValue;
+  }
+  // The option a select shows untouched: the last one marked selected, else the first
+  // that can be chosen (the browser's own rule), so an unmarked first option is no choice.
+  function untouchedIndex(select) {
+    var options = select.options, first = -1;
+    for (var i = options.length - 1; i >= 0; i--) {
+      if (options[i].defaultSelected) return i;
+      if (!options[i].disabled) first = i;
     }
-    if (el instanceof HTMLOptionElement) return el.selected !== el.defaultSelected;
-    return false;
+    return first;
+  }
+  function chosen(select) {
+    if (!select.multiple) return select.selectedIndex !== untouchedIndex(select);
+    return Array.prototype.some.call(select.options, function (o) { return o.selected !== o.defaultSelected; });
+  }
+  function userChanged(el) {
+    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) return el.checked !== el.defaultChecked;
+    if (el instanceof HTMLSelectElement) return chosen(el);
+    return typed(el);
+  }
+  function isBox(el) { return el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio"); }
+  // A select's choice, by value: after the morph it is chosen again where still offered.
+  function chosenValues(select) {
+    return Array.prototype.filter.call(select.options, function (o) { return o.selected; }).map(function (o) { return o.value; });
+  }
+  function choose(select, values) {
+    var any = false;
+    Array.prototype.forEach.call(select.options, function (o) {
+      o.selected = values.indexOf(o.value) >= 0 && (select.multiple || !any);
+      any = any || o.selected;
+    });
+    if (!any) untouched(select);
+  }
+  function untouched(select) {
+    if (select.multiple) Array.prototype.forEach.call(select.options, function (o) { o.selected = o.defaultSelected; });
+    else select.selectedIndex = untouchedIndex(select);
   }
   if (window.Idiomorph) {
+    var choices = new WeakMap();
+    Idiomorph.defaults.callbacks.beforeNodeMorphed = function (el) {
+      if ((el instanceof HTMLSelectElement || isBox(el)) && userChanged(el)) {
+        choices.set(el, el instanceof HTMLSelectElement ? chosenValues(el) : el.value);
+      }
+      return true;
+    };
     Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
       if (name === "open" && el instanceof HTMLDetailsElement) return false;
-      if ((name === "value" || name === "checked" || name === "selected") && userChanged(el)) return false;
-      return true;
+      if (name === "value") return !typed(el);
+      // a ticked box or radio stays as the user left it while it still sends the same value
+      return !(name === "checked" && isBox(el) && choices.get(el) === el.value);
+    };
+    Idiomorph.defaults.callbacks.afterNodeMorphed = function (el) {
+      if (el instanceof HTMLSelectElement) {
+        if (choices.has(el)) choose(el, choices.get(el)); else untouched(el);
+      }
+      choices.delete(el);
     };
   }
 

@@ -238,10 +238,12 @@ def _load(game_id: str, table: TableState | None, seat, done=None) -> LoadedTabl
 
 def view_of(table: TableState, seat: int | None) -> tuple:
     """Which phones see the same live region: spectators, seated phones, and each seat
-    apart where the game hides something from the others (``redact``); per language."""
+    apart where the game hides something from the others (``redact``) or its form is the
+    seat's own (``form_per_seat``); per language."""
     if seat is None:
         who = "watch"
-    elif table.rules.redact and table.rules.redact(table.game, seat) != table.rules.redact(table.game, None):
+    elif table.rules.form_per_seat or (
+            table.rules.redact and table.rules.redact(table.game, seat) != table.rules.redact(table.game, None)):
         who = seat
     else:
         who = "seated"

@@ -20,5 +20,5 @@ GAME = GameKind(
     min_players=2, max_players=5, rules_version=1, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over, describe=describe,
     parse_form=parse_form, categories=labels(), tiebreak=tiebreak,
-    tiebreak_rule=DRAGON.tiebreak_rule, demo=demo,
+    tiebreak_rule=DRAGON.tiebreak_rule, demo=demo, templates=frozenset({"_live_oob.html"}),
 )

@@ -26,6 +26,7 @@ GAME = GameKind(
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, categories=CATEGORIES,
     has_board=True, demo=demo, view=view, last_of=("meeples-moved",), templates=frozenset({"_board.html", "_live_oob.html"}), turn=turn,
+    form_per_seat=True,
 )
 
 # Rules version 1 (docs/rules/five-tribes.md §14): games recorded before the rulebook fixes of

@@ -145,11 +145,12 @@ def test_the_live_poll_updates_the_round_the_pad_form_fills(client, seated):
     or the table enters round 2's points as round 1's."""
     form = client.get(f"{seated}?lang=en").get_data(as_text=True)
     assert '<span id="pad-round">Round 1<input type="hidden" name="round" value="1"></span>' in form
-    assert 'id="pad-round" hx-swap-oob' not in form
+    assert 'hx-swap-oob' not in form[form.index('id="pad-entry"'):form.index('id="pad-round"')]
     _move(client, seated, 1, seat="0", points="5")
     _move(client, seated, 2, action="round-closed")
     live = client.get(f"{seated}/live?seq=2&lang=en").get_data(as_text=True)
-    assert '<span id="pad-round" hx-swap-oob="true">Round 2<input type="hidden" name="round" value="2"></span>' in live
+    assert 'id="pad-entry" hx-swap-oob="morph"' in live
+    assert '<span id="pad-round">Round 2<input type="hidden" name="round" value="2"></span>' in live
     _move(client, seated, 3, action="game-ended")
     assert 'id="pad-round"' not in client.get(f"{seated}/live?seq=3").get_data(as_text=True)
 
