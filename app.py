@@ -57,7 +57,7 @@ def create_app(test_config=None) -> Flask:
     db.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
-    app.jinja_env.globals["unverified_record"] = views.unverified_record  # base.html's warning
+    app.context_processor(views.page_globals)  # base.html's warning, as data
     security.init_app(app)
     app.before_request(_allow_large_uploads)  # before CSRF reads the form under the global limit
     app.before_request(_refuse_malformed_forms)  # before CSRF trips over them

@@ -24,7 +24,7 @@ from scoring import get_game
 from scoring.base import Problem
 from scoring.i18n import msg
 from web import chart, importing, timing, views
-from web.db import caches, get_db, get_states
+from web.db import get_db, get_states
 from web.organiser import is_organiser
 from web.seating import my_seat, remember_seat, require_seat
 from web.security import device_id
@@ -75,15 +75,6 @@ def race(game_id: str, at: int | None = None) -> Markup:
     return chart.race_chart(game.found.totals, game.final.players, at, gettext("Score race"))
 
 
-def nav_context(game_id: str, table: TableState) -> dict:
-    """What the table page's audit strip shows (templates/_table_nav.html); it is part
-    of the live region, so it must stay cheap: the score race is a lazy image."""
-    current = get_game(table.kind)
-    return {"disputes": [{"seq": seq, **d} for seq, d in open_disputes(table).items()],
-            "rescore": current is not None and current.rules_version > table.rules_version,
-            "race": caches().verified.unverified_from(get_db(), game_id) is None}  # a forged record: none
-
-
 def event_label(game, type_: str) -> dict:
     spec = game.event_types.get(type_)
     core = CORE_EVENTS.get(type_)
@@ -92,7 +83,7 @@ def event_label(game, type_: str) -> dict:
 
 @bp.record_once
 def _globals(state) -> None:
-    state.app.jinja_env.globals.update(audit_nav=nav_context, event_label=event_label)
+    state.app.jinja_env.globals.update(event_label=event_label)
 
 
 @bp.get("/games/<game_id>/race.svg")

@@ -19,6 +19,7 @@ from events.storage import store
 from scoring.base import Problem
 from scoring.i18n import msg
 from web import decoding, views
+from web.views import photo_list
 from web.db import get_db, get_states
 from web.i18n import tr
 from web.seating import my_seat, require_seat, table_or_404
@@ -141,21 +142,6 @@ def _digests(table: TableState) -> set[str]:
 
 
 # ---- what pages show ------------------------------------------------------------------
-
-def photo_list(game_id: str, table: TableState, about: str | None = None,
-               dispute: int | None = None) -> list[dict]:
-    """The game's photos that are not void, newest first (``about``/``dispute``: only
-    those), each with the addresses of its thumbnail and full image."""
-    shown = []
-    for seq, photo in sorted(table.photos.items(), reverse=True):
-        if seq in table.voided or (about and photo["about"] != about) or \
-                (dispute is not None and photo.get("dispute") != dispute):
-            continue
-        shown.append({**photo, "thumb_url": url_for("photos.image", game_id=game_id, sha256=photo["thumb_sha256"]),
-                      "url": url_for("photos.image", game_id=game_id, sha256=photo["sha256"]),
-                      "who": table.players[photo["seat"]]["name"] if photo["seat"] is not None else ""})
-    return shown
-
 
 def thumb_size(photo: dict) -> tuple[int, int]:
     """The thumbnail's width and height (the image scaled into THUMB_SIDE), so a page

@@ -23,12 +23,6 @@ def duration(value) -> str:
     return f"{sign}{hours}:{minutes:02d}:{secs:02d}" if hours else f"{sign}{minutes}:{secs:02d}"
 
 
-def table_clock(game_id: str, table: TableState, seat: int | None) -> dict:
-    """What the clock, the standings' turn times and the timer show after ``table``'s event."""
-    clock = get_states().clock(get_db(), game_id, table.seq)
-    return clock_view(clock, table, seat)
-
-
 def sheet(game_id: str, table: TableState, at: int | None = None) -> dict:
     """The final sheet's and the replay's turn times, as the log stood after ``at``."""
     return clock_view(get_states().clock(get_db(), game_id, at), table, None, running=False)

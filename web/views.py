@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
-from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
+from flask import current_app, g, has_request_context, make_response, redirect, render_template, request, url_for
 from flask_wtf.csrf import generate_csrf as csrf_token
 from markupsafe import Markup
 
@@ -17,7 +17,7 @@ from events.application import integrity
 from events.application.loaded import RECENT, LoadedTable, load_table
 from events.application.table import STALE
 from events.domain.core_types import CLOCK_EVENTS, CORE_EVENTS
-from events.domain.projection import TableState, describe, last_move, standings
+from events.domain.projection import TableState, describe, last_move, open_disputes, standings
 from events.storage import store
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem
@@ -132,10 +132,21 @@ def visible_state(table: TableState, seat: int | None) -> dict:
 
 
 def unverified_record() -> dict | None:
-    """For base.html: the warning about this page's game, when its record does not verify."""
+    """The warning about this request's game, when its record does not verify: checked
+    once per request (a table page's loader checks it with what it read, ``_load``)."""
     game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
-    broken = caches().verified.unverified_from(get_db(), game_id) if isinstance(game_id, str) else None
-    return integrity.warning(broken) if broken else None
+    if not isinstance(game_id, str):
+        return None
+    known = g.setdefault("unverified", {})
+    if game_id not in known:
+        known[game_id] = caches().verified.unverified_from(get_db(), game_id)
+    return integrity.warning(known[game_id]) if known[game_id] else None
+
+
+def page_globals() -> dict:
+    """What base.html shows on every page (app.py's context processor): the warning about
+    the page's game when its record does not verify."""
+    return {"unverified": unverified_record()}
 
 
 def game_view(table: TableState, read=None, last=None) -> dict:
@@ -175,7 +186,33 @@ def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False) -
             "form_token": "" if shared else csrf_token(),
             "open_disputes": loaded.open_disputes, "voided_lately": _voided_lately(table),
             "problems": [], "form": {}, "at": None, "ack": None,
-            "clock": timing.table_clock(game_id, table, seat)}
+            "clock": timing.clock_view(loaded.clock, table, seat), "nav": _nav(loaded)}
+
+
+def _nav(loaded: LoadedTable) -> dict:
+    """What the table page's audit strip shows (templates/_table_nav.html); it is part of
+    the live region, so it stays cheap: the score race is a lazy image, left out for a
+    record that does not verify."""
+    table = loaded.table
+    current = get_game(table.kind)
+    return {"disputes": [{"seq": seq, **d} for seq, d in open_disputes(table).items()],
+            "rescore": current is not None and current.rules_version > table.rules_version,
+            "race": loaded.unverified is None, "photos": photo_list(loaded.game_id, table)}
+
+
+def photo_list(game_id: str, table: TableState, about: str | None = None,
+               dispute: int | None = None) -> list[dict]:
+    """The game's photos that are not void, newest first (``about``/``dispute``: only
+    those), each with the addresses of its thumbnail and full image."""
+    shown = []
+    for seq, photo in sorted(table.photos.items(), reverse=True):
+        if seq in table.voided or (about and photo["about"] != about) or \
+                (dispute is not None and photo.get("dispute") != dispute):
+            continue
+        shown.append({**photo, "thumb_url": url_for("photos.image", game_id=game_id, sha256=photo["thumb_sha256"]),
+                      "url": url_for("photos.image", game_id=game_id, sha256=photo["sha256"]),
+                      "who": table.players[photo["seat"]]["name"] if photo["seat"] is not None else ""})
+    return shown
 
 
 def _voided_lately(table: TableState) -> bool:
@@ -232,8 +269,10 @@ def acknowledgement(loaded: LoadedTable, seq) -> dict | None:
 
 
 def _load(game_id: str, table: TableState | None, seat, done=None) -> LoadedTable:
-    return load_table(get_db(), get_states(), game_id, table, request.cookies.get(seat_cookie(game_id)),
-                      seated=seat is not None, done=done)
+    loaded = load_table(get_db(), get_states(), game_id, table, request.cookies.get(seat_cookie(game_id)),
+                        seated=seat is not None, done=done, verified=caches().verified)
+    g.setdefault("unverified", {})[game_id] = loaded.unverified  # base.html's warning, checked already
+    return loaded
 
 
 def view_of(table: TableState, seat: int | None) -> tuple:

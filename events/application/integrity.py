@@ -45,12 +45,38 @@ class Verified:
 
     def unverified_from(self, db, game_id: str) -> tuple[int, str] | None:
         """(N, why) if the record of ``game_id`` does not verify from event N, else None."""
+        found = self._known(game_id)
+        if found is not None and found[0] == "broken":
+            return found[1]
+        seq, prev = found[1] if found else (0, GENESIS)
+        row = store.game_row(db, game_id)  # before the events: see _against_summary
+        return self._check(db, game_id, seq, prev, row, store.read_events(db, game_id, after=seq))
+
+    def unverified_with(self, db, game_id: str, row: dict | None, last: list) -> tuple[int, str] | None:
+        """``unverified_from`` from what a page's loader read already: the game's ``row``,
+        then ``last``, its last events (contiguous, to the one the row names). Reads
+        nothing more when the verified prefix reaches into them (a warm page); otherwise,
+        or when the row names another last event, it reads as ``unverified_from`` does."""
+        found = self._known(game_id)
+        if found is not None and found[0] == "broken":
+            return found[1]
+        seq, prev = found[1] if found else (0, GENESIS)
+        if row is None or not last or row.get("last_seq") != last[-1].seq or seq < last[0].seq - 1:
+            return self.unverified_from(db, game_id)
+        return self._check(db, game_id, seq, prev, row, [e for e in last if e.seq > seq])
+
+    def _known(self, game_id: str):
+        """("broken", (seq, why)), ("verified", (seq, hash)) or None: what this process knows."""
         with self._lock:
             if game_id in self._broken:
-                return self._broken[game_id]
-            seq, prev = self._verified.get(game_id, (0, GENESIS))
-        row = store.game_row(db, game_id)
-        read = store.read_events(db, game_id, after=seq)
+                return "broken", self._broken[game_id]
+            if game_id in self._verified:
+                return "verified", self._verified[game_id]
+        return None
+
+    def _check(self, db, game_id: str, seq: int, prev: str, row, read) -> tuple[int, str] | None:
+        """The events ``read`` after the verified prefix (``seq``, ``prev``) checked, then
+        the summary ``row`` against the chain; the new prefix or the break remembered."""
         events = [e.envelope() for e in read]
         broken = first_broken_link(events, prev, seq + 1) or photos.first_bad_photo(db, read)
         if broken is None and events:

@@ -1,18 +1,22 @@
 """A table loaded once for a page: the folded state (from the app's cache), the recent
 events the log shows, the events a page names beside them (the move Undo takes back,
 a tap's event and the move it voided, the last move the game's view highlights), the
-open disputes, the join code and what the phone's seat token says. Every store read a table page needs happens here, in one
-place; the templates render the object and the views never query the store.
+open disputes, the join code, what the phone's seat token says, the turn clock and
+whether the record verifies. Every store read a table page needs beside its state and
+its seat happens here, in one place (a warm page: the game's row and its last events);
+the templates render the object.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from events.application import seats
+from events.application.integrity import Verified
 from events.application.states import States, reading
 from events.domain.core_types import CORE_EVENTS
 from events.domain.event import Event
 from events.domain.projection import TableState, last_move, open_disputes
+from events.domain.turns import Clock
 from events.storage import store
 from scoring.base import Move
 
@@ -28,6 +32,8 @@ class LoadedTable:
     join_code: str = ""
     revoked_seat: int | None = None      # the seat a hand-over took from this phone's token
     last_move: Move | None = None        # the move the game's view highlights (``last_of``)
+    clock: Clock | None = None           # the turn times after the table's event
+    unverified: tuple[int, str] | None = None  # (N, why) when the record does not verify from N
 
     @property
     def open_disputes(self) -> list[dict]:
@@ -51,12 +57,15 @@ def _voided_by(event: Event | None) -> int | None:
 
 
 def load_table(db, states: States, game_id: str, table: TableState | None = None,
-               token: str | None = None, seated: bool = True, done: int | None = None) -> LoadedTable:
+               token: str | None = None, seated: bool = True, done: int | None = None,
+               verified: Verified | None = None) -> LoadedTable:
     """The table ``game_id`` as a page shows it (``table``: the state already loaded for
     this request, else the cache's latest). ``token``: the phone's seat token, to say
     which seat a hand-over took from it when it holds none (``seated`` False); ``done``:
-    the event a tap just recorded, named in its acknowledgement with the move it voided."""
+    the event a tap just recorded, named in its acknowledgement with the move it voided;
+    ``verified``: the app's verified prefixes, to check the record with what was read."""
     table = table or states.load(db, game_id)
+    row = store.game_row(db, game_id)  # before the events: the record's check needs that order
     recent = store.read_events(db, game_id, after=max(0, table.seq - RECENT), upto=table.seq)
     events = {e.seq: e for e in recent}
 
@@ -68,9 +77,10 @@ def load_table(db, states: States, game_id: str, table: TableState | None = None
     read_missing(table.live_moves[-1] if table.live_moves else None, done)
     if done in events:
         read_missing(_voided_by(events[done]))
-    row = store.game_row(db, game_id)
     revoked = seats.revoked_seat(db, game_id, token) if token and not seated else None
     rules = table.rules
     last = last_move(table, reading(db, game_id, recent), *rules.last_of) \
         if rules.view is not None and rules.last_of is not None else None
-    return LoadedTable(game_id, table, tuple(recent), events, row["join_code"] if row else "", revoked, last)
+    unverified = verified.unverified_with(db, game_id, row, recent) if verified is not None else None
+    return LoadedTable(game_id, table, tuple(recent), events, row["join_code"] if row else "", revoked, last,
+                       states.clock(db, game_id, table.seq), unverified)

@@ -334,10 +334,18 @@ class States:
         return cached
 
     def clock(self, db, game_id: str, at: int | None = None) -> turns.Clock:
-        """The game's turn times after its last event, or after event ``at``."""
-        found = self.game(db, game_id)
+        """The game's turn times after its last event, or after event ``at``: a walk that
+        covers ``at`` already (the page's table was loaded from it) is not looked at again."""
+        found = self._covering(game_id, at) or self.game(db, game_id)
         with found.lock:
             return found.clock(reading(db, game_id), at)
+
+    def _covering(self, game_id: str, at: int | None) -> GameStates | None:
+        if at is None:
+            return None
+        with self._lock:
+            cached = self._games.get(game_id)
+        return cached if cached is not None and cached.count >= at else None
 
     def load(self, db, game_id: str, at: int | None = None) -> TableState:
         """The table after its last event, or after event ``at``. Raises UnknownGame."""
