@@ -8,7 +8,8 @@ folder and there, with no `.venv`, no `node_modules` and empty pip and npm cache
    dependencies only (no test extras) and serves with gunicorn's gevent workers; the smoke
    waits until `/` answers, loads `/`, creates a score pad game and records a round through
    the JSON API, reads it back, and stops the server;
-2. every command-line command of the README, in that venv, on the game it recorded;
+2. every command-line command of the README, in that venv, on the game it recorded
+   (restore answered "y"; copy-db once the PostgreSQL cluster of step 4 runs);
 3. every module of the app and every module any of them imports, including the imports
    inside functions (the PostgreSQL engine's), in that venv;
 4. `make run` again on PostgreSQL (Debian's package, `make postgresql`; a throwaway
@@ -64,8 +65,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def sh(cmd: list[str], cwd: str, env: dict | None = None, timeout: float = 300) -> str:
-    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+def sh(cmd: list[str], cwd: str, env: dict | None = None, timeout: float = 300, answer: str | None = None) -> str:
+    """``answer``: what is typed at a question (restore's "replace it?")."""
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, input=answer)
     if done.returncode:
         raise SmokeFailed(f"`{' '.join(cmd)}` exited {done.returncode}:\n{tail(done.stdout + done.stderr)}")
     return done.stdout
@@ -187,7 +189,7 @@ def run_readme_commands(clone: str, game: str, env: dict, skip: tuple[str, ...] 
         words = cli_arguments(command, game, work)
         if words[0] in skip:
             continue
-        out = sh([*flask, *words], cwd=clone, env=env)
+        out = sh([*flask, *words], cwd=clone, env=env, answer="y\n")
         if words[0] == "export":
             with open(os.path.join(work, "game.json"), "w") as f:
                 f.write(out)
@@ -265,7 +267,7 @@ def main() -> int:
                     cwd=clone)
         if any(line.lower().startswith(("pytest==", "playwright==", "hypothesis==")) for line in extras.splitlines()):
             raise SmokeFailed("the venv of `make run` holds test extras: the smoke proves nothing")
-        ran = step("the README's commands in that venv")(run_readme_commands)(clone, game, env)
+        ran = step("the README's commands in that venv")(run_readme_commands)(clone, game, env, skip=("copy-db",))
         print(f"smoke:   ran {', '.join(ran)}")
         modules = imported_modules(clone)
         step(f"{len(modules)} modules the app imports, in that venv")(sh)(
@@ -273,12 +275,14 @@ def main() -> int:
         step("Debian's PostgreSQL (make postgresql)")(sh)(["make", "postgresql"], cwd=clone, env=env)
         url, stop_postgres = step("a throwaway PostgreSQL cluster")(start_postgres)(work)
         on_pg = {**env, "DATABASE_URL": url}
+        step("the README's copy-db into PostgreSQL")(sh)(  # the SQLite games, as a host moves them
+            [os.path.join(clone, ".venv", "bin", "flask"), "--app", "app", "copy-db", "--to", url], cwd=clone, env=env)
         step("init-db on PostgreSQL")(sh)([os.path.join(clone, ".venv", "bin", "flask"), "--app", "app", "init-db"],
                                           cwd=clone, env=on_pg)
         pg_game = step("make run on PostgreSQL serves a new game and a move")(serve_and_record)(clone, on_pg)
         # those that touch the database, but SQLite's backup (init-db ran above)
         step("the README's commands on PostgreSQL")(run_readme_commands)(
-            clone, pg_game, on_pg, skip=("init-db", "backup", "verify", "replay"))
+            clone, pg_game, on_pg, skip=("init-db", "backup", "restore", "copy-db", "verify", "replay"))
         status = sh(["git", "status", "--porcelain", "--ignored=no"], cwd=clone)
         if status.strip():
             raise SmokeFailed(f"`git status` is not clean after `make run`:\n{status}")

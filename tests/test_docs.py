@@ -22,6 +22,40 @@ def test_readme_quick_start_has_exactly_the_two_commands():
     assert commands == ["make run", "make test"]
 
 
+# Set by `make run` itself for gunicorn.conf.py (the announcement once it serves): no host sets it.
+SET_BY_MAKE_RUN = {"TABLESCRIBE_ANNOUNCE"}
+APP_SOURCES = ("app.py", "gunicorn.conf.py", "scripts/announce.py", "web", "events", "group", "scoring")
+
+
+def _settings_read_by_the_app() -> set[str]:
+    read = re.compile(r'os\.environ(?:\.get\(|\[)"([A-Z][A-Z0-9_]*)"|envvar="([A-Z][A-Z0-9_]*)"')
+    files = [p for name in APP_SOURCES for p in ([ROOT / name] if name.endswith(".py") else (ROOT / name).rglob("*.py"))]
+    return {a or b for path in files for a, b in read.findall(path.read_text(encoding="utf-8"))}
+
+
+def test_readme_lists_every_setting_the_app_reads_and_no_other():
+    """Issue 39 §2: a host who has only the README finds every setting; each listed one is
+    read by the app or by the Makefile (PYTHON)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Settings", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\| `([A-Z][A-Z0-9_]*)` \|", table, re.M))
+    makefile = set(re.findall(r"^([A-Z][A-Z0-9_]*) \?=", (ROOT / "Makefile").read_text(), re.M))
+    read = _settings_read_by_the_app()
+    assert read - SET_BY_MAKE_RUN <= listed, f"settings missing from the README: {read - SET_BY_MAKE_RUN - listed}"
+    assert listed <= read | makefile, f"README settings nothing reads: {listed - read - makefile}"
+
+
+def test_readme_first_screen_says_what_happens_at_the_table():
+    """The first ~60 lines (a phone's or a laptop's first screen of the rendered page) hold
+    the two commands and what comes next, before any screenshot."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = readme[:readme.index("<img")]
+    for needed in ("make run", "make test", "organiser's link", "Wi-Fi", "firewall", "Ctrl-C",
+                   "restore", "DATABASE_URL", "copy-db", "docs/scaling.md", "final tally", "HU · EN · DE"):
+        assert needed in first, f"{needed!r} is not on the README's first screen"
+    assert first.count("\n") < 60
+
+
 def test_vendor_files_are_named_by_the_versions_pinned_in_package_json_and_the_lock():
     import json
     from web import assets
