@@ -59,6 +59,7 @@ def create_app(test_config=None) -> Flask:
     i18n.init_app(app)
     app.context_processor(views.page_globals)  # base.html's warning, as data
     security.init_app(app)
+    _compress(app)
     app.before_request(_allow_large_uploads)  # before CSRF reads the form under the global limit
     app.before_request(_refuse_malformed_forms)  # before CSRF trips over them
     app.before_request(_refuse_nul)  # before any of it reaches a database
@@ -81,6 +82,23 @@ def create_app(test_config=None) -> Flask:
     _register_errors(app)
     poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)
     return app
+
+
+# What is sent compressed (flask-compress: zstd, brotli or gzip, as the phone accepts): pages,
+# their live regions, JSON, CSS, scripts, SVG and manifests. Not the live stream
+# (text/event-stream: each message must leave at once), photos or spreadsheets (compressed
+# already). A response's conditional answer (ETag, 304) stays the route's own business.
+COMPRESSED = ["text/html", "text/css", "text/javascript", "application/javascript", "application/json",
+              "image/svg+xml", "application/manifest+json", "text/csv", "text/plain"]
+
+
+def _compress(app) -> None:
+    from flask_compress import Compress
+    app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
+    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
+    # files sent from disk (static/) are compressed as they stream: gzip too, for every phone
+    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["zstd", "br", "gzip", "deflate"])
+    Compress(app)
 
 
 def on_recorded(hub=None) -> tuple:
