@@ -32,7 +32,9 @@
       if (!el.dataset.since) return;
       var passed = Math.max(0, now - Number(el.dataset.since)) / 1000;
       if (el.dataset.tick === "up") {
-        el.textContent = duration(Number(el.dataset.base) + passed);
+        var seconds = Number(el.dataset.base) + passed;
+        el.textContent = duration(seconds);
+        if (el.tagName === "TIME") el.setAttribute("datetime", "PT" + Math.floor(seconds) + "S");  // the machine form too
         return;
       }
       var left = Number(el.dataset.base) - passed, shown = el.querySelector(".left") || el;
