@@ -511,6 +511,11 @@
     retryAfter(xhr.getResponseHeader("Retry-After"));
   });
 
+  // 7. A page the browser kept whole and shows again on Back or Forward (its back-forward
+  //    cache) is the table as it was when left: it is loaded again before anything is tapped
+  //    on it (the server sends the table page with no-store, so it is never the HTTP cache's).
+  window.addEventListener("pageshow", function (evt) { if (evt.persisted) location.reload(); });
+
   window.addEventListener("offline", function () { say("offline"); });
   window.addEventListener("online", function () {
     say("back");

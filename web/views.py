@@ -355,6 +355,9 @@ def render_table(game_id: str, table: TableState, seat, status: int = 200,
     name = "_table_body.html" if fragment else "table.html"
     response = make_response(render_template(name, **ctx), status)
     response.headers["Vary"] = "HX-Request"
+    # Back or Forward to the table fetches it again: a copy from the browser's cache showed
+    # the position it was first loaded at, and a move made on it was refused as stale
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
