@@ -159,7 +159,7 @@ def _holds_nul(raw: bytes) -> bool:
 
 def _escapes_nul(raw: bytes) -> bool:
     """JSON text writing a NUL. The regex is run only where one may be: walking an 8 MiB
-    import it held the worker's hub for ~0.3-0.6 s in one piece (issue 25 §5), while a
+    import it held the worker's hub for ~0.3-0.6 s in one piece (docs/decisions.md, "Short writes"), while a
     plain search for the escape, which every match contains, runs at memory speed."""
     return (b"\\u0000" in raw or b"\\U0000" in raw) and _NUL_ESCAPE.search(raw) is not None
 

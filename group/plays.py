@@ -249,7 +249,7 @@ class Plays:
     (web/db.py). When the read model moved on (stat_version), it reads again only the
     games changed since (stat_changes), and when the roster moved on, it only joins the
     people again: a page after a game ended costs a few rows, not 3,000
-    (docs/performance.md, issue 20)."""
+    (docs/decisions.md, "Statistics from a read model")."""
 
     def __init__(self) -> None:
         self._kept: dict[str, dict] = {}

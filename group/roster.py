@@ -392,7 +392,7 @@ def append_locked(db, changes, device: str, client_event_id: str | None = None, 
     # Under the write lock the log cannot change: a cache whose last event is the log's is
     # current (Rosters.load checks it); a copy, as the changes below are applied to it.
     # Folding the whole log instead made a 10,000-play import quadratic (~0.2 s per batch
-    # under the lock by its end, issue 25 §5).
+    # under the lock by its end: docs/decisions.md, "Short writes").
     roster = _copy(rosters.load(db)) if rosters is not None else load(db)
     written = []
     for i, (type_, data) in enumerate(changes):
@@ -537,35 +537,42 @@ def link_game(db, game_id: str, people: list[int | str | None], device: str,
     that is no usable name or a person already seated in this game. One transaction.
     ``by``: who links them (default: the game itself, by the names it recorded).
     ``rosters``: the app's roster cache (a fresh one if none)."""
-    by = by or by_game(game_id)
     # Folded before the write lock, checked and extended under it: folding the whole log
     # for each seat under the lock held every table's moves for seconds once a group had
-    # imported its BG Stats history (10,000 plays), at every new game (issue 25 §5).
+    # imported its BG Stats history (10,000 plays), at every new game (docs/decisions.md, "Short writes").
     rosters = rosters if rosters is not None else Rosters()
     rosters.load(db)
     with store.write_lock(db):
-        store.lock_game(db, ROSTER_LOCK)
-        written: list[RosterEvent] = []
-        seated: set[int] = set()
-        for seat, who in enumerate(people):
-            if isinstance(who, str):
-                name = clean_name(who)
-                if name is None:
-                    continue
-                found = rosters.load(db).by_name(name)
-                if found is None:
-                    written += append_locked(db, [("person-added", {"name": name})], device, by=by,
-                                             rosters=rosters)
-                who = found["id"] if found else written[-1].seq
-            if who is None or who in seated:
+        return link_locked(db, game_id, people, device, by, rosters)
+
+
+def link_locked(db, game_id: str, people: list[int | str | None], device: str,
+                by: dict | None, rosters: Rosters) -> list[RosterEvent]:
+    """``link_game`` inside the caller's ``store.write_lock`` (a new game with its links:
+    services/games.py); ``rosters`` loaded before the lock was taken."""
+    by = by or by_game(game_id)
+    store.lock_game(db, ROSTER_LOCK)
+    written: list[RosterEvent] = []
+    seated: set[int] = set()
+    for seat, who in enumerate(people):
+        if isinstance(who, str):
+            name = clean_name(who)
+            if name is None:
                 continue
-            seated.add(who)
-            try:
-                written += append_locked(db, [("seat-linked", {"game": game_id, "seat": seat,
-                                                               "person": who})], device, by=by, rosters=rosters)
-            except RosterRefused:  # merged meanwhile: the seat stays unlinked, linkable later
-                continue
-        return written
+            found = rosters.load(db).by_name(name)
+            if found is None:
+                written += append_locked(db, [("person-added", {"name": name})], device, by=by,
+                                         rosters=rosters)
+            who = found["id"] if found else written[-1].seq
+        if who is None or who in seated:
+            continue
+        seated.add(who)
+        try:
+            written += append_locked(db, [("seat-linked", {"game": game_id, "seat": seat,
+                                                           "person": who})], device, by=by, rosters=rosters)
+        except RosterRefused:  # merged meanwhile: the seat stays unlinked, linkable later
+            continue
+    return written
 
 
 # ---- a game's export carries who sat where (docs/export-format.md) -------------------

@@ -1,5 +1,5 @@
 """One text policy for every free text a person types or a file brings: names, titles,
-captions, notes, reasons, comments, board names, BG Stats names (issue 35 §9).
+captions, notes, reasons, comments, board names, BG Stats names (docs/decisions.md, "One text policy").
 
 A text is taken in Unicode's composed form (NFC: "é" typed as e + accent is the "é" of
 every other phone, so it sorts, matches and hashes alike), with no control character and

@@ -8,7 +8,7 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = ("events", "events/domain", "events/storage", "events/application", "events/runtime",
-           "group", "scoring", "web", "bench", "scripts")
+           "group", "services", "scoring", "web", "bench", "scripts")
 
 
 def modules(folder: str) -> list[pathlib.Path]:

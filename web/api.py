@@ -5,7 +5,7 @@ from flask import Blueprint, abort, jsonify, make_response, request
 
 from events.application import integrity
 from events.application.states import UnknownGame
-from events.application.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, record
+from events.application.table import NOT_RECORDED, Refused, StaleSequence, not_recorded, record
 from events.domain.projection import standings
 from events.storage import store
 from group import roster
@@ -13,6 +13,7 @@ from group.roster import RosterRefused
 from scoring.base import Text
 from scoring.i18n import msg
 from scoring.schema import unencodable_path
+from services.games import start_game
 from web.db import caches, get_db, get_states
 from web.i18n import tr
 from web.logs import refused_because
@@ -73,11 +74,11 @@ def create_game():
         return _error(400, msg("expected {kind: str, players: [{name: str, colour?: str} or {person: int, colour?: str}], options?: {}} and no other keys"))
     try:
         players, people = roster.resolve_players(roster.load(get_db(), caches().roster), players)
-        created = new_game(get_db(), body["kind"], players, options, device_id())
+        created = start_game(get_db(), body["kind"], players, options, device_id(), people=people,
+                             rosters=caches().roster)
     except (Refused, RosterRefused) as refusal:
         return _error(422, msg("the game cannot be set up"),
                       problems=_problems(refusal))
-    roster.link_game(get_db(), created["id"], people, device_id(), rosters=caches().roster)
     return jsonify({"id": created["id"], "seq": created["seq"],
                     "join_url": join_url(created["id"], created["join_code"]),
                     "seats": created["seats"]}), 201

@@ -13,7 +13,7 @@ from markupsafe import Markup
 from events.application import disputes
 from events.application.export import AlreadyHere, BadExport, import_game, inline, verify
 from events.application.states import GameStates, UnknownGame
-from events.application.table import NOT_RECORDED, not_recorded, record
+from events.application.table import NOT_RECORDED, REASON_NEEDED, not_recorded, record
 from events.domain.core_types import CORE_EVENTS
 from events.domain.event import Event
 from events.domain.projection import TableState, describe, fold, open_disputes, standings
@@ -68,7 +68,7 @@ def _history(game_id: str) -> Game:
 
 def race(game_id: str, at: int | None = None) -> Markup:
     """The score race, or nothing for a game whose record does not verify: like every
-    statistic it leaves a forged record out (issue 25 §3); the page says why (base.html)."""
+    statistic it leaves a forged record out (docs/decisions.md); the page says why (base.html)."""
     if views.unverified_record() is not None:
         return Markup("")
     game = _history(game_id)
@@ -182,7 +182,7 @@ def _write(game_id: str, type_: str, data: dict, then, refused, has_text=True):
     re-renders the page it came from (``refused``) with the reasons."""
     seat = require_seat(game_id, refused)
     if not has_text:
-        return refused([views.REASON_NEEDED if type_ == "dispute-resolved" else COMMENT_NEEDED], 422)
+        return refused([REASON_NEEDED if type_ == "dispute-resolved" else COMMENT_NEEDED], 422)
     try:
         event, _ = record(get_db(), game_id, type_, data, request.form.get("expected_seq", -1, type=int),
                           seat, device_id(), (request.form.get("client_event_id") or secrets.token_hex(16))[:64],

@@ -166,7 +166,7 @@ def import_plays(db, export: bgstats.Export, device: str, rosters: roster_log.Ro
     one of this server's own games coming back in its ``.bgsplay``. Everything is checked
     before the first write; then the plays go in batches of ``IMPORT_BATCH``, each one
     short transaction with its people and its statistics' rows, so other tables' moves
-    never wait for a whole file (issue 25 §5). A batch is whole or absent: an import cut
+    never wait for a whole file (docs/decisions.md, "Short writes"). A batch is whole or absent: an import cut
     off half-way is finished by importing the same file again (the plays in are skipped).
     ``rosters``: the app's roster cache (a command's own one, extended batch by batch, if none)."""
     rosters = rosters if rosters is not None else roster_log.Rosters()

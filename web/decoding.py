@@ -1,4 +1,4 @@
-"""Photos decoded where their memory cannot stay in a server worker (issue 35 §1).
+"""Photos decoded where their memory cannot stay in a server worker (docs/decisions.md).
 
 A 2 KB lossless WebP can name 16,383 × 3,000 pixels: decoded whole it took a worker 7 s of
 CPU and a gigabyte it never gave back, and eight at once starved every table of that worker.

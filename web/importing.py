@@ -1,4 +1,4 @@
-"""Large imports read, checked and written in a process of their own (issue 25 §5).
+"""Large imports read, checked and written in a process of their own (docs/decisions.md, "Short writes").
 
 A gunicorn worker serves many tables on one hub, and its greenlets share one GIL. Checking
 the largest game file on it (Han at 10,000 events: every event re-checked and folded, 6 s of

@@ -10,11 +10,12 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from flask_babel import gettext
 
 from events.application import seats
-from events.application.table import NOT_RECORDED, Refused, StaleSequence, new_game, not_recorded, parse_move, record
+from events.application import table as recording
+from events.application.table import NOT_RECORDED, Refused, StaleSequence, not_recorded, parse_move, record
 from events.storage import store
-from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
+from services.games import start_game
 from web import timing, views
 from web.db import caches, get_db, get_states
 from web.i18n import LANGS, current_lang, tr
@@ -79,14 +80,11 @@ def create():
     try:
         options = views.options_from_form(game, request.form)
         timer = timing.timer_from_form(request.form)
-        created = new_game(get_db(), kind, players, options, device_id(), phones_for=(seats.HOST_SEAT,))
+        created = start_game(get_db(), kind, players, options, device_id(), timer=timer,
+                             phones_for=(seats.HOST_SEAT,), rosters=caches().roster)
     except (Refused, FormError) as refusal:
         return render_template("new.html", game=game, games=GAMES, form=request.form,
                                problems=refusal.problems), 422
-    if any(timer.values()):  # the turn timer chosen with the game: its first move, a fact like any
-        record(get_db(), created["id"], "timer-set", timer, 1, seats.HOST_SEAT, device_id(),
-               f"{created['id']}-timer", states=get_states())
-    roster.link_game(get_db(), created["id"], [p["name"] for p in players], device_id(), rosters=caches().roster)
     response = redirect(url_for("pages.table", game_id=created["id"]))
     remember_seat(response, created["id"], created["seats"][0]["token"])
     return response
@@ -135,21 +133,17 @@ def redraw(game_id: str):
 def undo(game_id: str):
     table_state = table_or_404(game_id)
     seat = _require_seat(game_id, table_state)
-    live_moves = table_state.live_moves
-    if not live_moves:
-        return views.refuse(game_id, table_state, seat, 422, [views.NOTHING_TO_UNDO])
-    data = {"target": live_moves[-1], "reason": "undo", "undo": True}
-    return _record(game_id, table_state, seat, "event-voided", data)
+    return _written(game_id, table_state, seat, lambda expected, client_id: recording.undo(
+        get_db(), game_id, table_state, expected, seat, device_id(), client_id, states=get_states()))
 
 
 @bp.post("/games/<game_id>/events/<int:target>/void")
 def void(game_id: str, target: int):
     table_state = table_or_404(game_id)
     seat = _require_seat(game_id, table_state)
-    reason = (request.form.get("reason") or "").strip()
-    if not reason:
-        return views.refuse(game_id, table_state, seat, 422, [views.REASON_NEEDED])
-    return _record(game_id, table_state, seat, "event-voided", {"target": target, "reason": reason})
+    return _written(game_id, table_state, seat, lambda expected, client_id: recording.void(
+        get_db(), game_id, target, request.form.get("reason"), expected, seat, device_id(), client_id,
+        states=get_states()))
 
 
 @bp.post("/games/<game_id>/pause")
@@ -182,6 +176,13 @@ def _require_seat(game_id: str, table_state) -> int:
 
 
 def _record(game_id, table_state, seat, type_, data):
+    return _written(game_id, table_state, seat, lambda expected, client_id: record(
+        get_db(), game_id, type_, data, expected, seat, device_id(), client_id, states=get_states())[0])
+
+
+def _written(game_id, table_state, seat, write):
+    """The answer to a write of the table page's forms: ``write(expected_seq, client_event_id)``
+    (one service call) with what the form sent, its event acknowledged or its refusal shown."""
     try:
         expected = int(request.form.get("expected_seq", ""))
     except ValueError:
@@ -190,8 +191,7 @@ def _record(game_id, table_state, seat, type_, data):
     if request.endpoint in views.SHARED_FORMS:  # forms every seated phone of a view shares
         client_id = views.seat_scoped(client_id, seat)
     try:
-        event, _ = record(get_db(), game_id, type_, data, expected, seat, device_id(), client_id[:64],
-                          states=get_states())
+        event = write(expected, client_id[:64])
     except NOT_RECORDED as err:
         why = not_recorded(err)
         table_now = get_states().load(get_db(), game_id) if why.stale else table_state

@@ -27,8 +27,6 @@ from web.db import caches, get_db, get_states
 from web.i18n import current_lang
 from web.seating import seat_cookie
 
-NOTHING_TO_UNDO = Problem("core §3", msg("There is no move to undo."))
-REASON_NEEDED = Problem("core §3", msg("Give a reason for the void."))
 STALE_FORM = Problem("core §2", msg("Someone else recorded a move meanwhile, so yours was not saved. Below: what changed, and what to do with yours."))
 MEANWHILE_SHOWN = 5
 CLOCK_ENDPOINTS = ("pages.pause", "pages.resume", "pages.timer")

@@ -302,7 +302,7 @@ def import_game(db, doc, device: str | None = None, aside=inline) -> dict:
     tokens = [hash_token(t) for t in raw_tokens]
     finished = final.rules.is_over(final.game)
     # Everything is checked and prepared before the write lock (the statistics' rows
-    # too): the transaction only writes rows (issue 25 §5, docs/performance.md).
+    # too): the transaction only writes rows (docs/decisions.md, "Short writes").
     blobs, writers, rows = aside(lambda: (_photos(doc, events),
                                           with_the_event(db, game_id, events[-1], final, lambda: events),
                                           store.verified_rows(game_id, events)))

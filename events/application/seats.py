@@ -66,7 +66,7 @@ def closed_to_join(db, game_id: str) -> set[int]:
 def join_refused(seat: int | None, players: int, closed: set[int], over: bool = False) -> tuple[Problem, int] | None:
     """Why the join link does not seat a phone at ``seat`` (of ``players``), with the HTTP
     status (403: the game is over, or the seat is closed to the link; 422: no such seat);
-    None when it may. After the end a seat would only be a way to say who won (issue 35 §2)."""
+    None when it may. After the end a seat would only be a way to say who won (docs/decisions.md)."""
     if over:
         return GAME_OVER, 403
     if seat in closed:

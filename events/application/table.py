@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from events.application import boards, photos
-from events.application.seats import hash_token
+from events.application.seats import HOST_SEAT, hash_token
 from events.application.states import States, UnknownGame, folded_after, uncached
 from events.domain.core_types import CORE_EVENTS, CORE_VERSION
 from events.domain.event import Event, NewEvent
-from events.domain.projection import TableState, rules_check, upcast
+from events.domain.projection import TableState, fold, rules_check, upcast
 from events.storage import store
 from events.storage.store import StaleSequence, WithTheEvent, with_the_event
 from scoring import get_game, rules_for
@@ -91,10 +91,42 @@ def new_game_id() -> str:
 
 
 def new_game(db, kind: str, players: list[dict], options: dict | None, device: str,
-             origin: str | None = None, phones_for: tuple[int, ...] | None = None) -> dict:
+             origin: str | None = None, phones_for: tuple[int, ...] | None = None, timer: dict | None = None,
+             also=None) -> dict:
     """Create a game. Seat tokens are issued for the seats in ``phones_for`` (the phone
     form: only the creator's seat 0, the others join by QR code), or for every seat (the
-    API hands them all to its caller)."""
+    API hands them all to its caller). ``timer``: the turn timer chosen with the game, its
+    first move. ``also(db, game_id)``: what else commits with the game (its roster links).
+    The game's row, its seats, its first events and ``also`` are one transaction: all or
+    nothing. Raises Refused before writing anything when the set-up or the timer is refused."""
+    game, players, options, completing = _set_up(db, kind, players, options)
+    timer = timer if timer and any(timer.values()) else None
+    if timer is not None:
+        problems = check_move(fold([_created_event(kind, game, players, options, origin or "")]), "timer-set", timer)
+        if problems:
+            raise Refused(problems)
+    if completing:  # a profile's version, a fact of its own: saved before the game that pins it
+        options["board"] = _refused_if_bad(boards.save_completed, db, game, options["board"])
+    game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
+    tokens = [secrets.token_urlsafe(24) if phones_for is None or i in phones_for else None
+              for i in range(len(players))]
+    created = _created_event(kind, game, players, options, origin or game_id)
+    firsts = [NewEvent(created.type, created.version, created.data, None, device, secrets.token_hex(16))]
+    if timer is not None:  # a fact like any move, recorded by the host's seat
+        firsts.append(NewEvent("timer-set", CORE_VERSION, timer, HOST_SEAT, device,
+                               f"{game_id}-timer"))
+    with store.write_lock(db):
+        store.insert_game(db, game_id, kind, players, join_code, [t and hash_token(t) for t in tokens])
+        store.insert_events(db, game_id, firsts, finished=False)
+        if also is not None:
+            also(db, game_id)
+    return {"id": game_id, "seq": len(firsts), "join_code": join_code,
+            "seats": [{"seat": i, "player": p["name"], "token": t}
+                      for i, (p, t) in enumerate(zip(players, tokens))]}
+
+
+def _set_up(db, kind: str, players: list[dict], options: dict | None):
+    """(game, players, options, completing) as the game will record them, or Refused."""
     game = get_game(kind)
     if game is None:
         raise Refused([Problem("core §1", msg("Unknown game kind %(kind)s.", kind=repr(kind)))])
@@ -110,19 +142,13 @@ def new_game(db, kind: str, players: list[dict], options: dict | None, device: s
     problems = check_setup(game, players, options)
     if problems:
         raise Refused(problems)
-    if completing:
-        options["board"] = _refused_if_bad(boards.save_completed, db, game, options["board"])
-    game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
-    tokens = [secrets.token_urlsafe(24) if phones_for is None or i in phones_for else None
-              for i in range(len(players))]
-    store.insert_game(db, game_id, kind, players, join_code, [t and hash_token(t) for t in tokens])
+    return game, players, options, completing
+
+
+def _created_event(kind: str, game, players: list[dict], options: dict, origin: str) -> Event:
     data = {"kind": kind, "rules_version": game.rules_version, "players": players,
-            "options": options, "origin": origin or game_id}
-    store.append(db, game_id, NewEvent("game-created", CORE_VERSION, data, None, device,
-                                       secrets.token_hex(16)), expected_seq=0)
-    return {"id": game_id, "seq": 1, "join_code": join_code,
-            "seats": [{"seat": i, "player": p["name"], "token": t}
-                      for i, (p, t) in enumerate(zip(players, tokens))]}
+            "options": options, "origin": origin}
+    return Event(1, "game-created", CORE_VERSION, data, None, "", "", "", "")
 
 
 def _refused_if_bad(step, *args):
@@ -231,6 +257,31 @@ def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | No
         if earlier:
             return _resubmitted(earlier, type_, data, seat), False
         raise
+
+
+NOTHING_TO_UNDO = Problem("core §3", msg("There is no move to undo."))
+REASON_NEEDED = Problem("core §3", msg("Give a reason for the void."))
+
+
+def undo(db, game_id: str, table: TableState, expected_seq: int, seat: int | None, device: str,
+         client_event_id: str, states: States | None = None) -> Event:
+    """Take back the last live move of ``table`` (the table the phone saw): a void of it,
+    marked as an undo. Raises Refused when there is none, and what ``record`` raises."""
+    if not table.live_moves:
+        raise Refused([NOTHING_TO_UNDO])
+    data = {"target": table.live_moves[-1], "reason": "undo", "undo": True}
+    return record(db, game_id, "event-voided", data, expected_seq, seat, device, client_event_id, states=states)[0]
+
+
+def void(db, game_id: str, target: int, reason: str, expected_seq: int, seat: int | None, device: str,
+         client_event_id: str, states: States | None = None) -> Event:
+    """Void move ``target`` for ``reason`` (said by a player: never empty). Raises Refused,
+    and what ``record`` raises."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise Refused([REASON_NEEDED])
+    data = {"target": target, "reason": reason}
+    return record(db, game_id, "event-voided", data, expected_seq, seat, device, client_event_id, states=states)[0]
 
 
 def _resubmitted(earlier: Event, type_: str, data, seat: int | None) -> Event:

@@ -29,8 +29,8 @@ from events.storage.migrations import apply_postgres, migrations
 @dataclass(frozen=True)
 class WithTheEvent:
     """A subscriber to "an event was recorded" whose write commits in the event's own
-    transaction, so it can never lag behind the log (the statistics' read model, issue 25
-    §5: a separate write could meet a busy database after the move had committed).
+    transaction, so it can never lag behind the log (the statistics' read model, docs/decisions.md
+    "Short writes": a separate write could meet a busy database after the move had committed).
     ``prepare(game_id, event, table, events)`` gets the event, the state after it and a
     function returning the game's whole log, and returns what to write, ``writer(db)``,
     or None. A move prepares inside its transaction; an import prepares before taking the
@@ -294,7 +294,7 @@ def insert_events(db, game_id: str, news: list[NewEvent], finished: bool) -> lis
 
 def verified_rows(game_id: str, events: list[Event]) -> list[list]:
     """The rows ``insert_verified`` writes, made before the write lock is taken: serialising
-    a 10,000-event game's payloads took ~0.1 s of the ~0.19 s the lock was held (issue 25 §5)."""
+    a 10,000-event game's payloads took ~0.1 s of the ~0.19 s the lock was held (docs/decisions.md, "Short writes")."""
     return [[game_id, e.seq, e.type, e.version, json.dumps(e.data, ensure_ascii=False), e.seat, e.device,
              e.recorded_at, e.client_event_id, e.hash] for e in events]
 

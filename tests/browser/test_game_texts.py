@@ -1,7 +1,7 @@
-"""Issue 26, items 7, 8 and 10, in real Chromium at 390 × 844, in Hungarian and English:
+"""What the games' pages say, in real Chromium at 390 × 844, in Hungarian and English:
 the score pad keeps the name of the game it is kept for; texts read as sentences in both
 languages; Maharaja warns at the reveal what the two actions cost; the Dragon offers no
-control that changes nothing. Each failed on the code before."""
+control that changes nothing."""
 import json
 import urllib.request
 

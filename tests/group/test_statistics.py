@@ -1,4 +1,4 @@
-"""Issue 26, item 9, the figures: a win rate per game, head to head compares points only
+"""group/statistics.py, the figures: a win rate per game, head to head compares points only
 within one game, and a person is 'since' their first play (an import brings older plays)."""
 from group import statistics
 

@@ -1,0 +1,1 @@
+"""Writes that span the game's log and the group's roster, one function each, called alike by the phone forms and the JSON API: each parses and renders nothing and holds its whole write in one transaction (the writes of the log alone are events/application/table.py's: ``record``, ``undo``, ``void``)."""

@@ -1,0 +1,20 @@
+"""Starting a game: its row and seats, its first events (the set-up, and the turn timer chosen with it) and its seats' links to the roster's people, in one transaction, so a game never exists without the links its form asked for."""
+from __future__ import annotations
+
+from events.application.table import new_game
+from group import roster
+
+
+def start_game(db, kind: str, players: list[dict], options: dict | None, device: str, *,
+               people: list[int | str | None] | None = None, timer: dict | None = None,
+               phones_for: tuple[int, ...] | None = None, rosters: roster.Rosters | None = None) -> dict:
+    """A new game (events/application/table.py:new_game) whose seats are linked to
+    ``people`` (a person's id or a name per seat; default: the players' names). Raises
+    Refused, writing nothing, when the set-up or the timer is refused."""
+    people = people if people is not None else [p.get("name") for p in players]
+    rosters = rosters if rosters is not None else roster.Rosters()
+    rosters.load(db)  # folded before the write lock (group/roster.py:link_game says why)
+
+    def link(db_, game_id: str) -> None:
+        roster.link_locked(db_, game_id, people, device, None, rosters)
+    return new_game(db, kind, players, options, device, phones_for=phones_for, timer=timer, also=link)
