@@ -120,3 +120,15 @@ def test_the_module_map_is_the_modules_own_docstrings():
     cog.options.verbosity = 0
     assert cog.main(["cog", "-I", str(ROOT), "--check", str(ROOT / "docs" / "architecture.md")]) == 0, \
         "docs/architecture.md's module map is stale: run .venv/bin/cog -I . -r docs/architecture.md"
+
+
+def test_every_generated_figure_in_the_docs_is_the_codes():
+    """Limits and counts the docs quote are written by cog from the code (scripts/figures.py):
+    a constant changed without ``cog -I . -r docs/<file>.md`` fails here."""
+    from cogapp import Cog
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        if "[[[cog" not in doc.read_text(encoding="utf-8"):
+            continue
+        cog = Cog()
+        assert cog.main(["cog", "-I", str(ROOT), "--check", str(doc)]) == 0, \
+            f"{doc.name} is stale: run .venv/bin/cog -I . -r docs/{doc.name}"
