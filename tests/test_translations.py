@@ -2,6 +2,7 @@
 `make messages` is missing from a catalog, a text no code says any more is stale, and every
 translation fills the same places (%(name)s) as its English."""
 import pathlib
+import re
 import shlex
 import subprocess
 
@@ -73,3 +74,43 @@ def test_gettext_own_checker_passes_every_catalog(po, tmp_path):
     translation tool and distribution runs; Babel's own check missed a lost placeholder."""
     out = subprocess.run(["msgfmt", "-c", "-o", str(tmp_path / "messages.mo"), str(po)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def _german():
+    return _catalog(ROOT / "translations/de/LC_MESSAGES/messages.po")
+
+
+def _said_for(catalog, source: str) -> list[str]:
+    """Every German text of the messages ``source`` (a path fragment) says."""
+    out = []
+    for m in catalog:
+        if m.id and any(source in path for path, _ in m.locations):
+            out += list(m.string) if isinstance(m.string, tuple) else [m.string]
+    return out
+
+
+def test_german_game_terms_are_the_editions_words():
+    """Five Tribes' German rulebook (Days of Wonder 2014, p. 1): Kaufleute, Heilige Orte,
+    Rohstoffkarten and Güter, Dschinn as the plural; the Dragon's track is the
+    Personenpunkteleiste and its ages go into the word (docs/rules/<game>.md)."""
+    import re
+    from scoring.dragon.data import person_name
+    catalog = _german()
+    five = " ".join(_said_for(catalog, "five"))
+    for wrong in ("Händler", "Ressourcenkarte", "Heilige Stätte", "Waren"):
+        assert wrong not in five, wrong
+    assert not re.search(r"(?<!eines )(?<!des )Dschinns", five)  # the plural is Dschinn; "eines Dschinns" is one
+    assert "Kaufleute" in five and "Rohstoffkarten" in five and "Heiliger Ort" in five
+    dragon = " ".join(_said_for(catalog, "dragon"))
+    assert "Personenleiste" not in dragon and "Personenpunkteleiste" in dragon
+    assert person_name({"type": "scholar", "age": "young"})["de"] == "junger Gelehrter"
+    everything = " ".join(s for m in catalog if m.id for s in (m.string if isinstance(m.string, tuple) else [m.string]))
+    assert not re.search(r"\bTelefon", everything) and not re.search(r"festhalten|festgehalten|festzuhalten", everything)
+
+
+@pytest.mark.parametrize("game", ["five-tribes", "dragon", "han", "maharaja"])
+def test_the_german_terms_name_their_edition_and_page(game):
+    text = (ROOT / "docs/rules" / f"{game}.md").read_text(encoding="utf-8")
+    section = text.split("## Terms in German", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"\b(19|20)\d\d\b", section)  # the edition's year
+    assert "| page |" in section or "no page number is given" in section

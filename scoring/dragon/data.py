@@ -64,7 +64,16 @@ PERSON_NAMES = {
     "scholar": msg("scholar"),
     WILD: msg("“?” card"),
 }
-AGE_NAMES = {"young": msg("young"), "old": msg("old")}
+# A person of a type with two ages, named whole: German puts the age into the word
+# ("junger Gelehrter", not "jung Gelehrter"), so no language composes age and name.
+AGED_NAMES = {
+    ("pyro", "young"): msg("young pyrotechnist"), ("pyro", "old"): msg("old pyrotechnist"),
+    ("warrior", "young"): msg("young warrior"), ("warrior", "old"): msg("old warrior"),
+    ("monk", "young"): msg("young monk"), ("monk", "old"): msg("old monk"),
+    ("healer", "young"): msg("young healer"), ("healer", "old"): msg("old healer"),
+    ("farmer", "young"): msg("young farmer"), ("farmer", "old"): msg("old farmer"),
+    ("scholar", "young"): msg("young scholar"), ("scholar", "old"): msg("old scholar"),
+}
 
 # Actions and the person whose symbols add to each (§9).
 ACTIONS = ("taxes", "build", "harvest", "fireworks", "parade", "research", "privilege")
@@ -154,11 +163,9 @@ def value(kind: str, age: str) -> int:
 
 
 def person_name(person: dict) -> dict[str, str]:
-    name = PERSON_NAMES[person["type"]]
     if len(PERSONS[person["type"]]) == 1:
-        return dict(name)
-    age = AGE_NAMES[person["age"]]
-    return msg("%(age)s %(name)s", age=age, name=name)
+        return dict(PERSON_NAMES[person["type"]])
+    return dict(AGED_NAMES[(person["type"], person["age"])])
 
 
 def labels() -> dict[str, dict[str, str]]:

@@ -1,5 +1,5 @@
 """German at 390 × 844 (issue 30): its long words ("Zugreihenfolgeleiste",
-"Spielplanprofil", "Personenleiste") stay inside their boxes on every page a table reads:
+"Spielplanprofil", "Personenpunkteleiste") stay inside their boxes on every page a table reads:
 no horizontal scroll, and no text sticking out of its own button, cell, label or heading.
 Screenshots: test-artifacts/de-*.png."""
 import pytest
