@@ -13,6 +13,7 @@ from group import roster as roster_log
 from group.roster import RosterConflict, RosterRefused
 from scoring.base import Problem
 from scoring.i18n import msg
+from services.people import change_roster, link_seat
 from web.db import caches, get_db
 from web.organiser import require_organiser
 from web.stats import left_out
@@ -40,12 +41,10 @@ def _change(changes, then, refused, by: dict = roster_log.ORGANISER):
     if by == roster_log.ORGANISER:
         require_organiser(refused)
     try:
-        written = roster_log.append(get_db(), changes, device_id(),
-                                    (request.form.get("client_event_id") or "")[:64] or None, by=by)
+        change_roster(get_db(), changes, device_id(), (request.form.get("client_event_id") or "")[:64] or None, by=by)
     except RosterRefused as refusal:
         response, status = refused(refusal.problems)
         return response, 409 if isinstance(refusal, RosterConflict) else status
-    plays.on_roster_changed(get_db(), written)
     return redirect(then, code=303)
 
 
@@ -161,22 +160,9 @@ def _link(game_id: str, seat: int, by: dict, refused):
         name = roster_log.clean_name(request.form.get("name"))
         if name is None:
             return refused([roster_log.BAD_NAME])
-    db = get_db()
-    cid = (request.form.get("client_event_id") or "")[:64] or None
     try:
-        with store.write_lock(db):
-            roster = _roster()
-            written = []
-            if name is not None:
-                found = roster.by_name(name)
-                if found is None:
-                    written += roster_log.append_locked(db, [("person-added", {"name": name})], device_id(),
-                                                        cid and f"{cid}-added", by=by)
-                person = found["id"] if found else written[-1].seq
-            changes = [("seat-linked", {"game": game_id, "seat": seat, "person": person})]
-            if by["role"] == "seat" and roster.links.get(game_id, {}).get(seat) not in (None, person):
-                changes.insert(0, ("seat-unlinked", {"game": game_id, "seat": seat}))
-            written += roster_log.append_locked(db, changes, device_id(), cid, by=by)
+        link_seat(get_db(), game_id, seat, device_id(), (request.form.get("client_event_id") or "")[:64] or None,
+                  by=by, person=person, name=name, rosters=caches().roster)
     except RosterRefused as refusal:
         caches().roster.forget()  # the cached roster may hold the rolled-back person
         response, status = refused(refusal.problems)
