@@ -198,6 +198,9 @@ class GameKind:
     check_setup: Callable[[list[dict], dict], list[Problem]] | None = None
     tiebreak: Callable[[dict, int], tuple] | None = None
     tiebreak_rule: Text | None = None
+    # The tie-break's values in words for the final sheet ("20 gold, character 2"): the
+    # tuple is for sorting (a character number negated, so that a lower one wins).
+    tiebreak_words: Callable[[list], Text] | None = None
     # Templates under templates/games/<kind>/: _form.html (the move form, always),
     # _board.html (the board view, when has_board) and _setup.html (replaces the
     # generic option fields of the new-game form, when parse_options is given).

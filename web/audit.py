@@ -22,7 +22,7 @@ from group import roster
 from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
-from scoring.i18n import msg
+from scoring.i18n import LANGS, msg
 from web import chart, importing, timing, views
 from web.db import get_db, get_states
 from web.organiser import is_organiser
@@ -262,6 +262,12 @@ def _categories(rows: list[dict]) -> list[dict]:
     return list(seen.values())
 
 
+def _tiebreak_words(game, values: list):
+    if game.tiebreak_words and values:
+        return game.tiebreak_words(values)
+    return {lang: ", ".join(str(v) for v in values) for lang in LANGS}  # figures alike in every language
+
+
 def _ties(game, rows: list[dict]) -> list[dict]:
     """Equal scores: shared ranks, or the game's tie-break that separated them."""
     ties = []
@@ -270,7 +276,7 @@ def _ties(game, rows: list[dict]) -> list[dict]:
         if len(same) > 1:
             ties.append({"score": score, "players": [r["player"] for r in same],
                          "shared": len({r["rank"] for r in same}) == 1,
-                         "ranks": [(r["player"], r["rank"], r["tiebreak"]) for r in same],
+                         "ranks": [(r["player"], r["rank"], _tiebreak_words(game, r["tiebreak"])) for r in same],
                          "rule": game.tiebreak_rule})
     return ties
 

@@ -14,6 +14,7 @@ from group.roster import RosterConflict, RosterRefused
 from scoring.base import Problem
 from scoring.i18n import msg
 from services.people import change_roster, link_seat
+from web import views
 from web.db import caches, get_db
 from web.organiser import require_organiser
 from web.stats import left_out
@@ -41,10 +42,13 @@ def _change(changes, then, refused, by: dict = roster_log.ORGANISER):
     if by == roster_log.ORGANISER:
         require_organiser(refused)
     try:
-        change_roster(get_db(), changes, device_id(), (request.form.get("client_event_id") or "")[:64] or None, by=by)
+        written = change_roster(get_db(), changes, device_id(), (request.form.get("client_event_id") or "")[:64] or None,
+                                by=by)
     except RosterRefused as refusal:
         response, status = refused(refusal.problems)
         return response, 409 if isinstance(refusal, RosterConflict) else status
+    if then == url_for("people.people") and written:  # the roster page says what was done
+        then = url_for("people.people", done=written[-1].seq)
     return redirect(then, code=303)
 
 
@@ -54,8 +58,18 @@ def people(problems=(), status: int = 200):
     totals = statistics.totals(plays.read(get_db(), roster, leave_out=left_out(), cache=caches().plays))
     rows = [{**p, **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
             for p in roster.active()]
-    return render_template("stats/people.html", people=rows, problems=list(problems),
+    return render_template("stats/people.html", people=rows, problems=list(problems), done=_done(),
+                           names={pid: p["name"] for pid, p in roster.people.items()},
                            client_event_id=secrets.token_hex(16), form=request.form), status
+
+
+def _done():
+    """The change the organiser just made (``?done=<seq>``), for its confirmation line."""
+    seq = request.args.get("done", type=int)
+    if not seq or seq < 1:
+        return None
+    found = roster_log.read_log(get_db(), after=seq - 1, upto=seq)
+    return found[0] if found else None
 
 
 def _people_refused(problems, status: int = 422):
@@ -93,8 +107,10 @@ def log(problems=(), status: int = 200):
     newest = roster.seq - LOG_PAGE * page
     events = roster_log.read_log(get_db(), after=max(0, newest - LOG_PAGE), upto=max(0, newest))
     names = {pid: p["name"] for pid, p in roster.people.items()}
+    games = views.game_names(get_db(), [g for e in events for g in (e.data.get("game"), (e.by or {}).get("game"))
+                                        if isinstance(g, str)])
     return render_template("stats/roster_log.html", events=list(reversed(events)), roster=roster,
-                           names=names, problems=list(problems), more=newest > LOG_PAGE, page=page,
+                           names=names, games=games, problems=list(problems), more=newest > LOG_PAGE, page=page,
                            client_event_id=secrets.token_hex(16)), status
 
 

@@ -222,8 +222,9 @@ def person(person: int):
         rated = plays.rated(get_db(), roster, left_out(), caches().plays)
         mine = {key: table[canonical] for key, table in rated.items() if canonical in table}
         start = ratings.Rating().conservative  # where everyone starts: the line's first point
-        trends = {key: stats_chart.trend([start] + [p["rating"] for p in r.trend],
-                                         gettext("Rating play by play"))
+        # the line ends on the rating the text shows, written as the text writes it (3,3 not 3.2)
+        trends = {key: stats_chart.trend([start] + [p["rating"] for p in r.trend][:-1] + [r.conservative],
+                                         gettext("Rating play by play"), number(r.conservative))
                   for key, r in mine.items()}
         return _render("stats/person.html", roster, filters, person=roster.people[canonical],
                        figures=figures, chart=chart, ratings=mine, trends=trends)

@@ -37,9 +37,10 @@ def _bar(row: dict, y: int, length: float, fill: str) -> str:
     return f'<a href="{escape(row["href"])}">{bar}</a>' if row.get("href") else bar
 
 
-def trend(values: list[float], label: str, height: int = 60) -> Markup:
+def trend(values: list[float], label: str, last: str, height: int = 60) -> Markup:
     """A small line of how a number moved, oldest on the left, with its last value
-    written at the end (a rating play by play); nothing for fewer than two points."""
+    written at the end as ``last`` (as the page's text writes it: a rating play by play);
+    nothing for fewer than two points."""
     if len(values) < 2:
         return Markup("")
     low, high = min(values), max(values)
@@ -52,4 +53,4 @@ def trend(values: list[float], label: str, height: int = 60) -> Markup:
                   f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg"><title>{escape(label)}</title>'
                   f'<polyline points="{points}" fill="none" stroke="{FILLS[0]}" stroke-width="2"/>'
                   f'<text x="{room + 6}" y="{min(height - 2, last_y + 5):.1f}" font-size="13" font-weight="700" '
-                  f'fill="currentColor">{values[-1]:.1f}</text></svg>')
+                  f'fill="currentColor">{escape(last)}</text></svg>')

@@ -58,7 +58,7 @@ def _countdown(clock: turns.Clock, current: turns.Turn, rows: dict) -> dict | No
     timer = clock.timer or {}
     lefts = []
     if timer.get("turn"):
-        lefts.append(("turn", timer["turn"] - current.seconds))
+        lefts.append(("turn", timer["turn"] - current.timed))
     if timer.get("total") and current.seat in rows:
         lefts.append(("total", rows[current.seat]["left"]))
     if not lefts:

@@ -24,7 +24,7 @@ from scoring.base import FormError, GameKind, Problem
 from scoring.i18n import joined, msg
 from web import address, timing
 from web.db import caches, get_db, get_states
-from web.i18n import current_lang
+from web.i18n import current_lang, day, tr
 from web.seating import seat_cookie
 
 STALE_FORM = Problem("core §2", msg("Someone else recorded a move meanwhile, so yours was not saved. Below: what changed, and what to do with yours."))
@@ -476,6 +476,17 @@ def _title(db, row, game) -> dict:
         return game.title
     created = store.read_events(db, row["id"], upto=1)
     return game.title_for(created[0].data.get("options", {}) if created else {})
+
+
+def game_names(db, game_ids) -> dict[str, str]:
+    """Each game as a player knows it, "Han · 2026. nov. 27.", for pages that name games
+    (the roster's log); a game that is not here (a BG Stats play) keeps its id."""
+    named = {}
+    for game_id in set(game_ids):
+        row = store.game_row(db, game_id) if isinstance(game_id, str) else None
+        if row is not None:
+            named[game_id] = f"{tr(_title(db, row, get_game(row['kind'])))} · {day(row['created_at'])}"
+    return named
 
 
 def game_summaries(db, finished: bool, page: int) -> tuple[list[dict], bool]:

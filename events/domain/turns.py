@@ -52,11 +52,22 @@ class Turn:
     last: int                 # the last event recorded in it
     seconds: float = 0.0      # counted: breaks left out
     limit: int | None = None  # the turn timer in force when it ended (the running one: now), seconds
+    timed_from: float = 0.0   # its seconds when that timer was set: one set mid-turn counts from then
+
+    @property
+    def timed(self) -> float:
+        """Seconds the turn timer has counted (from the turn's start, or from when it was set)."""
+        return self.seconds - self.timed_from
 
     @property
     def over(self) -> float:
         """Seconds beyond the turn timer (0 within it, or with no timer)."""
-        return max(0.0, self.seconds - self.limit) if self.limit else 0.0
+        return max(0.0, self.timed - self.limit) if self.limit else 0.0
+
+    def time_by(self, limit: int | None) -> None:
+        """The turn timer in force from here on: a new one counts this turn from now."""
+        if limit != self.limit:
+            self.limit, self.timed_from = limit, self.seconds
 
 
 @dataclass
@@ -145,8 +156,8 @@ class Tally:
             turn = _turn_for(result, self.by_key, before, i)
             if turn is not None:
                 turn.last = i + 1
+                turn.time_by((before.timer or {}).get("turn"))
                 turn.seconds += spent
-                turn.limit = (before.timer or {}).get("turn")
         self.upto = max(self.upto, len(times))
 
     def finish(self, times: list[float], marks: list[Mark]) -> Clock:
@@ -157,7 +168,7 @@ class Tally:
         result, after = self.result, marks[-1]
         current = _turn_for(result, self.by_key, after, len(times))
         if current is not None:
-            current.limit = (after.timer or {}).get("turn")
+            current.time_by((after.timer or {}).get("turn"))
         return replace(result, turns=list(result.turns), last=times[-1], current=current,
                        paused=after.paused, paused_at=result.paused_at if after.paused else None,
                        timer=after.timer, over=after.over)

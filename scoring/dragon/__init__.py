@@ -15,7 +15,7 @@ from scoring.dragon.check import check
 from scoring.dragon.data import EVENT_TYPES, OPTIONS, RULES_VERSION, labels
 from scoring.dragon.demo import demo
 from scoring.dragon.forms import describe, parse_form
-from scoring.dragon.score import is_over, score, tiebreak
+from scoring.dragon.score import is_over, score, tiebreak, tiebreak_words
 from scoring.dragon.turns import turn
 from scoring.dragon.setup import setup, setup_v1
 from scoring.dragon.view import view
@@ -26,7 +26,7 @@ GAME = GameKind(
     min_players=2, max_players=5, rules_version=RULES_VERSION, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over,
     describe=describe, parse_form=parse_form, options=OPTIONS, categories=labels(),
-    tiebreak=tiebreak,
+    tiebreak=tiebreak, tiebreak_words=tiebreak_words,
     tiebreak_rule=msg("Ties: the player further ahead on the person track wins."),
     has_board=True, demo=demo, view=view, templates=frozenset({"_board.html", "_players.html", "_live_oob.html", "_form_fields.html"}), turn=turn,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from scoring.base import ScorePart
 from scoring.dragon.data import CATEGORIES
+from scoring.i18n import msg
 
 
 def score(state: dict) -> dict[int, list[ScorePart]]:
@@ -21,6 +22,11 @@ def score(state: dict) -> dict[int, list[ScorePart]]:
 
 def is_over(state: dict) -> bool:
     return state["next"]["step"] == "over"
+
+
+def tiebreak_words(values: list) -> dict[str, str]:
+    """(track, arrival): the space is what the table counts; the arrival orders one space."""
+    return msg("person track %(space)s", space=values[0])
 
 
 def tiebreak(state: dict, seat: int) -> tuple:

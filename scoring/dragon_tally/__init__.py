@@ -19,6 +19,6 @@ GAME = GameKind(
     kind="dragon-tally", bgg_id=31594, title=msg("In the Year of the Dragon – final tally"),
     min_players=2, max_players=5, rules_version=1, event_types=EVENT_TYPES,
     setup=setup, check=check, apply=apply, score=score, is_over=is_over, describe=describe,
-    parse_form=parse_form, categories=labels(), tiebreak=tiebreak,
+    parse_form=parse_form, categories=labels(), tiebreak=tiebreak, tiebreak_words=DRAGON.tiebreak_words,
     tiebreak_rule=DRAGON.tiebreak_rule, demo=demo, templates=frozenset({"_live_oob.html"}),
 )

@@ -347,4 +347,8 @@ def tiebreak(state: dict, seat: int) -> tuple:
     return (sum(supply(state, seat).values()),) if is_over(state) else ()
 
 
+def tiebreak_words(values: list) -> dict[str, str]:
+    return msg("%(count)s unplaced pagodas, envoys and fortresses", count=values[0])
+
+
 TIEBREAK_RULE = msg("Tie: most unplaced pagodas + envoys + fortresses wins.")

@@ -12,7 +12,7 @@ GAME = GameKind(
     rules_version=setup.RULES_VERSION, event_types=data.EVENT_TYPES, setup=setup.setup, check=check.check,
     apply=apply.apply, score=score.score, is_over=score.is_over, describe=forms.describe,
     parse_form=forms.parse_form, options=data.OPTIONS, categories=data.LABELS,
-    check_setup=setup.check_setup, tiebreak=score.tiebreak,
+    check_setup=setup.check_setup, tiebreak=score.tiebreak, tiebreak_words=score.tiebreak_words,
     tiebreak_rule=msg("Equal palaces: more gold wins, then the lower character number (with secret gold it decides only once the game is over)."),
     has_board=True, demo=demo.demo, parse_options=forms.parse_options, view=view.view, redact=view.redact,
     templates=frozenset({"_board.html", "_setup.html", "_live_oob.html", "_form_fields.html"}),

@@ -87,5 +87,13 @@ def tiebreak(state: dict, seat: int) -> tuple:
     return (state["gold"][seat], -(number or 99))
 
 
+def tiebreak_words(values: list) -> dict[str, str]:
+    """The tie-break's (gold, -character) as the table says it: "20 gold, character 2"."""
+    gold, negated = values
+    if -negated == 99:  # no character card
+        return msg("%(gold)s gold", gold=gold)
+    return msg("%(gold)s gold, character %(number)s", gold=gold, number=-negated)
+
+
 def is_over(state: dict) -> bool:
     return state["phase"] == "over"

@@ -103,3 +103,20 @@ def test_no_button_of_a_dispute_breaks_a_word_in_two(live_server, new_phone, loc
     screenshot(phone, f"fit-dispute-{lang}")
     assert phone.evaluate(SPLIT_WORDS) == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.parametrize("kind", ["dragon", "five-tribes"])
+def test_the_turn_time_table_fits_the_final_sheet_in_german(live_server, new_phone, kind):
+    """Issue 39 §11: the final sheet's turn-time table was 467 px wide in a 366 px box, and
+    German's "Längste" column was cut to "8:1" (its box scrolls, nothing told it did)."""
+    players, options, moves = GAMES[kind].demo()
+    created = _api(live_server, "/api/games", {"kind": kind, "players": players, "options": options})
+    token = created["seats"][0]["token"]
+    for seq, (type_, data) in enumerate([("timer-set", {"turn": 600, "total": 0}), *moves], start=1):
+        _api(live_server, f"/api/games/{created['id']}/events",
+             {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"timed-{seq}"}, token)
+    phone = new_phone("de-DE")
+    phone.goto(f"{live_server}/games/{created['id']}/final")
+    box = phone.get_by_test_id("turn-times").locator(".scroll")
+    expect(box).to_be_visible()
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), box.evaluate("b => [b.scrollWidth, b.clientWidth]")

@@ -196,7 +196,7 @@ def test_dragon_tally_has_no_turns_only_the_time_it_took():
 
 def test_the_turn_timer_counts_turns_over_it_and_the_chess_clock_what_is_left():
     log = Log("han")
-    log.add(10, "timer-set", {"turn": 30, "total": 120})
+    log.add(0, "timer-set", {"turn": 30, "total": 120})
     log.next(40, "pieces-placed")        # Anita 40 s: 10 over
     log.next(60, "pieces-placed")        # 20 s: within
     log.next(100, "card-exchanged")      # 40 s: over
@@ -206,6 +206,19 @@ def test_the_turn_timer_counts_turns_over_it_and_the_chess_clock_what_is_left():
     assert [rows[s]["over"] for s in range(3)] == [1, 0, 1]
     assert [rows[s]["left"] for s in range(3)] == [70, 100, 80]
     assert clock.done[0].over == 10 and clock.current.limit == 30
+
+
+def test_a_turn_timer_set_mid_turn_counts_that_turn_from_when_it_was_set():
+    """Issue 39 §11: a 0:20 timer set 64 s into a turn said "Time is up · +0:44" at once."""
+    log = Log("han")
+    log.add(64, "timer-set", {"turn": 20})
+    clock = log.clock()
+    assert clock.current.seconds == 64 and clock.current.timed == 0 and clock.current.over == 0
+    log.next(74, "pieces-placed")        # Anita: 74 s, 10 of them timed: within
+    log.add(80, "timer-set", {"turn": 30})
+    log.next(130, "pieces-placed")       # the next seat: 56 s, 50 since the new timer: 20 over
+    clock = log.clock()
+    assert [t.over for t in clock.done] == [0, 20]
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))

@@ -115,3 +115,18 @@ def test_the_cli_prints_the_link_and_make_run_until_it_is_opened(tmp_path):
     renewed = runner.invoke(args=["new-organiser-link", "--host", "192.168.1.20"]).output
     again = runner.invoke(args=["organiser-link", "--until-opened", "--host", "192.168.1.20"]).output
     assert LINK.search(renewed).group(0) in again  # a new link: printed again until it is opened
+
+
+def test_renaming_and_merging_say_what_was_done_and_the_log_names_games_as_players_know_them(hall):
+    """Issue 39 §11: a rename or a merge gave no word back; the roster's log named a game by
+    its id ("ov4066witj 3. hely")."""
+    app, organiser, seated, stranger, game, db = hall
+    ids = {p["name"]: p["id"] for p in roster.load(db).active()}
+    renamed = organiser.post(f"/people/{ids['Anna']}/rename", data={"csrf_token": organiser.token, "name": "Anna K."},
+                             follow_redirects=True).get_data(as_text=True)
+    assert 'data-testid="roster-done"' in renamed and "Renamed to Anna K." in renamed
+    merged = organiser.post("/people/merge", data={"csrf_token": organiser.token, "source": ids["Béla"],
+                                                   "into": ids["Anna"]}, follow_redirects=True).get_data(as_text=True)
+    assert "Merged: Béla’s plays are Anna K.’s now." in merged
+    log = organiser.get("/people/log").get_data(as_text=True)
+    assert "Generic score pad · " in log and f">{game}<" not in log

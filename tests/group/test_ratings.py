@@ -165,3 +165,18 @@ def test_a_forged_game_is_left_out_of_the_ratings(app, client, db):
     app.extensions["tablescribe"].forget()  # a server started after the change
     rows = client.get("/api/stats").get_json()["ratings"]["scorepad"]
     assert [(r["person"], r["plays"]) for r in rows][0] == (anna, 1) and all(r["plays"] == 1 for r in rows)
+
+
+@pytest.mark.parametrize("lang", ["de", "hu", "en"])
+def test_the_person_page_writes_one_rating_in_its_text_and_at_its_lines_end(client, db, lang):
+    """Issue 39 §11: a German page said 3,3 in the text and 3.2 at the end of the line (the
+    line's last point rounded twice, and written with a decimal point)."""
+    import re
+    for scores in ([30, 20], [10, 20], [25, 24], [13, 40]):
+        _scorepad(db, scores, ["Anna", "Béla"])
+    anna = roster.load(db).by_name("Anna")["id"]
+    client.set_cookie("lang", lang)
+    person = client.get(f"/stats/people/{anna}").get_data(as_text=True)
+    text = re.search(r'<strong class="rating">([^<]+)</strong>', person).group(1)
+    at_the_end = re.search(r'class="stat-trend".*?<text [^>]*>([^<]+)</text></svg>', person, re.S).group(1)
+    assert at_the_end == text

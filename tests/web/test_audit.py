@@ -188,6 +188,22 @@ def test_the_final_page_names_a_tie_break_when_the_game_has_one(client, db, monk
     assert "The tie-break decides (earlier seat wins): Anna 1." in html
 
 
+def test_the_tie_break_line_says_its_values_in_words_not_its_sorting_key(client, db, monkeypatch):
+    """Issue 39 §11: Maharaja's tie-break read "Csilla 2. (20, -2)", a negated character
+    number (the sorting key) read as minus two."""
+    from scoring import maharaja
+    kind = dataclasses.replace(scorepad.GAME, tiebreak=lambda state, seat: (20, -(seat + 1)),
+                               tiebreak_rule=maharaja.GAME.tiebreak_rule, tiebreak_words=maharaja.GAME.tiebreak_words)
+    monkeypatch.setitem(GAMES, "scorepad", kind)
+    gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 3}),
+                    (1, "points-recorded", {"seat": 1, "points": 3})])
+    record(db, gid, "game-ended", {}, 3, 0, "phone-0", "end")
+    html = client.get(f"/games/{gid}/final?lang=en").get_data(as_text=True)
+    assert "Anna 1. (20 gold, character 1), Béla 2. (20 gold, character 2)" in html and "(20, -2)" not in html
+    assert "Béla 2. (20 arany, 2. karakter)" in client.get(f"/games/{gid}/final?lang=hu").get_data(as_text=True)
+    assert "Béla 2. (20 Gold, Person 2)" in client.get(f"/games/{gid}/final?lang=de").get_data(as_text=True)
+
+
 def test_score_race_chart_has_a_line_per_player_and_marks_the_step(client, game):
     svg = str(race_chart([{0: 0, 1: 0}, {0: 5, 1: 0}, {0: 5, 1: -3}], [{"name": "A", "colour": "red"},
                                                                       {"name": "B<", "colour": ""}], at=2))
