@@ -14,6 +14,8 @@ import time
 import urllib.request
 
 import pytest
+import tzlocal
+import tzlocal.unix
 
 from app import create_app
 from tests.conftest import ROOT, free_port
@@ -137,6 +139,10 @@ def test_ctrl_c_stops_make_run_without_a_traceback(tmp_path):
 def test_the_clock_is_the_host_machines_time_zone_unless_timezone_says_another(monkeypatch):
     monkeypatch.delenv("TIMEZONE", raising=False)
     monkeypatch.setenv("TZ", "Asia/Tokyo")  # tzlocal reads TZ first, then /etc/localtime
+    # tzlocal keeps the zone it found first (an earlier test's app): found again here, and
+    # the earlier one back after this test
+    monkeypatch.setattr(tzlocal.unix, "_cache_tz_name", None)
+    tzlocal.reload_localzone()
     assert create_app().config["TIMEZONE"] == "Asia/Tokyo"
     monkeypatch.setenv("TIMEZONE", "Europe/Lisbon")
     assert create_app().config["TIMEZONE"] == "Europe/Lisbon"
