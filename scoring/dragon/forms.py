@@ -143,6 +143,11 @@ def _join(items, lang: str) -> str:
 
 def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
     said = DESCRIBE[move.type](move.data)
+    left = ((state or {}).get("left") or {}).get(str(move.seq))
+    if left:  # whom the form's choice named: the person replaced, the persons released
+        persons = joined(", ", [msg("%(text)s (palace %(value)s)", text=person_name(p), value=p["palace"] + 1)
+                                for p in left])
+        said = msg("%(said)s – left: %(persons)s", said=said, persons=persons)
     if "seat" not in move.data:
         return said
     who = player_name(players, move.data["seat"])

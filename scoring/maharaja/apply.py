@@ -325,6 +325,7 @@ def _swap(state, move):
     state["characters"][number - 1] = seat
     if holder is not None:
         state["picks"].append(holder)
+        state.setdefault("taken_from", {})[str(move.seq)] = holder  # the log names whose it was (§12)
 
 
 def _pick(state, move):

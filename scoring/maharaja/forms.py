@@ -247,6 +247,9 @@ def describe(move: Move, players: list[dict], state: dict | None = None) -> dict
     it is the log's to say."""
     line = LINES.get(move.type)
     said = line(move.data, _names(state)) if line else dict(EVENT_TYPES[move.type].label)
+    loser = ((state or {}).get("taken_from") or {}).get(str(move.seq))
+    if loser is not None:  # the swap's option named the player it took the character from
+        said = msg("%(said)s (taken from %(who)s)", said=said, who=player_name(players, loser))
     seat = actor(move, state)
     if seat is None:
         return said

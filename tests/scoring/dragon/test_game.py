@@ -1,5 +1,7 @@
 """In the Year of the Dragon: every worked example of the Hungarian rulebook as a named
 test (docs/rules/dragon.md §25), and the rule checks with their citations."""
+import re
+
 import pytest
 
 from scoring.base import Move, clone
@@ -663,3 +665,15 @@ def test_whole_games_by_a_bot_keep_every_invariant(n, seed):
         parts = final_parts({"score": 0, **{k: player[k] for k in ("yuan", "rice", "fireworks", "palaces")}})
         for category in ("persons", "monks", "money"):
             assert table.points(seat, category) == parts[category]
+
+
+def test_the_log_names_who_left_a_palace():
+    """Issue 34: a release's line said only "2 person(s) released", a replacement's "palace 1,
+    replacing" — the form named them, so does the line (the persons, with their palaces)."""
+    from events.domain.projection import describe, fold
+    from scoring.dragon import GAME
+    from tests.scoring.test_contract import _events_of_demo
+    events = _events_of_demo(GAME)
+    release = next(e for e in events if e.type == "dragon-persons-released")
+    line = describe(fold(events, upto=release.seq), release)["en"]
+    assert re.fullmatch(r"Anna: 2 person\(s\) released – left: .+ \(palace 1\), .+ \(palace 2\)", line), line

@@ -275,3 +275,18 @@ def test_the_swap_offers_every_other_character_under_its_own_number(app, client)
     offered = re.findall(r'<option value="(\d+)">(\d+)\. ', select)
     assert [value for value, _ in offered] == [label for _, label in offered]
     assert [int(value) for value, _ in offered] == [1, 2, 3, 4, 6, 7]  # Béla holds the Builder, 5 (of 7 with the Yogi)
+
+
+def test_the_log_names_whom_a_swapped_character_was_taken_from(app, client):
+    """Issue 34 item 2: the swap's option names the character's holder ("7. Yogi – Anna"), so does
+    its line in the log: a bank character's line says no one."""
+    players, options, moves = M.demo()
+    db = store.connect(app.config["DATABASE"])
+    created = new_game(db, "maharaja", players, options, "dev")
+    client.set_cookie(f"seat_{created['id']}", created["seats"][1]["token"])
+    client.set_cookie("lang", "en")
+    upto = next(i for i, (type_, _) in enumerate(moves) if type_ == "character-picked") + 1
+    for seq, (type_, data) in enumerate(moves[:upto], start=1):
+        record(db, created["id"], type_, data, seq, 0, "dev", f"d{seq}")
+    page = client.get(f"/games/{created['id']}").data.decode()
+    assert "Béla: Swapped to: Yogi (taken from Anna)" in page and "Anna: Picked: Artist" in page
