@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-import unicodedata
 from dataclasses import dataclass, field
 
 from events.application import integrity
@@ -23,9 +22,9 @@ from events.storage import store
 from scoring.base import Problem
 from scoring.i18n import joined
 from scoring.i18n import msg
-from scoring.schema import has_direction_control
+from scoring import text
 
-MAX_NAME = 40
+MAX_NAME = text.NAME.most
 VERSION = 2  # 2: every change names who made it (``data.by``); a version-1 change names nobody
 TYPES = ("person-added", "person-renamed", "people-merged", "seat-linked", "seat-unlinked",
          "play-imported", "change-reverted")
@@ -123,18 +122,19 @@ class Roster:
 # ---- the rules of a change (docs/people.md) ------------------------------------------
 
 def clean_name(raw) -> str | None:
-    """A name as stored, or None when it is no usable name: empty, too long, or holding
-    control characters, unpaired surrogates or the replacement character (what invalid
-    UTF-8 turns into)."""
-    if not isinstance(raw, str):
-        return None
-    name = unicodedata.normalize("NFC", " ".join(raw.split())) if _clean_text(raw) else ""
-    return name if 1 <= len(name) <= MAX_NAME else None
+    """A name as stored (the one text policy, scoring/text.py: NFC, one space between
+    words), or None when the policy refuses it: empty, too long, holding a control or
+    direction character, an unpaired surrogate or the replacement character (what invalid
+    UTF-8 turns into). ``name_or_why`` says why."""
+    return text.clean_or_none(raw, text.NAME)
 
 
-def _clean_text(raw: str) -> bool:
-    return not has_direction_control(raw) and \
-        not any(unicodedata.category(c) in ("Cc", "Cs", "Co") or c == "\ufffd" for c in raw)
+def name_or_why(raw) -> tuple[str | None, Problem | None]:
+    """(the name as stored, None), or (None, why the policy refuses it, citing people §1)."""
+    try:
+        return text.clean(raw, text.NAME), None
+    except text.BadText as refused:
+        return None, Problem("people §1", refused.why)
 
 
 BAD_NAME = Problem("people §1", msg("A name is 1–%(MAX_NAME)s characters without control characters.", MAX_NAME=MAX_NAME))
@@ -523,8 +523,9 @@ def resolve_players(roster: Roster, players: list[dict]) -> tuple[list[dict], li
             names.append({**{k: v for k, v in player.items() if k != "person"}, "name": person["name"]})
             people.append(person["id"])
         else:
-            if not _clean_text(str(player.get("name", ""))):  # e.g. an unpaired surrogate from JSON
-                raise RosterRefused([BAD_NAME])
+            name, why = name_or_why(str(player.get("name", "")))  # e.g. an unpaired surrogate from JSON
+            if why is not None:
+                raise RosterRefused([why])
             names.append(player)
             people.append(str(player.get("name", "")).strip())
     return names, people

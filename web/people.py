@@ -78,17 +78,17 @@ def _people_refused(problems, status: int = 422):
 
 @bp.post("/people")
 def add_person():
-    name = roster_log.clean_name(request.form.get("name"))
-    if name is None:
-        return _people_refused([roster_log.BAD_NAME])
+    name, why = roster_log.name_or_why(request.form.get("name"))
+    if why is not None:
+        return _people_refused([why])
     return _change([("person-added", {"name": name})], url_for("people.people"), _people_refused)
 
 
 @bp.post("/people/<int:person>/rename")
 def rename(person: int):
-    name = roster_log.clean_name(request.form.get("name"))
-    if name is None:
-        return _people_refused([roster_log.BAD_NAME])
+    name, why = roster_log.name_or_why(request.form.get("name"))
+    if why is not None:
+        return _people_refused([why])
     return _change([("person-renamed", {"person": person, "name": name})],
                    url_for("people.people"), _people_refused)
 
@@ -173,9 +173,9 @@ def _link(game_id: str, seat: int, by: dict, refused):
     unlinks explicitly). One transaction."""
     person, name = _int(request.form.get("person")), None
     if person is None:
-        name = roster_log.clean_name(request.form.get("name"))
-        if name is None:
-            return refused([roster_log.BAD_NAME])
+        name, why = roster_log.name_or_why(request.form.get("name"))
+        if why is not None:
+            return refused([why])
     try:
         link_seat(get_db(), game_id, seat, device_id(), (request.form.get("client_event_id") or "")[:64] or None,
                   by=by, person=person, name=name, rosters=caches().roster)

@@ -16,6 +16,7 @@ from events.application.table import Refused, ReusedId, StaleSequence, record
 from events.domain import photo_limits
 from events.domain.projection import TableState, voided_in
 from events.storage import store
+from scoring import text
 from scoring.base import Problem
 from scoring.i18n import msg
 from web import decoding, views
@@ -42,9 +43,10 @@ def upload(game_id: str):
     seat = require_seat(game_id, refuse)
     if about not in ABOUT or (about == "dispute") != (dispute is not None):
         return refuse([NO_SUCH_PHOTO_TARGET], 422)
-    caption = (request.form.get("caption") or "").strip()
-    if len(caption) > photo_limits.MAX_CAPTION:
-        return refuse([Problem("core §9", msg("A caption takes at most %(MAX_CAPTION)s characters.", MAX_CAPTION=photo_limits.MAX_CAPTION))], 422)
+    try:  # the one text policy (scoring/text.py), before the file is read
+        caption = text.clean(request.form.get("caption") or "", text.CAPTION)
+    except text.BadText as refused:
+        return refuse([Problem("core §9", refused.why)], 422)
     if len(table.photos) >= photo_limits.MAX_PHOTOS:  # before the file is read or decoded
         return refuse([photos.TOO_MANY], 422)
     raw = _chosen_file()

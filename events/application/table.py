@@ -18,15 +18,15 @@ from events.domain.event import Event, NewEvent
 from events.domain.projection import TableState, fold, rules_check, upcast
 from events.storage import store
 from events.storage.store import StaleSequence, WithTheEvent, with_the_event
-from scoring import get_game, rules_for
+from scoring import get_game, rules_for, text
 from scoring.base import FormError, Problem
 from scoring.i18n import msg
 from scoring.schema import schema_said_all, strict_validator
 
 from events.domain.palette import COLOUR_IDS
-from scoring.schema import has_direction_control, unencodable_path
+from scoring.schema import unencodable_path
 
-MAX_NAME = 40
+MAX_NAME = text.NAME.most
 # Game ids: letters and digits only, a letter first, so every command line (no leading
 # "-"), URL and file name takes one as it is; 10 characters ≈ 51 random bits.
 ID_FIRST, ID_REST = "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -130,10 +130,11 @@ def _set_up(db, kind: str, players: list[dict], options: dict | None):
     game = get_game(kind)
     if game is None:
         raise Refused([Problem("core §1", msg("Unknown game kind %(kind)s.", kind=repr(kind)))])
-    players = [{"name": str(p.get("name", "")).strip(), "colour": str(p.get("colour") or "")}
+    players = [{"name": _tidy_name(p.get("name", "")), "colour": str(p.get("colour") or "")}
                for p in players]
     options = {**game.default_options(), **(options or {})}
     problems = text_problems({"players": players, "options": options})
+    options = text.normalized(options)  # the one text policy's composed form (scoring/text.py)
     if problems:
         raise Refused(problems)
     completing = boards.asks_completion(game, options.get("board"))
@@ -151,6 +152,13 @@ def _created_event(kind: str, game, players: list[dict], options: dict, origin: 
     return Event(1, "game-created", CORE_VERSION, data, None, "", "", "", "")
 
 
+def _tidy_name(raw) -> str:
+    """A player's name as the text policy stores it (NFC, one space between words); left as
+    typed when the policy refuses it, so ``check_setup`` says why."""
+    raw = str(raw)
+    return text.clean_or_none(raw, text.NAME) or raw.strip()
+
+
 def _refused_if_bad(step, *args):
     try:
         return step(*args)
@@ -162,11 +170,13 @@ def check_setup(game, players: list[dict], options: dict) -> list[Problem]:
     problems = []
     if not game.min_players <= len(players) <= game.max_players:
         problems.append(Problem("core §1", msg("This game takes %(min_players)s–%(max_players)s players.", min_players=game.min_players, max_players=game.max_players)))
-    if any(not p["name"] or len(p["name"]) > MAX_NAME for p in players):
-        problems.append(Problem("core §1", msg("Every player needs a name of at most %(MAX_NAME)s characters.", MAX_NAME=MAX_NAME)))
-    turned = [i + 1 for i, p in enumerate(players) if has_direction_control(p["name"] or "")]
-    if turned:
-        problems.append(Problem("core §1", msg("Player %(value)s's name holds a text direction control character (it would turn how names are shown).", value=', '.join(map(str, turned)))))
+    for i, p in enumerate(players):
+        why = text.why_not(p["name"], text.NAME)  # the one text policy (scoring/text.py)
+        if why is not None:
+            problems.append(Problem("core §1", msg("Player %(n)s: %(why)s", n=i + 1, why=why)))
+    bad_option = text.payload_why_not(options)
+    if bad_option is not None:
+        problems.append(Problem("core §1", bad_option[1]))
     odd = sorted({p["colour"] for p in players if p["colour"] and p["colour"] not in COLOUR_IDS})
     if odd:
         problems.append(Problem("core §1", msg("Unknown colour %(value)s; the palette has %(value2)s.", value=', '.join(odd)[:80], value2=', '.join(sorted(COLOUR_IDS)))))
@@ -202,6 +212,9 @@ def _check_shape(table: TableState, type_: str, data) -> list[Problem]:
     problems = text_problems({"type": type_, "data": data})
     if problems:
         return problems
+    bad_text = text.payload_why_not(data)  # notes, reasons, captions…: the one text policy
+    if bad_text is not None:
+        return [Problem("core §2", bad_text[1])]
     if type_ not in CORE_EVENTS and type_ not in game.event_types:
         return [Problem("core §2", msg("Unknown event type %(type)s.", type=repr(type_)))]
     if not isinstance(data, dict):
@@ -241,6 +254,7 @@ def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | No
     UnknownGame, StaleSequence, Refused, ReusedId. ``states``: the app's cache of folded
     states (web/db.py), which it keeps up to date; without it the game is folded whole.
     ``blobs``: the bytes a photo event names, stored with it (events/application/photos.py)."""
+    data = text.normalized(data)  # what is typed is stored composed (NFC), as every phone types it
     problems = text_problems({"client_event_id": client_event_id, "device": device}) \
         or photos.unbacked(type_, data, blobs)
     if problems:

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from typing import Callable, Mapping
 
+from scoring import text as text_policy
 from scoring.base import Move, text
 from scoring.forms import fail as _fail
 from scoring.forms import form_int, player_name
@@ -17,6 +18,7 @@ from scoring.i18n import msg
 
 MAX_CHAIN_ROWS = 12
 RULE = "docs/rules/han.md §"  # + the section a field belongs to
+END_REASON = text_policy.TextRule(text_policy.REASON.what, 200)  # game-ended's reason (data.py)
 
 
 # ---- set-up ----------------------------------------------------------------------
@@ -190,7 +192,11 @@ def _pile_out(state: dict, form) -> dict:
 
 def _ended(state: dict, form) -> dict:
     """The confirmation and reason the app asks for while a player could still place."""
-    return {"confirmed": form.get("confirm_end") in ("1", "on"), "reason": (form.get("end_reason") or "").strip()[:200]}
+    try:  # the one text policy (scoring/text.py): a reason too long is refused, never cut
+        reason = text_policy.clean(form.get("end_reason") or "", END_REASON)
+    except text_policy.BadText as refused:
+        _fail(refused.why, RULE + "4.2")
+    return {"confirmed": form.get("confirm_end") in ("1", "on"), "reason": reason}
 
 
 def _score_area(state: dict, form) -> dict:

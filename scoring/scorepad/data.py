@@ -2,6 +2,7 @@
 docs/rules/scorepad.md (the ``R_*`` references below)."""
 from __future__ import annotations
 
+from scoring import text
 from scoring.base import EventSpec, Option
 from scoring.i18n import msg
 from scoring.schema import count, obj
@@ -15,9 +16,9 @@ R_ROW = f"{RULES} §5"
 R_GAME = f"{RULES} §7"
 
 MAX_ABS_POINTS = 1_000_000
-MAX_NOTE = 200
+MAX_NOTE = text.NOTE.most  # the one text policy (scoring/text.py)
 MAX_ROUND = 100_000
-MAX_TITLE = 100
+MAX_TITLE = text.TITLE.most
 MAX_BGG_ID = 99_999_999
 
 # What the pad is kept for, both optional (§7): the statistics group plays by it and a BG

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
+from scoring import text
 from scoring.base import Move, player
 from scoring.forms import fail, form_int, parse_action, player_name
 from scoring.i18n import joined
 from scoring.i18n import msgn
 from scoring.i18n import msg
-from scoring.scorepad.data import EVENT_TYPES, MAX_NOTE, MAX_ROUND, R_FORM
+from scoring.scorepad.data import EVENT_TYPES, MAX_ROUND, R_FORM
 
 
 def parse_form(state: dict, form: Mapping[str, str]) -> tuple[str, dict]:
@@ -43,10 +44,10 @@ def _row(state: dict, form) -> dict:
 
 
 def _note(form) -> str:
-    note = (form.get("note") or "").strip()
-    if len(note) > MAX_NOTE:
-        fail(msg("The note may be at most %(MAX_NOTE)s characters (got %(count)s).", MAX_NOTE=MAX_NOTE, count=len(note)), R_FORM)
-    return note
+    try:  # the one text policy (scoring/text.py): refused with the reason, never cut
+        return text.clean(form.get("note") or "", text.NOTE)
+    except text.BadText as refused:
+        fail(refused.why, R_FORM)
 
 
 PARSERS: dict[str, Callable[[dict, Mapping], dict]] = {

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from scoring.base import Problem
 from scoring.i18n import msg
-from scoring.scorepad.data import MAX_BGG_ID, MAX_TITLE, R_GAME
+from scoring import text
+from scoring.scorepad.data import MAX_BGG_ID, R_GAME
 
 
 def setup(players: list[dict], options: dict) -> dict:
@@ -18,9 +19,9 @@ def setup(players: list[dict], options: dict) -> dict:
 def check_setup(players: list[dict], options: dict) -> list[Problem]:
     """The optional game name and BoardGameGeek id (docs/rules/scorepad.md §7)."""
     problems = []
-    title = options.get("title", "")
-    if len(title) > MAX_TITLE or any(ord(c) < 32 for c in title):
-        problems.append(Problem(R_GAME, msg("The game name is at most %(MAX_TITLE)s characters without control characters (it has %(count)s).", MAX_TITLE=MAX_TITLE, count=len(title))))
+    why = text.why_not(options.get("title", ""), text.TITLE)  # the one text policy (scoring/text.py)
+    if why is not None:
+        problems.append(Problem(R_GAME, why))
     bgg_id = options.get("bgg_id", 0)
     if not 0 <= bgg_id <= MAX_BGG_ID:
         problems.append(Problem(R_GAME, msg("A BoardGameGeek id is a whole number 0–%(MAX_BGG_ID)s; %(bgg_id)s is not.", MAX_BGG_ID=MAX_BGG_ID, bgg_id=bgg_id)))
