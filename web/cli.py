@@ -22,8 +22,8 @@ from events.application import backup, integrity, photos, seats
 from events.application.export import BadExport, as_text, replay, verify
 from events.storage import pg, store
 from group import plays, roster
+from services import transfer
 from web import address, organiser
-from web import transfer
 from web.bgstats import play_rows
 from web.db import caches, get_db
 from web.views import hand_url

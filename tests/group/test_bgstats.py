@@ -274,7 +274,7 @@ def test_a_large_bgstats_import_writes_in_short_transactions(guarded, monkeypatc
     lock for 32 s, and other tables' moves failed meanwhile. The plays go in batches, each
     its own short transaction with its people and its statistics' rows."""
     from contextlib import contextmanager
-    from web import bgstats as web_bgstats
+    from services import bgstats as importing
     app, client, token, db = guarded
     per_transaction = []
     real_lock = store.short_write
@@ -289,7 +289,7 @@ def test_a_large_bgstats_import_writes_in_short_transactions(guarded, monkeypatc
     monkeypatch.setattr(store, "short_write", counted)
     response = _upload(client, token, json.dumps(_many_plays(250)).encode())
     assert response.status_code == 200 and "Imported: 250" in response.get_data(as_text=True)
-    assert max(per_transaction) <= web_bgstats.IMPORT_BATCH < 250 and sum(per_transaction) == 250
+    assert max(per_transaction) <= importing.IMPORT_BATCH < 250 and sum(per_transaction) == 250
     assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 250
 
 
@@ -299,7 +299,7 @@ def test_a_bgstats_batch_reads_only_the_roster_events_it_has_not_seen(guarded, m
     lock longer with every batch (~0.2 s each by its end). The batches extend the cache: each
     batch reads the events it wrote, not those before them."""
     from group.bgstats import read_export
-    from web import bgstats as web_bgstats
+    from services import bgstats as importing
     app, client, token, db = guarded
     rows_read = []
     real_read = roster.read_log
@@ -309,34 +309,34 @@ def test_a_bgstats_batch_reads_only_the_roster_events_it_has_not_seen(guarded, m
         return real_read(conn, after, upto)
 
     monkeypatch.setattr(roster, "read_log", counted)
-    result = web_bgstats.import_plays(db, read_export(_many_plays(5 * web_bgstats.IMPORT_BATCH)),
+    result = importing.import_plays(db, read_export(_many_plays(5 * importing.IMPORT_BATCH)),
                                       "dev", roster.Rosters())
-    assert result["imported"] == 5 * web_bgstats.IMPORT_BATCH
+    assert result["imported"] == 5 * importing.IMPORT_BATCH
     log = roster.last_seq(db)
     assert sum(rows_read) <= 2 * log, f"{sum(rows_read)} roster events read for a log of {log}"
-    assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 5 * web_bgstats.IMPORT_BATCH
+    assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 5 * importing.IMPORT_BATCH
 
 
 def test_an_import_cut_off_half_way_is_finished_by_importing_the_file_again(guarded, monkeypatch):
     """A batch is whole or absent; the same file again skips the plays already in."""
-    from web import bgstats as web_bgstats
+    from services import bgstats as importing
     app, client, token, db = guarded
-    real = web_bgstats._play_data
+    real = importing._play_data
     calls = []
 
     def dies_in_the_second_batch(play, person_of):
         calls.append(play)
-        if len(calls) > web_bgstats.IMPORT_BATCH:
+        if len(calls) > importing.IMPORT_BATCH:
             raise RuntimeError("the server went down")
         return real(play, person_of)
 
-    monkeypatch.setattr(web_bgstats, "_play_data", dies_in_the_second_batch)
+    monkeypatch.setattr(importing, "_play_data", dies_in_the_second_batch)
     with pytest.raises(RuntimeError):
-        web_bgstats.import_plays(db, __import__("group.bgstats", fromlist=["read_export"]).read_export(
+        importing.import_plays(db, __import__("group.bgstats", fromlist=["read_export"]).read_export(
             _many_plays(150)), "dev")
-    assert sum(e.type == "play-imported" for e in roster.read_log(db)) == web_bgstats.IMPORT_BATCH
+    assert sum(e.type == "play-imported" for e in roster.read_log(db)) == importing.IMPORT_BATCH
     monkeypatch.undo()
     response = _upload(client, token, json.dumps(_many_plays(150)).encode())
-    assert f"Imported: {150 - web_bgstats.IMPORT_BATCH}" in response.get_data(as_text=True)
+    assert f"Imported: {150 - importing.IMPORT_BATCH}" in response.get_data(as_text=True)
     assert sum(e.type == "play-imported" for e in roster.read_log(db)) == 150
     assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 150
