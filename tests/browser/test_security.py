@@ -36,3 +36,19 @@ def test_host_hands_a_lost_phones_seat_to_a_new_phone(live_server, new_phone, ph
     expect(lost.get_by_test_id("pad-save")).to_have_count(0)  # no longer seated
     lost.goto(join_url)
     expect(lost.get_by_role("button", name="Cili")).to_have_count(0)  # locked by the host
+
+
+def test_a_finished_games_join_link_only_lets_a_phone_watch(live_server, new_phone):
+    """Issue 35 §2: after the end, a phone on the LAN that opens the join link is offered no
+    seat (a seat would let it say it was the winner), only watching, and told why."""
+    from tests.conftest import api_game
+    created = api_game(live_server, "scorepad", players=[{"name": "Anna"}, {"name": "Béla"}],
+                       moves=[("points-recorded", {"seat": 0, "points": 5}), ("game-ended", {})])
+    phone = new_phone()
+    phone.goto(f"{live_server}/lang/en?next=/")
+    phone.goto(created["join_url"])
+    expect(phone.get_by_test_id("problems")).to_contain_text("only lets a phone watch")
+    expect(phone.get_by_role("button", name="Béla")).to_have_count(0)
+    screenshot(phone, "join-after-the-end")
+    phone.get_by_role("link", name="Just watch").click()
+    expect(phone.get_by_test_id("score-0")).to_have_text("5")
