@@ -116,7 +116,15 @@ def payload_why_not(value: Any) -> tuple[str, Text] | None:
 
 
 def normalized(value: Any) -> Any:
-    """A JSON value with every text (keys too) in NFC; ``value`` itself when each already is."""
+    """A JSON value with every text (keys too) in NFC; ``value`` itself when each already is.
+    An all-ASCII value (nearly every move: Han's end position is thousands of nodes) is
+    answered from its JSON at once, not walked."""
+    if not isinstance(value, str):
+        try:
+            if orjson.dumps(value).isascii():
+                return value
+        except TypeError:  # a lone surrogate, or what orjson takes no further: walked
+            pass
     return _normalized(value)[0]
 
 
