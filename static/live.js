@@ -325,10 +325,24 @@
     showHeld(list.filter(function (m) { return m.held; }));
     var note = document.getElementById("waiting-note");
     if (note) {
-      if (waiting) note.textContent = note.dataset.lead + " (" + waiting + ")" + (note.dataset.what ? ": " + note.dataset.what : "");
+      if (waiting) showWaitingList(note, list.filter(function (m) { return !m.held; }));
       else note.remove();
     }
     barShown();
+  }
+
+  // Beside the form, every move that waits on this phone, in the order it will be sent.
+  function showWaitingList(note, moves) {
+    note.textContent = note.dataset.lead + " (" + moves.length + ")" + (moves.length === 1 && moves[0].label ? ": " + moves[0].label : "");
+    if (moves.length < 2) return;
+    var items = document.createElement("ol");
+    moves.forEach(function (move) {
+      var li = document.createElement("li");
+      li.dataset.testid = "waiting-move";
+      li.textContent = move.label || "";
+      items.appendChild(li);
+    });
+    note.appendChild(items);
   }
 
   function showHeld(list) {
@@ -392,6 +406,8 @@
       if (clean(value)) said.push(labelOf(el) + ": " + clean(value));
     });
     var lead = submitter ? clean(submitter.textContent) : "";
+    var round = form.querySelector("#pad-round");  // which round: the list of waiting moves tells them apart
+    if (round) said.unshift(clean(round.textContent));
     return lead + (lead && said.length ? " — " : "") + said.join(" · ");
   }
 
@@ -409,7 +425,6 @@
     note.setAttribute("role", "status");
     note.dataset.testid = "waiting";
     note.dataset.lead = texts.dataset.notSaved || "";
-    note.dataset.what = label;
     form.appendChild(note);
   }
 
@@ -430,8 +445,58 @@
       var seq = field(form, "expected_seq"), cid = field(form, "client_event_id");
       if (seq) seq.value = String(Number(seq.value) + 1);
       if (cid) cid.value = newMoveId();
+      composeAfter(form);
     }
   }
+
+  // The form after a move queued offline is for the table after that move: the score pad
+  // fills the next round (every player's field, the round after the queued one), which a
+  // phone can know by itself; any other form depends on what the server makes of the
+  // queued move, so it waits for it, plainly, until the move is sent and the answer brings
+  // the next form. (Re-entering an emptied round, the pad too waits.)
+  function composeAfter(form) {
+    var entry = form.querySelector("#pad-entry"), round = field(form, "round");
+    if (entry && round && entry.dataset.fill === entry.dataset.playing) {
+      var next = String(Number(round.value) + 1);
+      round.value = entry.dataset.fill = entry.dataset.playing = next;
+      entry.querySelector("#pad-round").firstChild.textContent = (entry.dataset.roundText || "").replace("%s", next);
+      entry.querySelectorAll("output").forEach(function (o) { o.remove(); });
+      entry.querySelectorAll("[data-filled]").forEach(function (later) {
+        later.hidden = false;
+        later.querySelectorAll("input").forEach(function (i) { i.disabled = false; });
+      });
+      return;
+    }
+    form.dataset.waits = "1";
+    form.querySelectorAll("button, input[type=submit]").forEach(function (b) { b.disabled = true; });
+    if (form.querySelector("[data-testid=waits-for-queued]")) return;
+    var note = document.createElement("p");
+    note.className = "notice waiting";
+    note.setAttribute("role", "status");
+    note.dataset.testid = "waits-for-queued";
+    note.textContent = texts.dataset.waitsForQueued || "";
+    form.insertBefore(note, form.querySelector("#waiting-note"));
+  }
+
+  // A tap that fetches something to show (a Five Tribes tile's path, drawn by the server)
+  // cannot wait offline like a move: it says so where it was tapped, at once.
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var config = evt.detail.requestConfig, elt = evt.detail.elt;
+    if (navigator.onLine || !config || config.verb !== "get" || !elt || elt.id === "live") return;
+    if (!elt.closest || !elt.closest("#table-body")) return;
+    evt.preventDefault();
+    say("offline");
+    var old = document.querySelector("[data-testid=tap-needs-connection]");
+    if (old) old.remove();
+    var note = document.createElement("p");
+    note.className = "problems";
+    note.setAttribute("role", "alert");
+    note.dataset.testid = "tap-needs-connection";
+    note.textContent = texts.dataset.needsConnection || "";
+    var place = elt.closest("form, section, div") || elt;
+    place.insertAdjacentElement("afterbegin", note);
+    note.scrollIntoView({ block: "nearest" });
+  });
 
   // A move's own id, 32 hex digits like the server's: crypto.randomUUID exists only in a
   // secure context, and a phone on the LAN's plain http is none (getRandomValues is everywhere).

@@ -440,14 +440,14 @@ def _typed_move(table: TableState, seat, form) -> dict:
 
 def form_fields(html: str) -> dict:
     """The fields of a rendered form: every field's name, and the hidden ones' values (what
-    the phone sends without the player seeing it)."""
+    the phone sends without the player seeing it); a disabled field is sent by no form."""
     from html.parser import HTMLParser
     found = {"names": set(), "hidden": {}}
 
     class Fields(HTMLParser):
         def handle_starttag(self, tag, attrs):
             a = dict(attrs)
-            if tag in ("input", "select", "textarea") and a.get("name"):
+            if tag in ("input", "select", "textarea") and a.get("name") and "disabled" not in a:
                 found["names"].add(a["name"])
                 if tag == "input" and a.get("type") == "hidden":
                     found["hidden"][a["name"]] = a.get("value") or ""
