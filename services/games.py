@@ -1,6 +1,7 @@
-"""Starting a game: its row and seats, its first events (the set-up, and the turn timer chosen with it) and its seats' links to the roster's people, in one transaction, so a game never exists without the links its form asked for."""
+"""Starting a game, or importing one: its row and seats, its events (the set-up and the turn timer chosen with it, or the file's whole log) and its seats' links to the roster's people, in one transaction, so a game never exists without the links asked for."""
 from __future__ import annotations
 
+from events.application.export import import_game, inline
 from events.application.table import new_game
 from group import roster
 
@@ -18,3 +19,16 @@ def start_game(db, kind: str, players: list[dict], options: dict | None, device:
     def link(db_, game_id: str) -> None:
         roster.link_locked(db_, game_id, people, device, None, rosters)
     return new_game(db, kind, players, options, device, phones_for=phones_for, timer=timer, also=link)
+
+
+def import_game_file(db, doc: dict, device: str, people: list[int | str | None], *, by: dict | None = None,
+                     rosters: roster.Rosters | None = None, aside=inline) -> dict:
+    """A game exported elsewhere stored here (events/application/export.py:import_game)
+    with its seats linked to ``people``, made by ``by`` (default: the game itself). Raises
+    BadExport (AlreadyHere for a game here before), writing nothing."""
+    rosters = rosters if rosters is not None else roster.Rosters()
+    rosters.load(db)
+
+    def link(db_, game_id: str) -> None:
+        roster.link_locked(db_, game_id, people, device, by, rosters)
+    return import_game(db, doc, device, aside, also=link)

@@ -11,7 +11,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from events.application import disputes
-from events.application.export import AlreadyHere, BadExport, import_game, inline, verify
+from events.application.export import AlreadyHere, BadExport, inline, verify
 from events.application.states import GameStates, UnknownGame
 from events.application.table import NOT_RECORDED, REASON_NEEDED, not_recorded, record
 from events.domain.core_types import CORE_EVENTS
@@ -23,6 +23,7 @@ from group.roster import RosterRefused
 from scoring import get_game
 from scoring.base import Problem
 from scoring.i18n import LANGS, msg
+from services.games import import_game_file
 from web import chart, importing, timing, views
 from web.db import get_db, get_states
 from web.organiser import is_organiser
@@ -352,15 +353,14 @@ def import_file(db, raw: bytes, options: dict, rosters: roster.Rosters | None = 
         return {"status": 422, "problems": [NOT_JSON.as_dict()]}
     try:
         people = _people_of(doc, options["organiser"])
-        created = import_game(db, doc, options["device"], aside)
+        created = import_game_file(db, doc, options["device"], people,
+                                   by=roster.ORGANISER if options["organiser"] else None, rosters=rosters, aside=aside)
     except BadExport as err:  # the game already here: 409, with the link to it
         return {"status": 409 if isinstance(err, AlreadyHere) else 422,
                 "refusal": {"seq": err.seq, "text": err.text, "problems": [p.as_dict() for p in err.problems],
                             "game_id": getattr(err, "game_id", None)}}
     except RosterRefused as refusal:
         return {"status": 422, "problems": [p.as_dict() for p in refusal.problems]}
-    roster.link_game(db, created["id"], people, options["device"],
-                     roster.ORGANISER if options["organiser"] else None, rosters)
     return {"status": 303, "created": created}
 
 

@@ -285,13 +285,14 @@ def inline(work):
     return work()
 
 
-def import_game(db, doc, device: str | None = None, aside=inline) -> dict:
+def import_game(db, doc, device: str | None = None, aside=inline, also=None) -> dict:
     """Store a verified file as a new game with its own id; the events keep their
     original times, recorders (``device`` of the importing phone is not stored) and
     hashes. Returns {"id", "join_code", "seats": [{"seat", "player", "token"}]} like a new
     game, so the phone that imported it holds the host's seat and can show the join code.
     ``aside(work)``: runs the checking and preparing (web/import_process.py: on a thread of
-    lower CPU priority), the writing stays on the calling thread."""
+    lower CPU priority), the writing stays on the calling thread. ``also(db, game_id)``:
+    what else commits with the game (its seats' roster links: services/games.py)."""
     events, final = aside(lambda: verified(doc))
     here = store.game_of_first_hash(db, events[0].hash)
     if here is not None:
@@ -319,6 +320,8 @@ def import_game(db, doc, device: str | None = None, aside=inline) -> dict:
             photos.store_blobs(db, blobs)
             for writer in writers:
                 writer(db)
+            if also is not None:
+                also(db, game_id)
 
     store.writing(db, write)  # waiting for the lock and the fsync off the hub, as an append does
     announce(db, game_id, events[-1], final)  # the live push; the statistics were written with it

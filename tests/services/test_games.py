@@ -37,3 +37,18 @@ def test_a_game_starts_with_its_timer_and_its_seats_linked(app, client, db):
     events = store.read_events(db, game_id)
     assert [(e.type, e.seat) for e in events] == [("game-created", None), ("timer-set", 0)]
     assert roster.export_links(db, game_id) == [{"seat": 0, "name": "Anna"}, {"seat": 1, "name": "Béla"}]
+
+
+def test_an_imported_game_whose_roster_links_fail_is_not_stored(table_of, db, other_app, other_db, links_fail):
+    """Before, the game was committed first and its seats linked after: a failure there left
+    the game here without the people its file named, and the same file could not come again."""
+    import io
+    import json
+
+    from events.application.export import export_game
+    table = table_of(moves=[("points-recorded", {"seat": 0, "points": 4})])
+    doc = export_game(db, table.id)
+    with pytest.raises(LinkFailed):
+        other_app.test_client().post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                                     content_type="multipart/form-data")
+    assert store.game_ids(other_db) == []
