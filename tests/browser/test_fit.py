@@ -19,14 +19,20 @@ def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
     return json.loads(urllib.request.urlopen(request, timeout=10).read())
 
 
-def _play_demo(base: str, kind: str) -> dict:
-    players, options, moves = GAMES[kind].demo()
+def play(base: str, kind: str, moves=None) -> dict:
+    """A game of ``kind`` with its demo's players and options, and ``moves`` (its demo's
+    unless given) recorded through the API from seat 0."""
+    players, options, demo = GAMES[kind].demo()
     created = _api(base, "/api/games", {"kind": kind, "players": players, "options": options})
     token = created["seats"][0]["token"]
-    for seq, (type_, data) in enumerate(moves, start=1):
+    for seq, (type_, data) in enumerate(demo if moves is None else moves, start=1):
         _api(base, f"/api/games/{created['id']}/events",
              {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"demo-{seq}"}, token)
     return created
+
+
+def _play_demo(base: str, kind: str) -> dict:
+    return play(base, kind)
 
 
 @pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en"), ("de-DE", "de")])
@@ -109,12 +115,7 @@ def test_no_button_of_a_dispute_breaks_a_word_in_two(live_server, new_phone, loc
 def test_the_turn_time_table_fits_the_final_sheet_in_german(live_server, new_phone, kind):
     """Issue 39 §11: the final sheet's turn-time table was 467 px wide in a 366 px box, and
     German's "Längste" column was cut to "8:1" (its box scrolls, nothing told it did)."""
-    players, options, moves = GAMES[kind].demo()
-    created = _api(live_server, "/api/games", {"kind": kind, "players": players, "options": options})
-    token = created["seats"][0]["token"]
-    for seq, (type_, data) in enumerate([("timer-set", {"turn": 600, "total": 0}), *moves], start=1):
-        _api(live_server, f"/api/games/{created['id']}/events",
-             {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"timed-{seq}"}, token)
+    created = play(live_server, kind, [("timer-set", {"turn": 600, "total": 0}), *GAMES[kind].demo()[2]])
     phone = new_phone("de-DE")
     phone.goto(f"{live_server}/games/{created['id']}/final")
     box = phone.get_by_test_id("turn-times").locator(".scroll")

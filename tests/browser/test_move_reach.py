@@ -4,7 +4,7 @@ button that brings it — on its first screen, and that button brings the form i
 import pytest
 
 from scoring import GAMES
-from tests.browser.test_fit import _api
+from tests.browser.test_fit import play
 from tests.conftest import sit
 
 pytestmark = pytest.mark.browser
@@ -20,12 +20,7 @@ def _running_game(base: str, kind: str, rounds: int = 0) -> dict:
         moves = [m for m in moves if m[0] != "game-ended"]
         moves += [("round-entered", {"round": 100 + r, "entries": [{"seat": s, "points": r + s} for s in range(len(players))]})
                   for r in range(rounds)]
-    created = _api(base, "/api/games", {"kind": kind, "players": players, "options": options})
-    token = created["seats"][0]["token"]
-    for seq, (type_, data) in enumerate(moves, start=1):
-        _api(base, f"/api/games/{created['id']}/events",
-             {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"reach-{seq}"}, token)
-    return created
+    return play(base, kind, moves)
 
 
 def _on_first_screen(locator) -> bool:
