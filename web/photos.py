@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, current_app, redirect, request, ur
 
 from events.application import photos
 from events.application.photos import PhotoRefused
-from events.application.table import Refused, ReusedId, StaleSequence, record
+from events.application.table import Refused, ReusedId, attach_photo
 from events.domain import photo_limits
 from events.domain.projection import TableState, voided_in
 from events.storage import store
@@ -59,7 +59,8 @@ def upload(game_id: str):
         data["dispute"] = dispute
     client_id = (request.form.get("client_event_id") or secrets.token_hex(16))[:64]
     try:
-        event = _record(game_id, data, seat, client_id, (prepared.image, prepared.thumb))
+        event = attach_photo(get_db(), game_id, data, seat, device_id(), client_id, (prepared.image, prepared.thumb),
+                             states=get_states())
     except ReusedId as reused:
         return refuse([reused.problem], 409)
     except Refused as refusal:
@@ -83,20 +84,6 @@ def _chosen_file() -> bytes:
         if raw:
             return raw
     return b""
-
-
-def _record(game_id: str, data: dict, seat: int, client_id: str, blobs):
-    """A photo joins the game as it is when it arrives: a move recorded while it was on its
-    way does not refuse it (it depends on no score), so the record is tried at the game's
-    current number, twice if another phone wins the race."""
-    for attempt in range(3):
-        current = get_states().load(get_db(), game_id).seq
-        try:
-            return record(get_db(), game_id, "photo-attached", data, current, seat, device_id(),
-                          client_id, states=get_states(), blobs=blobs)[0]
-        except StaleSequence:
-            if attempt == 2:
-                raise Refused([views.STALE]) from None
 
 
 def _refusal(game_id: str, table: TableState, about: str, dispute: int | None):

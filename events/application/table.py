@@ -273,6 +273,22 @@ def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | No
         raise
 
 
+def attach_photo(db, game_id: str, data: dict, seat: int | None, device: str, client_event_id: str,
+                 blobs, states: States | None = None) -> Event:
+    """A photo joins the game as it is when it arrives: a move recorded while it was on its
+    way does not refuse it (it depends on no score), so the record is tried at the game's
+    current number, three times if other phones win the race. ``blobs``: its image and
+    thumbnail, stored in the event's transaction. Raises Refused, ReusedId."""
+    for attempt in range(3):
+        current = states.load(db, game_id).seq if states is not None else store.last_seq(db, game_id)
+        try:
+            return record(db, game_id, "photo-attached", data, current, seat, device, client_event_id,
+                          states=states, blobs=blobs)[0]
+        except StaleSequence:
+            if attempt == 2:
+                raise Refused([STALE]) from None
+
+
 NOTHING_TO_UNDO = Problem("core §3", msg("There is no move to undo."))
 REASON_NEEDED = Problem("core §3", msg("Give a reason for the void."))
 

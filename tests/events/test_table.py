@@ -31,3 +31,19 @@ def test_a_refused_timer_starts_no_game(db):
     with pytest.raises(Refused):
         new_game(db, "scorepad", [{"name": "Anna"}, {"name": "Béla"}], {}, "dev", timer={"turn": -5, "total": 0})
     assert store.game_ids(db) == []
+
+
+def test_a_photo_losing_every_race_is_refused_as_stale(table_of, db, monkeypatch):
+    """A photo is tried at the game's current number three times; a table that moves on
+    each time gets the stale refusal, never a 500."""
+    from events.application import table as recording
+    table = table_of()
+    tried = []
+
+    def always_stale(db_, game_id, type_, data, expected, *args, **kwargs):
+        tried.append(expected)
+        raise recording.StaleSequence(expected + 1)
+    monkeypatch.setattr(recording, "record", always_stale)
+    with pytest.raises(Refused) as refused:
+        recording.attach_photo(db, table.id, {}, 0, "dev", "p1", ())
+    assert refused.value.problems == [recording.STALE] and tried == [1, 1, 1]
