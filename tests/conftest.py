@@ -201,11 +201,15 @@ def start_server(db_path: str, port: int, workers: int = 1, threads: int = 8,
     env = {**os.environ, "TABLESCRIBE_DATABASE": db_path, "PUBLIC_URL": lan_url(port)}
     if not public_url:
         env.pop("PUBLIC_URL")
+    # The server's log goes to a file, never a pipe: the app logs every refused request,
+    # and a pipe nobody reads fills up (64 KiB) and stops the server mid-test.
+    log = tempfile.TemporaryFile()
     proc = subprocess.Popen(
         [os.path.join(os.path.dirname(sys.executable), "gunicorn"), "-c", "gunicorn.conf.py",
          "--bind", f"{bind}:{port}",
          "--workers", str(workers), "--threads", str(threads), "--timeout", "60",
-         "app:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         "app:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+    proc.log = log
     deadline = time.time() + 20
     while time.time() < deadline:
         try:
@@ -213,7 +217,8 @@ def start_server(db_path: str, port: int, workers: int = 1, threads: int = 8,
             return proc
         except OSError:
             if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read().decode())
+                log.seek(0)
+                raise RuntimeError(log.read().decode(errors="replace"))
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("server did not start")
