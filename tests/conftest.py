@@ -564,6 +564,18 @@ class Table:
         return client
 
 
+def expected_seq(client, url: str) -> int:
+    """The sequence number the table page at ``url`` shows its move form at."""
+    return int(re.search(rb'id="expected-seq" value="(\d+)"', client.get(url).data).group(1))
+
+
+def post_move(client, url: str, seq: int | None = None, **fields):
+    """Post the move form of the table at ``url`` as a phone does: at ``seq`` (default: the
+    number the page shows), with a submission id of its own for that number."""
+    seq = expected_seq(client, url) if seq is None else seq
+    return client.post(f"{url}/moves", data={"expected_seq": str(seq), "client_event_id": f"c{seq}", **fields})
+
+
 @pytest.fixture
 def table_of(app, db):
     """``table_of(kind="scorepad", names=("Anna", "Béla"), moves=(), options=None)``: a new

@@ -10,6 +10,7 @@ from scoring.base import Move
 from scoring.dragon import GAME as dragon
 from scoring.dragon.data import R_TILES
 from scoring.dragon_tally import GAME as dragon_tally
+from tests.conftest import post_move
 
 
 def _who(state, seat, palace, slot) -> str:
@@ -54,10 +55,6 @@ def _new(client, kind, names):
     return response.headers["Location"]
 
 
-def _post(client, url, seq, fields):
-    return client.post(f"{url}/moves", data={"expected_seq": str(seq), "client_event_id": f"c{seq}", **fields})
-
-
 def test_the_demo_game_entered_through_the_phone_forms(app, client, db):
     players, _, moves = dragon.demo()
     url = _new(client, "dragon", [p["name"] for p in players])
@@ -70,7 +67,7 @@ def test_the_demo_game_entered_through_the_phone_forms(app, client, db):
         assert f'value="{type_}"' in html, f"the form should offer {type_} before event {seq + 1}"
         if type_ == "dragon-floors-placed":  # Anna builds 1 floor: "az 1", not "a 1" (issue 17 item 9)
             assert "Rakd le az <strong>1</strong> új szintet" in html
-        response = _post(client, url, seq, form_for(type_, data, state))
+        response = post_move(client, url, seq, **form_for(type_, data, state))
         assert response.status_code == 303, response.get_data(as_text=True)[:3000]
         recorded = store.read_events(db, game_id)[-1]
         assert (recorded.type, recorded.data) == (type_, data)
@@ -87,7 +84,7 @@ def test_the_demo_game_entered_through_the_phone_forms(app, client, db):
 ])
 def test_bad_input_is_refused_beside_the_form_never_a_500(app, client, db, fields):
     url = _new(client, "dragon", ["Anna", "Ben", "Clara"])
-    response = _post(client, url, 1, fields)
+    response = post_move(client, url, 1, **fields)
     assert response.status_code == 422
     assert 'class="problems"' in response.get_data(as_text=True)
     assert len(store.read_events(db, url.rsplit("/", 1)[1])) == 1
@@ -101,7 +98,7 @@ def test_every_phase_renders_in_both_languages(app, client):
         for lang in ("hu", "en"):
             client.set_cookie("lang", lang)
             assert client.get(url).status_code == 200
-        _post(client, url, seq, form_for(type_, data, state))
+        post_move(client, url, seq, **form_for(type_, data, state))
         state = dragon.apply(state, Move(seq + 1, type_, data))
 
 
@@ -121,12 +118,12 @@ def test_final_tally_mode_scores_ben_25_from_a_phone_form(app, client, db):
               "floors0": "2", "person0_0": "monk:young", "person0_1": "lady:young",
               "floors1": "3", "person1_0": "monk:old", "person1_1": "tax:young", "person1_2": "craftsman:young",
               "floors2": "2", "person2_0": "healer:young", "person2_1": "farmer:young"}
-    assert _post(client, url, 1, fields).status_code == 303
+    assert post_move(client, url, 1, **fields).status_code == 303
     state = client.get(f"/api/games/{url.rsplit('/', 1)[1]}/state").get_json()
     ben = next(r for r in state["standings"] if r["seat"] == 0)
     assert ben["breakdown"] == {"earlier": 80, "persons": 14, "monks": 8, "money": 3}
     assert ben["score"] == 80 + 25
-    refused = _post(client, url, 2, {**fields, "floors0": "1"})  # 2 persons in a 1-floor palace
+    refused = post_move(client, url, 2, **{**fields, "floors0": "1"})  # 2 persons in a 1-floor palace
     assert refused.status_code == 422
 
 
@@ -172,7 +169,7 @@ def test_releases_are_picked_by_what_the_persons_are_not_by_a_shifting_slot(app,
     url = _new(client, "dragon", [p["name"] for p in players])
     for seq, (type_, data) in enumerate(moves[:-2], start=1):  # up to the contagion's releases
         state = dragon.setup(players, {}) if seq == 1 else state
-        assert _post(client, url, seq, form_for(type_, data, state)).status_code == 303
+        assert post_move(client, url, seq, **form_for(type_, data, state)).status_code == 303
         state = dragon.apply(state, Move(seq + 1, type_, data))
     client.set_cookie("lang", "en")
     html = client.get(url).get_data(as_text=True)
@@ -180,7 +177,7 @@ def test_releases_are_picked_by_what_the_persons_are_not_by_a_shifting_slot(app,
     assert 'value="0:0"' not in html  # no slot numbers on the form
     seq = len(moves) - 1
     wanted = [_who(state, 0, 0, 2), _who(state, 0, 1, 1)]  # the demo's [[0, 2], [1, 1]]
-    assert _post(client, url, seq, {"action": "dragon-persons-released", "release": wanted}).status_code == 303
+    assert post_move(client, url, seq, **{"action": "dragon-persons-released", "release": wanted}).status_code == 303
     assert store.read_events(db, url.rsplit("/", 1)[1])[-1].data["persons"] == [[0, 2], [1, 1]]
-    missing = _post(client, url, seq + 1, {"action": "dragon-persons-released", "release": ["1:tax:young"] * 2})
+    missing = post_move(client, url, seq + 1, **{"action": "dragon-persons-released", "release": ["1:tax:young"] * 2})
     assert missing.status_code == 422 and "Palace 2 holds no (further) tax collector" in missing.get_data(as_text=True)

@@ -12,6 +12,7 @@ from events.storage import store
 from scoring import get_game
 from scoring.han.demo import example_profile
 from tests.conftest import become_organiser
+from tests.conftest import post_move
 
 HAN = get_game("han")
 
@@ -223,8 +224,8 @@ def test_the_board_marks_what_the_last_move_changed_as_the_log_now_stands(client
     location = _start(client, "example").headers["Location"]
     move = {"action": "pieces-placed", "seat": "0", "area": "vej", "card1": "red", "piece1": "pagoda",
             "site1": "ordinary", "piece2": ""}
-    assert _post(client, location, 1, **move).status_code == 303
-    assert _post(client, location, 2, action="card-exchanged", seat="1").status_code == 303
+    assert post_move(client, location, 1, **move).status_code == 303
+    assert post_move(client, location, 2, action="card-exchanged", seat="1").status_code == 303
     assert " changed" not in client.get(location).data.decode()
     assert client.post(location + "/undo", data={"expected_seq": "3", "client_event_id": "u"}).status_code == 303
     page = client.get(location).data.decode()
@@ -256,10 +257,6 @@ def test_the_editor_keeps_every_fact_and_adds_a_road_network(app, client, db, ex
     assert bad.status_code == 422 and "atlantis" in bad.data.decode()
 
 
-def _post(client, location, seq, **fields):
-    return client.post(location + "/moves", data={"expected_seq": str(seq), "client_event_id": f"c{seq}", **fields})
-
-
 def test_final_tally_alliances_and_chains_through_the_forms(client, db):
     data = example_profile(1)
     data["alliances"][0]["areas"] = [None, None]          # alliance 1 asked at the end
@@ -270,13 +267,13 @@ def test_final_tally_alliances_and_chains_through_the_forms(client, db):
     tally = {f"{k}_{a['id']}_{s}": "0" for a in data["areas"] for s in range(3) for k in ("p", "e")}
     tally.update({"p_vej_0": "3", "p_vej_1": "1", "p_csi_0": "1", "e_vej_1": "2", "p_su_1": "2", "e_su_1": "1",
                   "p_lu_2": "2", "harbour_2": "2", "fort_0": "vej", "fort_site_0": "ordinary"})
-    assert _post(client, location, 1, action="final-position-entered", **tally).status_code == 303
+    assert post_move(client, location, 1, action="final-position-entered", **tally).status_code == 303
     page = client.get(location).data.decode()
     assert 'name="al_1_a"' in page and "👑" in page and 'data-testid="chains"' in page
-    assert _post(client, location, 2, action="alliances-entered", al_1_a="vej", al_1_b="su").status_code == 303
-    refused = _post(client, location, 3, action="road-chains-entered", chain_seat_0="2", chain_len_0="3")
+    assert post_move(client, location, 2, action="alliances-entered", al_1_a="vej", al_1_b="su").status_code == 303
+    refused = post_move(client, location, 3, action="road-chains-entered", chain_seat_0="2", chain_len_0="3")
     assert refused.status_code == 422 and "/rules/han#s3-6" in refused.data.decode()
-    assert _post(client, location, 3, action="road-chains-entered", chain_seat_0="0", chain_len_0="4",
+    assert post_move(client, location, 3, action="road-chains-entered", chain_seat_0="0", chain_len_0="4",
                  chain_fort_0="1").status_code == 303
     from events.application.table import load
     table = load(db, location.rsplit("/", 1)[1])
@@ -297,7 +294,7 @@ def test_a_point_card_is_announced_on_the_board(client, db, example):
     tally.update({f"e_{a['id']}_0": "1" for a in example["data"]["areas"][:8]})
     tally.update(p_vej_0="4", p_csi_1="0")   # Csi has 2 sites, Vej 5; provinces: 7×3 + 2 + 5 = 28,
     # 11 alliances of 2: 22 -> 50
-    assert _post(client, location, 1, action="final-position-entered", **tally).status_code == 303
+    assert post_move(client, location, 1, action="final-position-entered", **tally).status_code == 303
     page = client.get(location).data.decode()
     assert 'data-testid="score-0">50<' in page
     assert "han-pointcard" in page and "vegyél egy pontkártyát (50)" in page
@@ -403,11 +400,11 @@ def test_alliances_a_table_enters_are_saved_in_the_profile_and_the_next_game_ask
     first = client.post("/games/new", data=_shipped_form(db, **SIDE1_COLOURS)).headers["Location"]
     assert boards.load(db, HAN, "han-side1")["version"] == 2                   # the colours
     profile = boards.load(db, HAN, "han-side1")["data"]
-    assert _post(client, first, 1, action="final-position-entered", **_tally_zero(profile)).status_code == 303
+    assert post_move(client, first, 1, action="final-position-entered", **_tally_zero(profile)).status_code == 303
     page = client.get(first).data.decode()
     assert page.count('name="al_') == 26                                       # 13 alliances, 2 provinces each
     fields = {f"al_{n}_{side}": area for n, pair in SIDE1_ALLIANCES.items() for side, area in zip("ab", pair)}
-    assert _post(client, first, 2, action="alliances-entered", **fields).status_code == 303
+    assert post_move(client, first, 2, action="alliances-entered", **fields).status_code == 303
     saved = boards.load(db, HAN, "han-side1")
     assert saved["version"] == 3 and boards.load(db, HAN, "han-side1", 2)["data"] == profile  # v2 kept as it was
     assert {a["n"]: tuple(a["areas"]) for a in saved["data"]["alliances"]} == {
@@ -417,7 +414,7 @@ def test_alliances_a_table_enters_are_saved_in_the_profile_and_the_next_game_ask
 
     second = client.post("/games/new", data=_shipped_form(db)).headers["Location"]  # no colour asked either
     assert store.read_events(db, second.rsplit("/", 1)[1])[0].data["options"]["board"]["version"] == 3
-    assert _post(client, second, 1, action="final-position-entered", **_tally_zero(saved["data"])).status_code == 303
+    assert post_move(client, second, 1, action="final-position-entered", **_tally_zero(saved["data"])).status_code == 303
     page = client.get(second).data.decode()
     assert 'name="al_' not in page and 'data-testid="chains"' in page          # only the road chains are asked
     assert boards.load(db, HAN, "han-side1")["version"] == 3
@@ -475,7 +472,7 @@ def test_the_missing_alliances_may_be_entered_before_the_final_scoring(client, d
     page = client.get(location).data.decode()
     assert 'data-testid="han-alliances-link"' in page and 'name="al_1_a"' not in page   # the tap's form stays small
     assert 'name="al_1_a"' in client.get(location + "?alliances=1").data.decode()
-    assert _post(client, location, 1, action="alliances-entered", al_1_a="vej", al_1_b="csi").status_code == 303
+    assert post_move(client, location, 1, action="alliances-entered", al_1_a="vej", al_1_b="csi").status_code == 303
     saved = boards.load(db, HAN, "han-side1")
     assert saved["version"] == 3 and saved["data"]["alliances"][0]["areas"] == ["vej", "csi"]
     page = client.get(location + "?alliances=1").data.decode()

@@ -7,6 +7,7 @@ import pytest
 from events.application.table import new_game, record
 from events.storage import store
 from scoring.maharaja import GAME as M
+from tests.conftest import expected_seq, post_move
 
 
 def _game(client, **options):
@@ -18,21 +19,12 @@ def _game(client, **options):
     return response.headers["Location"]
 
 
-def _seq(client, url) -> int:
-    return int(re.search(rb'id="expected-seq" value="(\d+)"', client.get(url).data).group(1))
-
-
-def _post(client, url, **fields):
-    return client.post(f"{url}/moves", data={"expected_seq": str(_seq(client, url)),
-                                             "client_event_id": f"c{_seq(client, url)}", **fields})
-
-
 def _set_up(client, url):
-    assert _post(client, url, action="governors-laid", **{f"gov{i}": c for i, c in enumerate("CABDEFG", 1)}).status_code == 303
+    assert post_move(client, url, action="governors-laid", **{f"gov{i}": c for i, c in enumerate("CABDEFG", 1)}).status_code == 303
     for character in ("3", "1", "2"):
-        assert _post(client, url, action="character-chosen", character=character).status_code == 303
+        assert post_move(client, url, action="character-chosen", character=character).status_code == 303
     for i in range(12):
-        assert _post(client, url, action="start-house-placed", place=f"v{i + 1}").status_code == 303
+        assert post_move(client, url, action="start-house-placed", place=f"v{i + 1}").status_code == 303
 
 
 def test_a_round_starts_from_the_phone_forms_with_the_maharaja_in_the_bottom_city(client):
@@ -42,11 +34,11 @@ def test_a_round_starts_from_the_phone_forms_with_the_maharaja_in_the_bottom_cit
     page = client.get(url).data.decode()
     assert 'data-testid="mh-maharaja">C<' in page and 'data-testid="mh-next">A<' in page
     assert "Béla" in re.search(r'data-testid="mh-step">(.*?)</p>', page, re.S).group(1)  # the Mogul acts first
-    assert _post(client, url, action="actions-revealed", action1="gold", action2="palace").status_code == 303
-    assert _post(client, url, action="gold-taken").status_code == 303
-    assert _post(client, url, action="architect-travelled", travel_city="C", via=["v1", "v2"]).status_code == 303
-    assert _post(client, url, action="palace-built", palace_site="inner").status_code == 303
-    assert _post(client, url, action="turn-ended").status_code == 303
+    assert post_move(client, url, action="actions-revealed", action1="gold", action2="palace").status_code == 303
+    assert post_move(client, url, action="gold-taken").status_code == 303
+    assert post_move(client, url, action="architect-travelled", travel_city="C", via=["v1", "v2"]).status_code == 303
+    assert post_move(client, url, action="palace-built", palace_site="inner").status_code == 303
+    assert post_move(client, url, action="turn-ended").status_code == 303
     page = client.get(url).data.decode()
     assert "Csaba" in re.search(r'data-testid="mh-step">(.*?)</p>', page, re.S).group(1)  # the Trader next
     city_c = re.search(r'data-testid="mh-city-C">(.*?)</li>', page, re.S).group(1)
@@ -69,7 +61,7 @@ def test_gold_is_secret_on_other_phones_unless_the_table_turns_it_off(client, ap
 def test_bad_forms_are_refused_beside_the_form(client, app, fields):
     client.set_cookie("lang", "en")
     url = _game(client)
-    response = _post(client, url, **fields)
+    response = post_move(client, url, **fields)
     assert response.status_code == 422 and b'class="problems"' in response.data
     assert store.last_seq(store.connect(app.config["DATABASE"]), url.rsplit("/", 1)[1]) == 1
 
@@ -166,10 +158,10 @@ def test_the_reveal_offers_no_action_until_one_is_chosen(client, app):
     for i in (1, 2):
         select = re.search(rf'<select name="action{i}"[^>]*>\s*<option value="" data-cost="0">([^<]*)</option>', page)
         assert select and select.group(1) == "– choose –"
-    before = _seq(client, url)
-    response = _post(client, url, action="actions-revealed", action1="gold")
+    before = expected_seq(client, url)
+    response = post_move(client, url, action="actions-revealed", action1="gold")
     assert response.status_code == 422 and "second action: choose one" in response.data.decode()
-    assert _seq(client, url) == before
+    assert expected_seq(client, url) == before
 
 
 def test_the_final_page_of_a_running_secret_gold_game_shows_no_gold_in_its_ties(app, client):
@@ -191,8 +183,8 @@ def test_the_log_says_who_acted_and_which_phone_recorded_it(client):
     client.set_cookie("lang", "en")
     url = _game(client)
     _set_up(client, url)
-    assert _post(client, url, action="actions-revealed", action1="gold", action2="gold").status_code == 303
-    assert _post(client, url, action="gold-taken").status_code == 303
+    assert post_move(client, url, action="actions-revealed", action1="gold", action2="gold").status_code == 303
+    assert post_move(client, url, action="gold-taken").status_code == 303
     page = client.get(url).data.decode()
     row = re.search(r'<li id="e\d+"[^>]*>\s*<span class="seq">#\d+</span>\s*<span class="what">Béla: took 2 gold</span>'
                     r'\s*<small class="who">(.*?)</small>', page, re.S)
@@ -214,8 +206,8 @@ def test_every_place_choice_starts_empty(client):
     for i in range(1, 8):
         assert _selected(page, f"gov{i}") == ("", [])
     _set_up(client, url)
-    assert _post(client, url, action="actions-revealed", action1="two-houses", action2="move-house").status_code == 303
-    assert _post(client, url, action="architect-travelled", travel_city="C", via=["v1"]).status_code == 303
+    assert post_move(client, url, action="actions-revealed", action1="two-houses", action2="move-house").status_code == 303
+    assert post_move(client, url, action="architect-travelled", travel_city="C", via=["v1"]).status_code == 303
     page = client.get(url).data.decode()
     for name in ("travel_city", "house_place", "move_from", "move_to"):
         assert _selected(page, name) == ("", []), name
@@ -228,7 +220,7 @@ def test_villages_are_numbered_on_the_board_and_in_the_forms_help(client):
     _set_up(client, url)
     page = client.get(url).data.decode()
     assert all(f'data-testid="mh-village-{n}"' in page for n in range(1, 31))
-    assert _post(client, url, action="actions-revealed", action1="house", action2="gold").status_code == 303
+    assert post_move(client, url, action="actions-revealed", action1="house", action2="gold").status_code == 303
     page = client.get(url).data.decode()
     assert 'data-testid="mh-village-help"' in page and "numbered 1–30" in page
 
@@ -252,7 +244,7 @@ def test_with_secret_gold_a_disputes_raw_state_shows_only_the_phones_own_gold(cl
     client.set_cookie("lang", "en")
     url = _game(client)
     _set_up(client, url)
-    seq = _seq(client, url)
+    seq = expected_seq(client, url)
     opened = client.post(f"{url}/events/{seq}/dispute", data={"comment": "which village?", "expected_seq": str(seq)})
     assert opened.status_code == 303
     page = client.get(opened.headers["Location"]).data.decode()
