@@ -49,7 +49,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, bgstats, boards, cli, db, i18n, logs, organiser, pages, people, photos, poll, rules, seats, security, spreadsheet, stats, stream, views
+    from web import api, audit, bgstats, boards, cli, db, i18n, logs, organiser, pages, people, photos, poll, rules, seats, security, spreadsheet, stats, stream, trust, views
     logs.init_app(app)  # first: every request gets its id before anything may refuse it (web/logs.py)
     from events.runtime.live import Hub
     app.extensions["live"] = Hub()  # this server's streams and their watcher (events/runtime/live.py)
@@ -75,6 +75,7 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(bgstats.bp)  # plays out to BG Stats and CSV, BG Stats exports in
     app.register_blueprint(spreadsheet.bp)  # the plays as a spreadsheet opens them (.xlsx, a CSV per language)
     organiser.init_app(app)  # who may change the roster (web/organiser.py)
+    trust.init_app(app)  # this server's signing key, the servers and imported games trusted (web/trust.py)
     app.register_blueprint(rules.bp)   # the rule pages a refusal links to
     app.register_blueprint(photos.bp)  # photos attached to a game or a dispute (events/application/photos.py)
     bgstats.init_app(app)

@@ -16,7 +16,7 @@ from datetime import datetime
 
 import orjson
 
-from events.application import integrity, states
+from events.application import integrity, states, trust
 from events.domain import turns
 from events.domain.projection import TableState, changes_the_past, fold, standings
 from events.storage import store
@@ -182,10 +182,22 @@ def rebuild_checked(db, cache: Plays | None = None) -> tuple[int, dict[str, tupl
 
 # ---- games whose record does not verify are left out of every statistic ---------------
 
+UNTRUSTED = "imported without a trusted signature ({check}); not counted until the organiser accepts it"
+
+
 def left_out(db, verified, cache: Plays | None = None) -> dict[str, tuple[int, str]]:
-    """The finished games whose stored record does not verify: {game_id: (from seq, why)}.
-    Every statistic, CSV, JSON and BG Stats file leaves them out (``read(leave_out=…)``).
-    With the app's ``cache`` each game is verified once per process, again when its rows change."""
+    """The finished games left out of every statistic, CSV, JSON, BG Stats file and rating
+    (``read(leave_out=…)``, ``rated``): {game_id: (from seq, why)}. Those whose stored record
+    does not verify, from the event that does not; and those imported without a trusted
+    signature the organiser has not accepted (events/application/trust.py), from 0 — the one place every
+    figure asks. With the app's ``cache`` each game is verified once per process, again
+    when its rows change."""
+    found = {game_id: (0, UNTRUSTED.format(check=check)) for game_id, check in trust.not_counted(db).items()}
+    return {**found, **unverified(db, verified, cache)}
+
+
+def unverified(db, verified, cache: Plays | None = None) -> dict[str, tuple[int, str]]:
+    """The finished games whose stored record does not verify: {game_id: (from seq, why)}."""
     key = roster_log.db_key(db)
     found = {}
     for game_id, ended_at in db.execute("SELECT DISTINCT game_id, ended_at FROM stat_seats WHERE imported = 0"

@@ -22,13 +22,16 @@ def start_game(db, kind: str, players: list[dict], options: dict | None, device:
 
 
 def import_game_file(db, doc: dict, device: str, people: list[int | str | None], *, by: dict | None = None,
-                     rosters: roster.Rosters | None = None, aside=inline) -> dict:
+                     rosters: roster.Rosters | None = None, aside=inline, prepare_photo=None) -> dict:
     """A game exported elsewhere stored here (events/application/export.py:import_game)
     with its seats linked to ``people``, made by ``by`` (default: the game itself). Raises
-    BadExport (AlreadyHere for a game here before), writing nothing."""
+    BadExport (AlreadyHere for a game here before), writing nothing. ``prepare_photo``: what
+    each photo the file carries goes through (the web's bounded process, web/decoding.py)."""
     rosters = rosters if rosters is not None else roster.Rosters()
     rosters.load(db)
 
     def link(db_, game_id: str) -> None:
         roster.link_locked(db_, game_id, people, device, by, rosters)
-    return import_game(db, doc, device, aside, also=link)
+    if prepare_photo is None:
+        return import_game(db, doc, device, aside, also=link)
+    return import_game(db, doc, device, aside, also=link, prepare_photo=prepare_photo)

@@ -18,7 +18,7 @@ from events.storage import store
 from group import plays, roster
 
 _GAME_COLUMNS = ("id", "kind", "created_at", "players", "last_seq", "updated_at", "finished",
-                 "join_code", "imported_from", "last_hash")
+                 "join_code", "imported_from", "last_hash", "origin", "signer", "import_check")
 _EVENT_COLUMNS = ("game_id", "seq", "type", "version", "data", "seat", "device", "recorded_at",
                   "client_event_id", "hash")
 # Seat access rows, copied as they are; a row already there is kept.
@@ -28,6 +28,9 @@ _SEAT_TABLES = {
     "seat_handovers": ("code_hash", "game_id", "seat", "issued_at", "used_at"),
     "revoked_seat_tokens": ("token_hash", "game_id", "seat", "revoked_at"),
 }
+# Whom the group trusts (events/application/trust.py): copied as they are; a row already there is kept.
+_TRUST_TABLES = {"trusted_keys": ("public_key", "name", "added_at", "own"),
+                 "accepted_games": ("game_id", "accepted_at")}
 _PROFILE_COLUMNS = ("kind", "profile_id", "version", "data", "created_at")
 _ROSTER_COLUMNS = ("seq", "type", "data", "device", "recorded_at", "client_event_id", "hash", "version")
 
@@ -59,6 +62,10 @@ def copy_all(source, target) -> Report:
     for row in source.execute(f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM board_profiles ORDER BY id"):
         with target.atomic():
             report.profiles += max(_insert(target, "board_profiles", _PROFILE_COLUMNS, row, True), 0)
+    for table, columns in _TRUST_TABLES.items():
+        with target.atomic():
+            for row in source.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall():
+                _insert(target, table, columns, row, ignore=True)
     for game in source.query("SELECT * FROM games ORDER BY id"):
         try:
             added = _copy_game(source, target, game)

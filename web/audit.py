@@ -24,11 +24,12 @@ from scoring import get_game
 from scoring.base import Problem
 from scoring.i18n import LANGS, msg
 from services.games import import_game_file
-from web import chart, importing, timing, views
+from web import chart, decoding, importing, timing, views
 from web.db import get_db, get_states
 from web.organiser import is_organiser
 from web.seating import my_seat, remember_seat, require_seat
 from web.security import device_id
+from web.trust import signed
 
 bp = Blueprint("audit", __name__)
 
@@ -317,7 +318,7 @@ def _rescore_page(game_id: str, problems=(), status: int = 200):
 @bp.get("/games/<game_id>/export.json")
 def export(game_id: str):
     try:
-        doc = roster.export_with_links(get_db(), game_id)  # who sat where (docs/people.md)
+        doc = signed(roster.export_with_links(get_db(), game_id))  # who sat where (docs/people.md)
     except LookupError:
         abort(404)
     return Response(json.dumps(doc, ensure_ascii=False, indent=1), mimetype="application/json",
@@ -353,8 +354,8 @@ def import_file(db, raw: bytes, options: dict, rosters: roster.Rosters | None = 
         return {"status": 422, "problems": [NOT_JSON.as_dict()]}
     try:
         people = _people_of(doc, options["organiser"])
-        created = import_game_file(db, doc, options["device"], people,
-                                   by=roster.ORGANISER if options["organiser"] else None, rosters=rosters, aside=aside)
+        created = import_game_file(db, doc, options["device"], people, by=roster.ORGANISER if options["organiser"] else None,
+                                   rosters=rosters, aside=aside, prepare_photo=decoding.prepare)
     except BadExport as err:  # the game already here: 409, with the link to it
         return {"status": 409 if isinstance(err, AlreadyHere) else 422,
                 "refusal": {"seq": err.seq, "text": err.text, "problems": [p.as_dict() for p in err.problems],

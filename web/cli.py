@@ -26,6 +26,7 @@ from services import transfer
 from web import address, organiser
 from web.bgstats import play_rows
 from web.db import caches, get_db
+from web.trust import signed
 from web.views import hand_url
 
 
@@ -34,7 +35,8 @@ from web.views import hand_url
 @click.command("init-db")
 @with_appcontext  # `flask` and test runners alike
 def init_db_command() -> None:
-    """Create or migrate the database (idempotent: never drops anything)."""
+    """Create or migrate the database (idempotent: never drops anything); the app made this
+    server's signing key in the instance folder if it had none (web/trust.py)."""
     store.prepare(current_app.config["DATABASE"])
     click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
@@ -152,7 +154,7 @@ def copy_db_command(target: str) -> None:
 def export_command(game_id: str) -> None:
     """Write a game's export (docs/export-format.md) to standard output."""
     try:
-        doc = roster.export_with_links(get_db(), game_id)  # who sat where (docs/people.md)
+        doc = signed(roster.export_with_links(get_db(), game_id))  # who sat where (docs/people.md)
     except LookupError:
         click.echo(f"no such game: {game_id}", err=True)
         sys.exit(1)

@@ -169,14 +169,19 @@ def _render(template: str, roster, filters: dict, **context):
 
 
 def left_out() -> dict[str, tuple[int, str]]:
-    """The finished games left out of every statistic: their record does not verify."""
+    """The finished games left out of every statistic: their record does not verify, or they
+    were imported without a trusted signature and not accepted (group/plays.py:left_out)."""
     return plays.left_out(get_db(), caches().verified, caches().plays)
 
 
 def trust_notices() -> dict:
-    """For the statistics' pages: the games left out (with links) and the roster's warning."""
+    """For the statistics' pages: the games left out (with links), each kind apart, and the
+    roster's warning."""
     broken = roster_log.unverified_from(get_db(), cache=caches().roster)
-    return {"left_out": sorted(left_out()), "roster": roster_log.warning(broken) if broken else None}
+    out = left_out()
+    return {"left_out": sorted(g for g, (seq, _) in out.items() if seq),
+            "not_counted": sorted(g for g, (seq, _) in out.items() if not seq),
+            "roster": roster_log.warning(broken) if broken else None}
 
 
 def _context():

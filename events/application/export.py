@@ -9,15 +9,16 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
-from events.application import integrity, photos
+from events.application import integrity, photos, signing, trust
 from events.application.seats import hash_token
 from events.application.states import Walker, reader
 from events.application.table import announce, check_move, check_setup, new_game_id
 from events.domain.core_types import CORE_SCHEMAS, CORE_VERSION
 from events.domain.event import Event
-from events.domain.hashing import HASHED_FIELDS, first_broken_link
+from events.domain.hashing import GENESIS, HASHED_FIELDS, chain_hash, first_broken_link
 from events.domain.projection import TableState, fold, standings, upcast
 from events.runtime import greenlets
 from events.storage import store
@@ -100,6 +101,17 @@ def export_game(db, game_id: str) -> dict:
     broken = integrity.verify_whole(db, game_id)
     if broken:
         doc["unverified"] = integrity.warning(broken)
+    return doc
+
+
+def sign(db, doc: dict, key) -> dict:
+    """``doc`` (an export of this server, its people block in) signed with this server's
+    ``key`` (events/application/signing.py), when the game counts here: a record that does not verify,
+    or an imported game nobody trusted signed and the organiser did not accept, goes
+    unsigned (this server does not vouch for it)."""
+    origin = None if "unverified" in doc else trust.export_origin(db, doc["game"]["id"], signing.public_hex(key))
+    if origin is not None:
+        doc["signature"] = signing.sign(key, doc, origin)
     return doc
 
 
@@ -285,18 +297,22 @@ def inline(work):
     return work()
 
 
-def import_game(db, doc, device: str | None = None, aside=inline, also=None) -> dict:
+def import_game(db, doc, device: str | None = None, aside=inline, also=None,
+                prepare_photo=photos.prepare) -> dict:
     """Store a verified file as a new game with its own id; the events keep their
     original times, recorders (``device`` of the importing phone is not stored) and
-    hashes. Returns {"id", "join_code", "seats": [{"seat", "player", "token"}]} like a new
-    game, so the phone that imported it holds the host's seat and can show the join code.
+    hashes. Returns {"id", "join_code", "seats": [{"seat", "player", "token"}], "signature"}
+    like a new game, so the phone that imported it holds the host's seat and can show the
+    join code; "signature" is how the file's was found (events/application/signing.py): a
+    game without a trusted one is kept, marked, and counts nowhere until accepted.
     ``aside(work)``: runs the checking and preparing (web/import_process.py: on a thread of
     lower CPU priority), the writing stays on the calling thread. ``also(db, game_id)``:
-    what else commits with the game (its seats' roster links: services/games.py)."""
+    what else commits with the game (its seats' roster links: services/games.py).
+    ``prepare_photo``: what each photo the file carries goes through, as an upload does
+    (web/decoding.py)."""
     events, final = aside(lambda: verified(doc))
-    here = store.game_of_first_hash(db, events[0].hash)
-    if here is not None:
-        raise AlreadyHere(here)
+    found = signing.verdict(doc, events)
+    _refuse_if_here(db, events, found)
     created = events[0].data
     game_id, join_code = new_game_id(), secrets.token_urlsafe(16)
     raw_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
@@ -304,18 +320,17 @@ def import_game(db, doc, device: str | None = None, aside=inline, also=None) -> 
     finished = final.rules.is_over(final.game)
     # Everything is checked and prepared before the write lock (the statistics' rows
     # too): the transaction only writes rows (docs/decisions.md, "Short writes").
-    blobs, writers, rows = aside(lambda: (_photos(doc, events),
-                                          with_the_event(db, game_id, events[-1], final, lambda: events),
-                                          store.verified_rows(game_id, events)))
+    events, final, blobs = aside(lambda: reencoded(events, final, _photos(doc, events), prepare_photo))
+    writers, rows = aside(lambda: (with_the_event(db, game_id, events[-1], final, lambda: events),
+                                   store.verified_rows(game_id, events)))
     imported_from = str(doc["game"].get("id") or created.get("origin") or "")
 
     def write() -> None:  # the whole game or nothing
         with store.write_lock(db):
-            here = store.game_of_first_hash(db, events[0].hash)  # again, under the lock: two imports at once
-            if here is not None:
-                raise AlreadyHere(here)
+            _refuse_if_here(db, events, found)  # again, under the lock: two imports at once
             store.insert_game(db, game_id, created["kind"], created["players"], join_code, tokens,
                               imported_from=imported_from)
+            trust.mark_import(db, game_id, found)
             store.insert_verified(db, game_id, rows, events[-1], finished)
             photos.store_blobs(db, blobs)
             for writer in writers:
@@ -325,6 +340,46 @@ def import_game(db, doc, device: str | None = None, aside=inline, also=None) -> 
 
     store.writing(db, write)  # waiting for the lock and the fsync off the hub, as an append does
     announce(db, game_id, events[-1], final)  # the live push; the statistics were written with it
-    return {"id": game_id, "join_code": join_code,
+    return {"id": game_id, "join_code": join_code, "signature": found.check,
             "seats": [{"seat": i, "player": p["name"], "token": t}
                       for i, (p, t) in enumerate(zip(created["players"], raw_tokens))]}
+
+
+def _refuse_if_here(db, events: list[Event], found: signing.Verdict) -> None:
+    """``AlreadyHere`` when the file's game is here: a signed file by its signed identity (a
+    changed event 1 is no other game); an unsigned one by its event 1, as before signatures
+    (such a game counts nowhere until accepted, whatever it claims)."""
+    if found.check == signing.SIGNED:
+        here = trust.game_of_origin(db, found.origin)
+    else:
+        here = store.game_of_first_hash(db, events[0].hash)
+    if here is not None:
+        raise AlreadyHere(here)
+
+
+def reencoded(events: list[Event], final: TableState, blobs: list[photos.Blob],
+              prepare_photo) -> tuple[list[Event], TableState, list[photos.Blob]]:
+    """The file's photos prepared again exactly as an upload is (``prepare_photo``: decoded,
+    stripped of every metadata, re-encoded), each photo event naming its new image, and the
+    chain hashed again from the first photo on (the signed identity, not the chain, tells
+    the game: docs/export-format.md); the state after them with the new digests."""
+    if not photos.attached(events):
+        return events, final, blobs
+    carried = {blob.sha256: blob.data for blob in blobs}
+    out, stored, prev, changed = [], [], GENESIS, False
+    for event in events:
+        if event.type == "photo-attached":
+            try:
+                prepared = prepare_photo(carried[event.data["sha256"]])
+            except photos.PhotoRefused as refused:
+                raise BadExport(event.seq, refused.problem.text) from None
+            event = replace(event, data={**event.data, **prepared.facts()})
+            stored += [prepared.image, prepared.thumb]
+            changed = True
+        if changed:
+            event = replace(event, hash=chain_hash(prev, event.envelope()))
+        prev = event.hash
+        out.append(event)
+    now = {e.seq: e.data for e in out if e.type == "photo-attached"}
+    final = replace(final, photos={seq: {**photo, **now[seq]} for seq, photo in final.photos.items()})
+    return out, final, stored

@@ -233,7 +233,9 @@ def _upright_rgb(image: Image.Image) -> Image.Image:
 
 
 def _jpeg(image: Image.Image, quality: int) -> bytes:
-    """A baseline JPEG with no metadata at all: no EXIF, no ICC profile, no comment."""
+    """A baseline JPEG with no metadata at all: no EXIF, no ICC profile, no comment (Pillow
+    writes the source's comment again unless its ``info`` is emptied)."""
+    image.info = {}
     out = io.BytesIO()
     image.save(out, format="JPEG", quality=quality, optimize=False, progressive=False)
     return out.getvalue()

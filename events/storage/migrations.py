@@ -159,6 +159,20 @@ MIGRATIONS: dict[str, tuple[Step, ...]] = {
             Column("game_id", TEXT, primary=True), ("seq", BIGINT), ("hash", TEXT), ("rules_version", INTEGER),
             ("code_version", TEXT), ("mac", TEXT), ("data", BLOB), ("made_at", TEXT))),
     ),
+    # Signed exports (events/application/signing.py, trust.py): an imported game's signed identity
+    # ("server key:game id"), the key that signed it and how its signature was found; the
+    # servers' keys the group trusts (this server's own among them) and the imported games
+    # the organiser accepted. The games imported before signatures were counted: they stay so.
+    "signed_imports": (
+        AddColumns("games", (Column("origin", TEXT, null=True), Column("signer", TEXT, null=True),
+                             Column("import_check", PLAIN_TEXT, null=True))),
+        Index("games_origin", "games", ("origin",)),
+        Table("trusted_keys", _columns(Column("public_key", TEXT, primary=True), ("name", PLAIN_TEXT),
+                                       ("added_at", TEXT), Column("own", INTEGER, default="0"))),
+        Table("accepted_games", _columns(Column("game_id", TEXT, primary=True), ("accepted_at", TEXT))),
+        Data("INSERT INTO accepted_games (game_id, accepted_at) SELECT id, created_at FROM games"
+             " WHERE imported_from IS NOT NULL ON CONFLICT (game_id) DO NOTHING"),
+    ),
 }
 
 # sqlite-utils runs each migration once per database file, recording its name.

@@ -58,6 +58,15 @@ def hostile_webp() -> bytes:
     return out.getvalue()
 
 
+def metadata_jpeg(size=(200, 400)) -> bytes:
+    """A JPEG carrying metadata other than EXIF: XMP with GPS, a comment and an ICC profile."""
+    out = io.BytesIO()
+    icc = b"\0" * 128 + b"acsp" + b"\0" * 200
+    Image.new("RGB", size, (200, 30, 30)).save(out, "JPEG", quality=90, icc_profile=icc, comment=b"secret comment",
+                                                xmp=b'<x:xmpmeta><exif:GPSLatitude>47,29.9N</exif:GPSLatitude></x:xmpmeta>')
+    return out.getvalue()
+
+
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'
 HTML = b"<!doctype html><html><body><script>alert(document.cookie)</script></body></html>"
 
@@ -79,6 +88,15 @@ def test_a_jpeg_with_gps_comes_back_without_any_exif_and_upright():
     thumb = Image.open(io.BytesIO(prepared.thumb.data))
     assert max(thumb.size) <= photos.THUMB_SIDE and not thumb.getexif()
     assert prepared.image.sha256 == photos.digest(prepared.image.data)
+
+
+def test_a_jpeg_comes_back_without_its_xmp_comment_or_icc_profile():
+    raw = metadata_jpeg()
+    assert b"GPSLatitude" in raw and b"secret comment" in raw and b"ICC_PROFILE" in raw
+    prepared = photos.prepare(raw)
+    for data in (prepared.image.data, prepared.thumb.data):
+        assert b"GPSLatitude" not in data and b"secret comment" not in data and b"ICC_PROFILE" not in data
+        assert not Image.open(io.BytesIO(data)).info.get("comment")
 
 
 def test_a_large_photo_is_resized_to_the_documented_maximum_and_png_transparency_goes_white():

@@ -260,7 +260,8 @@ def test_export_download_and_import_upload(client, db, game, other_app, other_db
     response = client.get(f"/games/{gid}/export.json")
     assert "attachment" in response.headers["Content-Disposition"]
     doc = json.loads(response.get_data(as_text=True))
-    assert doc == {**export_game(db, gid), "game": {**doc["game"]}}
+    assert {k: v for k, v in doc.items() if k != "signature"} == {**export_game(db, gid), "game": {**doc["game"]}}
+    assert doc["signature"]["origin"]["game"] == gid  # signed by this server (events/application/signing.py)
     here = client.post("/import?lang=en", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                        content_type="multipart/form-data")  # the same game again, on its own server
     assert here.status_code == 409 and f'href="/games/{gid}" data-testid="already-here"' in here.get_data(as_text=True)

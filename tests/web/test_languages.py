@@ -103,7 +103,7 @@ def _pages(table_of, client) -> list[str]:
     """Every page a table reads: home, new game per kind, each game's table, log, replay,
     final sheet, dispute, seats, rules, statistics, people, boards, import and an error."""
     urls = ["/", "/rules/", "/stats", "/stats/plays", "/stats/together", "/people", "/people/log",
-            "/boards/", "/import", "/no-such-page"]
+            "/people/servers", "/boards/", "/import", "/no-such-page"]
     for kind, game in GAMES.items():
         urls.append(f"/games/new?kind={kind}")
         table = table_of(kind, demo=True)
