@@ -250,3 +250,28 @@ def test_a_groups_dragons_stay_inside_its_row_and_are_counted_in_words(live_serv
         .map(li => li.innerText)""")
     assert outside == []
     assert one in dragons.all_inner_texts()
+
+
+def test_a_deal_unlike_the_offered_one_takes_a_tap_per_card_that_lies_elsewhere(live_server, new_phone):
+    """Issue 39 §9, deliverable 3 (target ≤ 5 taps): dealing the action groups took up to 15
+    taps when the offered grouping did not match the table (a select per card, two taps
+    each). Now each card's groups are side by side: here two cards lie elsewhere than
+    offered — 2 taps and Record, 3 in all — and the log records just that deal."""
+    game, join_url = _set_up_through_month_1(live_server)
+    host = new_phone()
+    _join(host, live_server, join_url, "Ben")
+    _step(host, "2/12 month")
+    offered = {a: int(host.get_by_test_id(f"group-{a}").locator("input:checked").get_attribute("value"))
+               for a in host.locator(".deal-card").evaluate_all("cs => cs.map(c => c.dataset.testid.slice(6))")}
+    first, last = min(offered, key=offered.get), max(offered, key=offered.get)
+    swapped = {**offered, first: offered[last], last: offered[first]}  # two cards trade places
+    taps = 0
+    for card in (first, last):
+        host.get_by_test_id(f"group-{card}").locator(f"label:has(input[value='{swapped[card]}'])").click()
+        taps += 1
+    _tap(host.get_by_role("button", name="Record the groups"))
+    taps += 1
+    _step(host, "Action: Anna")
+    groups = _api(live_server, f"/api/games/{game}/state")["state"]["groups"]
+    recorded = {card: n + 1 for n, group in enumerate(groups) for card in group}
+    assert recorded == swapped and taps == 3 <= 5
