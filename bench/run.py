@@ -28,7 +28,8 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "servers_tables": 200, "servers_phones": 5, "servers_seconds": 60, "servers_move_every": 15.0,
         "turn_sizes": [10000], "turn_samples": 40,
         "photo_samples": 6, "photo_size": (4032, 3024),
-        "import_tables": 20, "import_game": 10000, "import_plays": 10000, "import_every": 0.5, "import_quiet": 10}
+        "import_tables": 20, "import_game": 10000, "import_plays": 10000, "import_every": 0.5, "import_quiet": 10,
+        "upload_tables": 20, "upload_photos": 8, "upload_every": 0.5, "upload_quiet": 10}
 QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
          "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
@@ -38,9 +39,10 @@ QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phone
          "servers_tables": 2, "servers_phones": 3, "servers_seconds": 3, "servers_move_every": 0.5,
          "turn_sizes": [30], "turn_samples": 3,
          "photo_samples": 2, "photo_size": (640, 480),
-         "import_tables": 2, "import_game": 40, "import_plays": 20, "import_every": 0.3, "import_quiet": 1}
+         "import_tables": 2, "import_game": 40, "import_plays": 20, "import_every": 0.3, "import_quiet": 1,
+         "upload_tables": 2, "upload_photos": 2, "upload_every": 0.3, "upload_quiet": 1}
 PARTS = ("sizes", "turns", "real", "load", "max", "wal", "history", "live", "slow", "stats", "photos", "imports",
-         "engines", "servers", "imports_postgres")
+         "uploads", "engines", "servers", "imports_postgres", "uploads_postgres")
 
 
 def main(argv=None) -> int:
@@ -147,7 +149,13 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
         results["imports"] = imports.measure(plan["import_tables"], plan["import_game"], plan["import_plays"],
                                              plan["import_every"], plan["import_quiet"], log=log)
         save(results)
-    if not {"engines", "servers", "imports_postgres"} <= skip:
+    if "uploads" not in skip:
+        from bench import photo_uploads
+        log(f"uploads: {plan['upload_tables']} tables' moves during {plan['upload_photos']} hostile photo uploads")
+        results["uploads"] = photo_uploads.measure(plan["upload_tables"], plan["upload_photos"], plan["upload_every"],
+                                                   plan["upload_quiet"], log=log)
+        save(results)
+    if not {"engines", "servers", "imports_postgres", "uploads_postgres"} <= skip:
         _run_postgres(plan, skip, results, log, save)
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     results["load_average_after"] = os.getloadavg()
@@ -172,6 +180,13 @@ def _run_postgres(plan: dict, skip: set[str], results: dict, log, save) -> None:
             results["imports_postgres"] = imports.measure(
                 plan["import_tables"], plan["import_game"], plan["import_plays"], plan["import_every"],
                 plan["import_quiet"], database=create_database(cluster), log=log)
+            save(results)
+        if "uploads_postgres" not in skip:
+            from bench import photo_uploads
+            log("hostile photo uploads on PostgreSQL")
+            results["uploads_postgres"] = photo_uploads.measure(
+                plan["upload_tables"], plan["upload_photos"], plan["upload_every"], plan["upload_quiet"],
+                database=create_database(cluster), log=log)
             save(results)
         if "servers" not in skip:
             from bench import two_servers
@@ -306,6 +321,10 @@ def render(results: dict) -> str:
         if results.get(key):
             from bench import imports
             out += imports.render(results[key])
+    for key in ("uploads", "uploads_postgres"):
+        if results.get(key):
+            from bench import photo_uploads
+            out += photo_uploads.render(results[key])
     if results.get("engines"):
         from bench import engines
         out += engines.render(results["engines"])

@@ -26,7 +26,7 @@ PHOTOS_AT_ONCE = 2               # decoding processes a server worker runs at on
 MEMORY = 1536 * 2**20            # a decoding process's address space: a 49 MP lossless WebP peaks at ~0.8 GB
 CPU_SECONDS = 30                 # a decoding process's CPU time (a 49 MP WebP: 3-7 s)
 TIMEOUT = 120                    # s of waiting for its answer on a loaded machine
-NICER_BY = 10                    # its nice value above the worker's: the tables get the CPU first
+NICER_BY = 19                    # its nice value above the worker's (the most there is): the tables get the CPU first
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

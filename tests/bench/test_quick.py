@@ -273,3 +273,12 @@ def test_the_base_is_checked_out_with_a_venv_of_its_own_and_runs_its_own_benchma
         assert results and results["wal"]["ours"]["mean"] > 0
     finally:
         git("worktree", "remove", "--force", tree)
+
+
+def test_hostile_photo_uploads_beside_tables_are_each_answered_and_measured(quick):
+    r = quick["uploads"]
+    assert len(r["answers"]) == bench.QUICK["upload_photos"]
+    assert all(a["status"] in (303, 503) for a in r["answers"])  # stored, or a busy worker's 503
+    assert r["workers"] and all(w["quiet_mb"] > 0 and w["peak_mb"] >= w["quiet_mb"] * 0.5 for w in r["workers"])
+    _sane(r["phases"]["quiet"]["moves"])
+    assert "### Hostile photo uploads beside tables (sqlite)" in bench.render(quick)
