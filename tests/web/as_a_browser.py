@@ -21,6 +21,9 @@ class Choice:
     form: object        # the <form> element
     pairs: list = field(default_factory=list)   # the form data set, the submitter's pair in its place
     submitter: object = None                    # the button that sends it
+    control: object = None                      # what the player set (None: the button alone)
+    value: object = None                        # to what: an option's value, a box ticked or not
+    fills: dict = field(default_factory=dict)   # the rest of the form as ``_filled`` left it
 
 
 def page(text: str):
@@ -132,7 +135,7 @@ def row_of(form) -> str:
     return words(seq[0]) if seq else ""
 
 
-def choices(doc, fill: bool = True) -> list[Choice]:
+def choices(doc, fill: bool = True, text: bool = True) -> list[Choice]:
     """Every choice of every form posting on the page, the rest of the form ``_filled``."""
     out = []
     for form in doc.iter("form"):
@@ -140,21 +143,23 @@ def choices(doc, fill: bool = True) -> list[Choice]:
             continue
         key = re.sub(r"/games/[^/]+", "", re.sub(r"/\d+/", "/N/", form.get("action") or ""))
         owned = controls(form, doc)
-        base = _filled(owned) if fill else {}
+        base = _filled(owned, text) if fill else {}
         for el in owned:
             if el.tag == "select" and el.get("multiple") is None:
                 for option in el.iter("option"):
                     if option.get("disabled") is None and option_value(option):
                         out.append(_choice(f"{key} {el.get('name')}", words(option), form, doc,
-                                           base | {el: option}, default_submitter(el, form, doc)))
+                                           base | {el: option}, default_submitter(el, form, doc),
+                                           el, option_value(option)))
             elif el.tag == "input" and (el.get("type") or "").lower() == "radio":
                 group = [r for r in owned if r.get("name") == el.get("name") and r.tag == "input"]
                 off = {r: False for r in group}
                 out.append(_choice(f"{key} {el.get('name')}", label_of(el, doc), form, doc,
-                                   base | off | {el: True}, default_submitter(el, form, doc)))
+                                   base | off | {el: True}, default_submitter(el, form, doc), el, True))
             elif el.tag == "input" and (el.get("type") or "").lower() == "checkbox":
                 out.append(_choice(f"{key} {el.get('name')}", label_of(el, doc), form, doc,
-                                   base | {el: el.get("checked") is None}, default_submitter(el, form, doc)))
+                                   base | {el: el.get("checked") is None}, default_submitter(el, form, doc),
+                                   el, el.get("checked") is None))
             elif submits(el):
                 label = " ".join(filter(None, [words(el) or el.get("aria-label") or "", row_of(form)]))
                 out.append(_choice(f"{key} {el.get('name')}", label, form, doc, base, el))
@@ -199,13 +204,13 @@ def _heading(control) -> str:
     return ""
 
 
-def _filled(owned) -> dict:
+def _filled(owned, text: bool = True) -> dict:
     """An empty "– choose –" set to the first real option, an empty text field (a void's
     reason, a note) to a word: what a player filling the rest of the form would leave."""
     base = {}
     for el in owned:
         kind = (el.get("type") or "text").lower()
-        if el.tag == "input" and kind in ("text", "search") and not numeric(el) and not el.get("value"):
+        if text and el.tag == "input" and kind in ("text", "search") and not numeric(el) and not el.get("value"):
             base[el] = "table"
         if el.tag == "select" and el.get("multiple") is None:
             shown = selected_options(el)
@@ -216,5 +221,6 @@ def _filled(owned) -> dict:
     return base
 
 
-def _choice(group, label, form, doc, chosen, submitter) -> Choice:
-    return Choice(group, label, form, data_set(form, doc, chosen, submitter), submitter)
+def _choice(group, label, form, doc, chosen, submitter, control=None, value=None) -> Choice:
+    fills = {el: v for el, v in chosen.items() if el is not control and (not isinstance(v, bool))}
+    return Choice(group, label, form, data_set(form, doc, chosen, submitter), submitter, control, value, fills)

@@ -45,6 +45,11 @@ class Captured(BaseException):
 
 @pytest.fixture
 def harness(app, monkeypatch):
+    return capturing(app, monkeypatch)
+
+
+def capturing(app, monkeypatch) -> Harness:
+    """The app's appends captured, not stored (but for the moves a harness records itself)."""
     real_append = store.append
     held = {"record": False}
 
@@ -186,7 +191,7 @@ def mismatches(looked: list[tuple], players: list[str]) -> list[str]:
     return found
 
 
-ROUND = re.compile(r"\bround (\d+)", re.I)
+ROUND = re.compile(r"\bround (\d+)", re.IGNORECASE)
 
 
 def typed_mismatches(choice, fields: dict, line: str, players: list[str]) -> list[str]:
