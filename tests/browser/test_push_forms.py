@@ -35,11 +35,12 @@ FORMS = r"""() => {
 
 # A choice the player makes in the move form: a random control that offers another value
 # than the one it shows, on screen (a select's other option, a radio not chosen).
-CHOICES = r"""() => [...document.querySelectorAll("#move-form select, #move-form input[type=radio]")]
-  .filter(el => !el.disabled && el.name && (el.checkVisibility() || el.labels[0]?.checkVisibility()))
-  .flatMap(el => el instanceof HTMLSelectElement
-    ? [...el.options].filter(o => !o.selected && !o.disabled).map(o => ({kind: "select", name: el.name, value: o.value}))
-    : (el.checked ? [] : [{kind: el.type, name: el.name, value: el.value}]))"""
+CONTROLS = "#move-form select, #move-form input[type=radio]"
+CHOICES = r"""controls => [...document.querySelectorAll(controls)].flatMap((el, index) =>
+  el.disabled || !el.name || !(el.checkVisibility() || el.labels[0]?.checkVisibility()) ? []
+  : el instanceof HTMLSelectElement
+    ? [...el.options].filter(o => !o.selected && !o.disabled).map(o => ({kind: "select", index, value: o.value}))
+    : (el.checked ? [] : [{kind: el.type, index, value: el.value}]))"""
 
 
 def example_games() -> dict:
@@ -74,13 +75,13 @@ def _differ(shown: list, fresh: list) -> list:
 
 
 def _choose(page, choice: dict) -> None:
-    """The player's own tap on the choice (a select's option, a radio, a box)."""
-    control = page.locator(f'#move-form [name="{choice["name"]}"]')
+    """The player's own tap on the choice (a select's option, a radio); two steps of a form
+    may name a field alike, so the control is found by its place."""
+    control = page.locator(CONTROLS).nth(choice["index"])
     if choice["kind"] == "select":
         control.select_option(value=choice["value"])
-    else:
-        # a tile's radio is drawn by its label, which takes the tap
-        page.locator(f'#move-form [name="{choice["name"]}"][value="{choice["value"]}"]').check(force=True)
+    else:   # a tile's radio is drawn by its label, which takes the tap
+        control.check(force=True)
 
 
 def _fresh(page, url: str, choice: dict | None) -> list:
@@ -111,7 +112,7 @@ def play_beside_an_open_phone(base: str, new_phone, name: str, start: int, end: 
     phone.goto(url)
     expect(phone.locator("html[data-live=open]")).to_have_count(1)
     for seq in range(start + 1, min(end, len(moves)) + 1):
-        offered = phone.evaluate(CHOICES)
+        offered = phone.evaluate(CHOICES, CONTROLS)
         choice = rng.choice(offered) if offered and rng.random() < 0.3 else None
         if choice:
             _choose(phone, choice)
