@@ -10,6 +10,7 @@ from flask import current_app, g
 from events.application.integrity import Verified
 from events.application.states import BUDGET, States
 from events.storage import pg, store
+from events.storage.group_commit import Committer
 from events.storage.snapshots import Snapshots
 from group.plays import Plays
 from group.roster import Rosters
@@ -46,6 +47,7 @@ def get_db():
         database = current_app.config["DATABASE"]
         g.db = current_app.extensions["pg_pools"].pooled(database) if pg.is_url(database) else store.connect(database)
         g.db.on_recorded = current_app.extensions["on_recorded"]  # app.py:on_recorded
+        g.db.committer = current_app.extensions["committer"]  # group commit (events/storage/group_commit.py)
     return g.db
 
 
@@ -59,6 +61,7 @@ def init_app(app) -> None:
     # the states' snapshots in the store, signed with the app's key (events/storage/snapshots.py)
     stored = Snapshots(app.config["SECRET_KEY"]) if app.config.get("STATE_SNAPSHOTS", True) else None
     app.extensions["tablescribe"] = Caches(States(app.config.get("STATES_BUDGET", BUDGET), stored))
+    app.extensions["committer"] = Committer()  # appends waiting together commit together, on SQLite
     app.extensions["pg_pools"] = pg.Pools()  # PostgreSQL's connections, per process (events/storage/pg.py)
     app.teardown_appcontext(close_db)
     try:

@@ -16,6 +16,17 @@ def off_the_hub(call, *args):
     return get_hub().threadpool.apply(call, args)
 
 
+def native_lock():
+    """A lock of the operating system's threads, also in a gevent worker (whose
+    ``threading`` is gevent's, meant for greenlets of one thread): what native threads
+    running ``off_the_hub`` calls wait on between themselves."""
+    monkey = _gevent_running()
+    if monkey is None:
+        import _thread
+        return _thread.allocate_lock()
+    return monkey.get_original("_thread", "allocate_lock")()
+
+
 def cooperate() -> None:
     """A long computation on a gevent worker's hub (verifying an import of 10,000 events
     takes seconds) calls this every few dozen steps, so the worker's other connections

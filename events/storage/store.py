@@ -258,6 +258,9 @@ def append(db, game_id: str, new: NewEvent, expected_seq: int,
     else commits with the event (a read model that must never lag: events/application/table.py)."""
     if is_postgres(db):  # psycopg waits cooperatively under gevent
         return _append(db, game_id, new, expected_seq, finished, blobs, also)
+    committer = getattr(db, "committer", None)  # the app's group commit (events/storage/group_commit.py)
+    if committer is not None:
+        return off_the_hub(committer.append, db, game_id, new, expected_seq, finished, blobs, also)
     return off_the_hub(_append, db, game_id, new, expected_seq, finished, blobs, also)
 
 
@@ -270,17 +273,23 @@ def writing(db, call, *args):
 def _append(db, game_id: str, new: NewEvent, expected_seq: int,
             finished: bool | None, blobs=(), also=None) -> tuple[Event, bool]:
     with write_lock(db):
-        lock_game(db, game_id)
-        existing = find_by_client_id(db, game_id, new.client_event_id)
-        if existing:
-            return existing, False
-        event = _insert(db, game_id, new, expected_seq)
-        if blobs:
-            store_blobs(db, blobs)
-        _touch_summary(db, game_id, event, finished)
-        if also is not None:
-            also(db, event)
-        return event, True
+        return append_inside(db, game_id, new, expected_seq, finished, blobs, also)
+
+
+def append_inside(db, game_id: str, new: NewEvent, expected_seq: int,
+                  finished: bool | None, blobs=(), also=None) -> tuple[Event, bool]:
+    """``append``'s work inside a write transaction already open (its own, or a group's)."""
+    lock_game(db, game_id)
+    existing = find_by_client_id(db, game_id, new.client_event_id)
+    if existing:
+        return existing, False
+    event = _insert(db, game_id, new, expected_seq)
+    if blobs:
+        store_blobs(db, blobs)
+    _touch_summary(db, game_id, event, finished)
+    if also is not None:
+        also(db, event)
+    return event, True
 
 
 def insert_events(db, game_id: str, news: list[NewEvent], finished: bool) -> list[Event]:
