@@ -116,7 +116,7 @@ test-slow: setup $(VENV)/.test-installed chromium postgresql gettext
 # `make bench BASE=<commit or tag>`: that commit's code and today's, measured by turns in one run
 # on this machine, each figure as new ÷ base with both values and the load (bench/compare.py;
 # default BASE: the last commit before HEAD that changed docs/performance.md's figures). The
-# base gets a worktree and venv of its own under bench/results/, kept for the next run.
+# base gets a worktree and venv of its own under instance/bench-base/, kept for the next run.
 # `make bench-alone` runs every part of today's code once, without a base.
 BASE ?=
 PARTS ?= sizes,real,max,history,imports

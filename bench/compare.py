@@ -1,7 +1,7 @@
 """The base's code and today's measured by turns on this machine in one run (``make bench
 BASE=<commit>``): each figure printed as new ÷ base with both values and the run's load.
 
-The base is checked out in a git worktree under ``bench/results/`` with a venv of its own
+The base is checked out in a git worktree under ``instance/bench-base/`` with a venv of its own
 (``make setup`` there; pip's cache makes it quick, and it is kept for the next run). Each
 part of ``bench.run`` is then run in a fresh process by each tree's own ``bench.run``,
 alternating which goes first (base, new, new, base, …), so both see the same minutes of a
@@ -98,9 +98,10 @@ def dirty(tree: str) -> str:
 
 
 def prepare(commit: str, log=None) -> str:
-    """The base checked out at ``bench/results/base-<commit>`` with its own venv (kept)."""
+    """The base checked out at ``instance/bench-base/<commit>`` with its own venv (kept):
+    outside the folders the tests read as the project's code."""
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-    path = os.path.join(ROOT, "bench", "results", f"base-{commit[:12]}")
+    path = os.path.join(ROOT, "instance", "bench-base", commit[:12])
     if not (os.path.exists(path) and git("rev-parse", "HEAD", cwd=path) == commit):
         if os.path.exists(path):
             git("worktree", "remove", "--force", path)
