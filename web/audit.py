@@ -239,7 +239,8 @@ def replay(game_id: str):
                            who=_player(table, event.seat), standings=standings(table), delta=delta,
                            over=table.rules.is_over(table.game), chart=race(game_id, at),
                            seat=None, problems=[], form={}, void=final.voided.get(event.seq),
-                           times=timing.sheet(game_id, table, at))
+                           times=timing.sheet(game_id, table, at),
+                           photo_steps=sorted(seq for seq in final.photos if seq not in final.voided))
 
 
 @bp.get("/games/<game_id>/final")

@@ -156,15 +156,9 @@ def final_thumbs(db, game_ids: list[str]) -> dict[str, str]:
     return found
 
 
-def photo_seqs(game_id: str) -> list[int]:
-    """The events at which the game's photos (not void) were taken: the replay's marks."""
-    table = get_states().load(get_db(), game_id)
-    return sorted(seq for seq in table.photos if seq not in table.voided)
-
-
 @bp.record_once
 def _setup(state) -> None:
     state.app.extensions["photo_slots"] = decoding.Slots(state.app.config.get("PHOTOS_AT_ONCE", decoding.PHOTOS_AT_ONCE))
     state.app.jinja_env.globals.update(photo_list=photo_list, photo_thumb_size=thumb_size,
-                                       photo_seqs=photo_seqs, photo_limits=photo_limits,
+                                       photo_limits=photo_limits,
                                        photo_thumbs=lambda game_ids: final_thumbs(get_db(), game_ids))
