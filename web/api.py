@@ -58,8 +58,17 @@ def _is_player(p) -> bool:
     and a key the API does not know is refused, not ignored (docs/openapi.yaml)."""
     return isinstance(p, dict) and set(p) <= {"name", "person", "colour"} \
         and ("name" in p or "person" in p) \
-        and isinstance(p.get("name", ""), str) and type(p.get("person", 1)) is int \
+        and isinstance(p.get("name", ""), str) and _whole(p.get("person", 1)) \
         and isinstance(p.get("colour", ""), (str, type(None)))
+
+
+def _whole(n) -> bool:
+    """An integer as JSON Schema counts one: 7, or 7.0 as some clients write it."""
+    return type(n) is int or (type(n) is float and n.is_integer())
+
+
+def _people_as_ints(players: list[dict]) -> list[dict]:
+    return [{**p, "person": int(p["person"])} if "person" in p else p for p in players]
 
 
 @bp.post("/games")
@@ -73,7 +82,7 @@ def create_game():
             or not all(_is_player(p) for p in players) or not isinstance(options, dict):
         return _error(400, msg("expected {kind: str, players: [{name: str, colour?: str} or {person: int, colour?: str}], options?: {}} and no other keys"))
     try:
-        players, people = roster.resolve_players(roster.load(get_db(), caches().roster), players)
+        players, people = roster.resolve_players(roster.load(get_db(), caches().roster), _people_as_ints(players))
         created = start_game(get_db(), body["kind"], players, options, device_id(), people=people,
                              rosters=caches().roster)
     except (Refused, RosterRefused) as refusal:

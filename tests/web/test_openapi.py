@@ -66,11 +66,13 @@ def test_a_client_generated_from_the_document_plays_a_round(generated_client, li
     from tablescribe_client import AuthenticatedClient, Client
     from tablescribe_client.api.default import append_event, create_game, get_state, list_events
     from tablescribe_client.models import (Appended, CreatedGame, JsonObject, NewEvent, NewEventType, NewGame,
-                                           NewGameKind, Refusal, Stale, State)
+                                           NewGameKind, Player, PlayerByPerson, Refusal, Stale, State)
 
     anyone = Client(base_url=live_server)
+    assert Player(name="Anna").name == "Anna"
+    assert PlayerByPerson(person=1).person == 1  # a real model each, not Any (issue 37 §9)
     created = create_game.sync(client=anyone, body=NewGame(
-        kind=NewGameKind.SCOREPAD, players=[{"name": "Anna", "colour": "red"}, {"name": "Béla"}]))
+        kind=NewGameKind.SCOREPAD, players=[Player.from_dict({"name": "Anna", "colour": "red"}), Player(name="Béla")]))
     assert isinstance(created, CreatedGame) and created.seq == 1, created
     seat0 = AuthenticatedClient(base_url=live_server, token=created.seats[0].token, prefix="",
                                 auth_header_name="X-Seat-Token")
@@ -101,10 +103,43 @@ def test_the_documents_enums_are_the_codes():
     for kind, game in GAMES.items():
         assert f"{kind} {game.min_players}-{game.max_players}" in players["description"] \
             or f"the others {game.min_players}-{game.max_players}" in players["description"], kind
-    assert SCHEMAS["Player"]["properties"]["colour"]["enum"] == [c["id"] for c in COLOURS] + ["", None]
+    assert SCHEMAS["Colour"]["enum"] == [c["id"] for c in COLOURS] + ["", None]
+    for rule in SCHEMAS["NewGame"]["allOf"]:  # each kind's number of players, as the registry has it
+        kinds = rule["if"]["properties"]["kind"].get("enum") or [rule["if"]["properties"]["kind"]["const"]]
+        counts = rule["then"]["properties"]["players"]
+        assert {(GAMES[k].min_players, GAMES[k].max_players) for k in kinds} == {(counts["minItems"], counts["maxItems"])}
+    limited = {k for rule in SCHEMAS["NewGame"]["allOf"] for k in rule["if"]["properties"]["kind"].get(
+        "enum", [rule["if"]["properties"]["kind"].get("const")])}
+    assert {k for k, g in GAMES.items() if (g.min_players, g.max_players) != (1, 12)} == limited
     types = set(CORE_SCHEMAS).union(*(game.event_types for game in GAMES.values()))
     assert SCHEMAS["NewEvent"]["properties"]["type"]["enum"] == sorted(types), \
         "docs/openapi.yaml: NewEvent's type lists every event type of every game and the core's, sorted"
+
+
+def _valid(name: str, value) -> bool:
+    """Whether the document's schema ``name`` takes ``value`` (its references resolved)."""
+    from jsonschema import Draft202012Validator
+    schema = {**SCHEMAS[name], "components": SPEC["components"]}
+    return Draft202012Validator(schema).is_valid(value)
+
+
+@pytest.mark.parametrize("body,status", [
+    ({"kind": "scorepad", "players": [{"name": "A"}], "options": {"title": {"deep": ["x\u0000"]}}}, 400),
+    ({"kind": "scorepad", "players": [{"person": 0}]}, 422),
+    ({"kind": "five-tribes", "players": [{"name": n} for n in "ABCDE"]}, 422),
+    ({"kind": "han", "players": [{"name": "A"}]}, 422),
+])
+def test_what_the_server_refuses_the_document_calls_invalid(client, body, status):
+    assert client.post("/api/games", json=body).status_code == status
+    assert not _valid("NewGame", body)
+
+
+def test_a_nul_deep_in_an_events_data_is_invalid_in_the_document_too():
+    move = {"type": "points-recorded", "data": {"seat": 0, "points": 1, "note": {"x": ["\u0000"]}},
+            "expected_seq": 1, "client_event_id": "k1"}
+    assert not _valid("NewEvent", move)
+    assert _valid("NewEvent", {**move, "data": {"seat": 0, "points": 1, "note": "fine"}})
+    assert _valid("NewGame", {"kind": "five-tribes", "players": [{"name": "A"}, {"person": 3, "colour": "red"}]})
 
 
 def test_a_wrong_method_names_the_right_ones_in_allow(client):
@@ -140,3 +175,10 @@ def test_a_backslash_before_u0000_is_text_not_a_nul(client):
     assert created.status_code == 201 and created.json["seats"][0]["player"] == "A\\u0000", created.json
     nul = b'{"kind": "scorepad", "players": [{"name": "A\\u0000"}]}'
     assert client.post("/api/games", data=nul, content_type="application/json").status_code == 400
+
+
+def test_a_person_id_written_as_7_point_0_is_the_integer_json_schema_says_it_is(client):
+    """JSON Schema counts 2.0 as an integer, so the document calls it valid: it is no 400."""
+    body = {"kind": "scorepad", "players": [{"person": 605833.0}, {"name": "", "person": 1}]}
+    assert _valid("NewGame", body)
+    assert client.post("/api/games", json=body).status_code == 422  # nobody of that id: the roster says so
