@@ -109,6 +109,7 @@ def prepare(commit: str, log=None) -> str:
         log(f"compare: checking out the base {commit[:12]} in {path}")
         git("worktree", "add", "--detach", path, commit)
     log("compare: the base's venv (make setup .venv/.test-installed there)")
+    os.makedirs(os.path.join(path, "instance"), exist_ok=True)  # its database may be elsewhere (DATABASE set)
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "VIRTUAL_ENV")}
     subprocess.run(["make", "-s", "-C", path, "setup", ".venv/.test-installed"], check=True, env=env,
                    stdout=sys.stderr)
