@@ -25,7 +25,11 @@ from scoring.i18n import msg
 from scoring import text
 
 MAX_NAME = text.NAME.most
-VERSION = 2  # 2: every change names who made it (``data.by``); a version-1 change names nobody
+# 2: every change names who made it (``data.by``); a version-1 change names nobody.
+# 3: a ``play-imported`` seat's score may be a decimal or null (no points), a seat may be
+# ``anonymous`` and the play ``cooperative`` or ``noPoints``; a version-2 play, whose scores
+# are whole numbers and whose seats are all named, reads as it is.
+VERSION = 3
 TYPES = ("person-added", "person-renamed", "people-merged", "seat-linked", "seat-unlinked",
          "play-imported", "change-reverted")
 
