@@ -184,7 +184,8 @@ def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False) -
             "form_token": "" if shared else csrf_token(),
             "open_disputes": loaded.open_disputes, "voided_lately": _voided_lately(table),
             "problems": [], "form": {}, "at": None, "ack": None,
-            "clock": timing.clock_view(loaded.clock, table, seat), "nav": _nav(loaded)}
+            "clock": timing.clock_view(loaded.clock, table, seat), "nav": _nav(loaded),
+            "imported_game": loaded.import_mark}
 
 
 def _nav(loaded: LoadedTable) -> dict:

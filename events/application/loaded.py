@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from events.application import seats
+from events.application import seats, trust
 from events.application.integrity import Verified
 from events.application.states import States, reading
 from events.domain.core_types import CORE_EVENTS
@@ -34,6 +34,7 @@ class LoadedTable:
     last_move: Move | None = None        # the move the game's view highlights (``last_of``)
     clock: Clock | None = None           # the turn times after the table's event
     unverified: tuple[int, str] | None = None  # (N, why) when the record does not verify from N
+    import_mark: dict | None = None      # an imported game that counts nowhere yet (trust.mark)
 
     @property
     def open_disputes(self) -> list[dict]:
@@ -82,5 +83,6 @@ def load_table(db, states: States, game_id: str, table: TableState | None = None
     last = last_move(table, reading(db, game_id, recent), *rules.last_of) \
         if rules.view is not None and rules.last_of is not None else None
     unverified = verified.unverified_with(db, game_id, row, recent) if verified is not None else None
+    mark = trust.mark(db, game_id) if row and row["imported_from"] else None  # a game made here: no read
     return LoadedTable(game_id, table, tuple(recent), events, row["join_code"] if row else "", revoked, last,
-                       states.clock(db, game_id, table.seq), unverified)
+                       states.clock(db, game_id, table.seq), unverified, mark)
