@@ -133,7 +133,7 @@ def guarded(tmp_path):
     """CSRF on, as in production: (app, an English-speaking client, its form token, the store)."""
     from events.storage import store
     app, client, _ = guarded_app(str(tmp_path / "g.db"))
-    become_organiser(app, client)  # the roster's changes are the organiser's (tests/group/test_organiser.py)
+    become_organiser(app, client)  # the roster's changes are the organiser's (tests/web/test_organiser.py)
     token = csrf_of(client.get("/games/new").get_data(as_text=True))
     db = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
     yield app, client, token, db

@@ -199,3 +199,96 @@ def test_product_code_names_no_issue():
     found += [f"app.py:{n}" for n, line in enumerate((ROOT / "app.py").read_text(encoding="utf-8").splitlines(), start=1)
               if cited.search(line)]
     assert not found, found
+
+
+# Modules with nothing to run — a package's docstring, a table of data, constants — need no
+# test module of their own; each says why. Every other module must have one.
+NOTHING_TO_RUN = {
+    "events/__init__.py": "the package's docstring",
+    "events/application/__init__.py": "the package's docstring",
+    "events/domain/__init__.py": "the package's docstring",
+    "events/runtime/__init__.py": "the package's docstring",
+    "events/storage/__init__.py": "the package's docstring",
+    "group/__init__.py": "the package's docstring",
+    "services/__init__.py": "the package's docstring",
+    "web/__init__.py": "the package's docstring",
+    "events/domain/palette.py": "the colour table (tests/web/test_openapi.py holds the API to it)",
+    "events/domain/photo_limits.py": "constants (tests/events/test_photos.py holds uploads to them)",
+    "web/assets.py": "file names read from package.json (tests/test_docs.py holds them to the lock)",
+}
+
+# Modules still waiting for a test module of their own (issue 36, item 7): this list only
+# shrinks — a module that gets its test module must leave it, and no module may join it.
+NOT_YET_TESTED = {
+    "events/application/backup.py",
+    "events/application/boards.py",
+    "events/application/disputes.py",
+    "events/application/integrity.py",
+    "events/application/loaded.py",
+    "events/application/pixels.py",
+    "events/application/seats.py",
+    "events/application/signing.py",
+    "events/application/trust.py",
+    "events/domain/core_types.py",
+    "events/domain/event.py",
+    "events/domain/hashing.py",
+    "events/runtime/greenlets.py",
+    "events/runtime/live.py",
+    "events/storage/blobs.py",
+    "events/storage/schema.py",
+    "group/plays.py",
+    "scoring/__init__.py",
+    "scoring/base.py",
+    "scoring/forms.py",
+    "scoring/schema.py",
+    "services/bgstats.py",
+    "services/transfer.py",
+    "web/bgstats.py",
+    "web/boards.py",
+    "web/chart.py",
+    "web/pages.py",
+    "web/people.py",
+    "web/photo_process.py",
+    "web/ratelimit.py",
+    "web/seating.py",
+    "web/seats.py",
+    "web/spreadsheet.py",
+    "web/stats.py",
+    "web/stats_chart.py",
+}
+
+
+def _product_modules() -> list[pathlib.Path]:
+    """The modules of the log, the group, the services, the web and scoring's shared ones
+    (each game's package is held to the one contract: tests/scoring/test_contract.py)."""
+    return sorted([p for folder in ("events", "group", "services", "web") for p in (ROOT / folder).rglob("*.py")]
+                  + list((ROOT / "scoring").glob("*.py")))
+
+
+def _test_module_of(path: pathlib.Path) -> pathlib.Path:
+    """Where a module's tests are: tests/<top folder>/test_<name>.py (events/application/table.py
+    → tests/events/test_table.py); a package's own __init__ is named by the package."""
+    parts = path.relative_to(ROOT).parts
+    name = parts[-2] if path.stem == "__init__" else path.stem
+    return ROOT / "tests" / parts[0] / f"test_{name}.py"
+
+
+def test_every_module_that_does_something_has_a_test_module_of_its_name():
+    """A newcomer changing web/seating.py looks for tests/web/test_seating.py: every module
+    with a function or a class has one, and a module the list excuses has neither."""
+    import ast
+    missing, excused_wrongly, tested_now = [], [], []
+    for path in _product_modules():
+        name = path.relative_to(ROOT).as_posix()
+        runs = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                   for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+        if name in NOTHING_TO_RUN:
+            if runs:
+                excused_wrongly.append(name)
+        elif _test_module_of(path).exists():
+            tested_now += [name] if name in NOT_YET_TESTED else []
+        elif name not in NOT_YET_TESTED:
+            missing.append(f"{name} → {_test_module_of(path).relative_to(ROOT)}")
+    assert not excused_wrongly, f"excused from tests but has functions or classes: {excused_wrongly}"
+    assert not tested_now, f"tested now, take them off NOT_YET_TESTED: {tested_now}"
+    assert not missing, f"{len(missing)} modules without a test module of their name:\n" + "\n".join(missing)

@@ -8,7 +8,7 @@ void made a game where one move in three is undone quadratic: the walk keeps the
 ``RECENT`` states of the game as it now stands, so a void refolds only from the state
 just before its target (an undo costs the one or two events since). A void reaching
 further back, and a rescore, fold the game whole (both are rare). Every state the walk
-yields equals ``fold(events[:i + 1])`` (tests/events/test_history.py, tests/events/test_snapshots.py).
+yields equals ``fold(events[:i + 1])`` (tests/events/test_states.py, tests/events/test_snapshots.py).
 
 One snapshot policy: every ``SNAPSHOT_EVERY``-th event keeps the recent states as they
 stood then, a starting point for ``state_at`` (the replay slider, the API's ``?at=``);

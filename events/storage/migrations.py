@@ -223,8 +223,8 @@ def describe(db) -> dict[str, dict]:
     """The schema as either engine holds it, in one comparable form: per table its columns
     (name → (type, not null)), primary key, unique column sets, indexed column sets, and
     whether the database refuses updates and deletes of its rows. Both engines, built by
-    the steps above, must describe the same (tests/events/test_postgres.py), and a store
-    migrated in place must describe as a fresh one (tests/events/test_old_database.py)."""
+    the steps above, must describe the same (tests/events/test_pg.py), and a store
+    migrated in place must describe as a fresh one (tests/events/test_migrations.py)."""
     return _describe_postgres(db) if getattr(db, "engine", "sqlite") == "postgresql" else _describe_sqlite(db)
 
 
