@@ -188,8 +188,9 @@ class GameKind:
     apply: Callable[[dict, Move], dict]
     score: Callable[[dict], dict[int, list[ScorePart]]]
     is_over: Callable[[dict], bool]
-    # The move in words; ``state`` (the game's state at or after it) lends the names the
-    # table gave things, e.g. a board profile's provinces; None where no state is at hand.
+    # The move in words; ``state`` (the game's state the move was made on, before it) lends
+    # what the move changed — who left, whose it was — and the names the table gave things,
+    # e.g. a board profile's provinces; None where no state is at hand.
     describe: Callable[[Move, list[dict], dict | None], Text]
     parse_form: Callable[[dict, Mapping[str, str]], tuple[str, dict]]
     options: tuple[Option, ...] = ()

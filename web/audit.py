@@ -210,7 +210,7 @@ def dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200)
     seat = my_seat(game_id)
     ctx = {"game_id": game_id, "table": final, "game": final.rules, "seat": seat,
            "dispute_seq": dispute_seq, "dispute": found, "event": event,
-           "text": describe(after, event), "who": _player(after, event.seat),
+           "text": describe(before, event), "who": _player(after, event.seat),
            "before": before, "after": after,
            "raw_before": views.visible_state(before, seat), "raw_after": views.visible_state(after, seat),
            "view_before": views.game_view(before, game.read), "view_after": views.game_view(after, game.read),
@@ -235,7 +235,7 @@ def replay(game_id: str):
     event = game.event(at)
     return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,
                            view=views.game_view(table, game.read),
-                           at=at, last=last, event=event, text=describe(table, event),
+                           at=at, last=last, event=event, text=found.texts[at - 1],
                            who=_player(table, event.seat), standings=standings(table), delta=delta,
                            over=table.rules.is_over(table.game), chart=race(game_id, at),
                            seat=None, problems=[], form={}, void=final.voided.get(event.seq),

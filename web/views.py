@@ -167,7 +167,7 @@ def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False) -
     CSRF token travels in the ``X-CSRFToken`` header htmx sends (base.html), the forms'
     submission ids are the view's and the routes make them the seat's (``seat_scoped``)."""
     game_id, table = loaded.game_id, loaded.table
-    rows = [{"event": e, "text": describe(table, e),
+    rows = [{"event": e, "text": loaded.text(e),
              "who": table.players[e.seat]["name"] if e.seat is not None and e.seat < len(table.players) else "",
              "void": table.voided.get(e.seq), "flag": table.flagged.get(e.seq),
              "is_move": e.seq in table.game_seqs or e.seq in table.photos}
@@ -223,7 +223,7 @@ def _voided_lately(table: TableState) -> bool:
 def _undo_move(loaded: LoadedTable) -> dict | None:
     """The move the Undo button takes back, so the button can name it ("Undo #17: …")."""
     target = loaded.undo_target
-    return {"seq": target.seq, "text": describe(loaded.table, target)} if target else None
+    return {"seq": target.seq, "text": loaded.text(target)} if target else None
 
 
 def seat_scoped(client_event_id: str, seat: int) -> str:
@@ -257,10 +257,10 @@ def acknowledgement(loaded: LoadedTable, seq) -> dict | None:
     if core is not None and core.voids(event.data) and "target" in event.data:  # an undo or a void
         target = event.data["target"]
         verb = msg("Undone") if event.data.get("undo") else msg("Voided")
-        what = describe(table, loaded.event(target))
+        what = loaded.text(loaded.event(target))
         return {"seq": seq, "at": "undo", "over": over,
                 "text": joined("", (verb, f" #{target}: ", what))}
-    what = describe(table, event)
+    what = loaded.text(event)
     here = "clock" if event.type in CLOCK_EVENTS else "photo" if event.type == "photo-attached" \
         else "undo" if over else "move"
     return {"seq": seq, "at": here, "over": over and here == "undo",
@@ -404,7 +404,8 @@ def stale_choice(game_id: str, table: TableState, seat, expected: int, fresh_for
     the fresh form aims at: the round, the step), with the rules' word on it."""
     since = max(0, min(expected, table.seq)) if expected >= 0 else table.seq
     events = store.read_events(get_db(), game_id, after=max(since, table.seq - MEANWHILE_SHOWN), upto=table.seq)
-    meanwhile = [{"seq": e.seq, "text": describe(table, e),
+    said = get_states().words(get_db(), game_id, events)
+    meanwhile = [{"seq": e.seq, "text": said[e.seq],
                   "who": table.players[e.seat]["name"] if e.seat is not None and e.seat < len(table.players) else None}
                  for e in events]
     fields = form_fields(fresh_form)
@@ -433,7 +434,7 @@ def _typed_move(table: TableState, seat, form) -> dict:
         return {"text": None, "problems": problems}
     event = Event(table.seq + 1, type_, table.rules.event_types[type_].version, data, seat, "", "", "", "")
     try:
-        words = describe(table, event)
+        words = describe(table, event)  # the move not recorded, said on the table it would be made on
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):  # a refused move may not be sayable
         words = None
     return {"text": words, "problems": problems}

@@ -35,6 +35,7 @@ class LoadedTable:
     clock: Clock | None = None           # the turn times after the table's event
     unverified: tuple[int, str] | None = None  # (N, why) when the record does not verify from N
     import_mark: dict | None = None      # an imported game that counts nowhere yet (trust.mark)
+    words: dict[int, dict] = field(default_factory=dict)  # every event read, in words, by seq
 
     @property
     def open_disputes(self) -> list[dict]:
@@ -48,6 +49,10 @@ class LoadedTable:
 
     def event(self, seq: int) -> Event | None:
         return self.events.get(seq)
+
+    def text(self, event: Event) -> dict:
+        """An event this table read, in words (said from the state before it)."""
+        return self.words[event.seq]
 
 
 def _voided_by(event: Event | None) -> int | None:
@@ -85,4 +90,4 @@ def load_table(db, states: States, game_id: str, table: TableState | None = None
     unverified = verified.unverified_with(db, game_id, row, recent) if verified is not None else None
     mark = trust.mark(db, game_id) if row and row["imported_from"] else None  # a game made here: no read
     return LoadedTable(game_id, table, tuple(recent), events, row["join_code"] if row else "", revoked, last,
-                       states.clock(db, game_id, table.seq), unverified, mark)
+                       states.clock(db, game_id, table.seq), unverified, mark, states.words(db, game_id, events.values()))

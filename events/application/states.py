@@ -187,16 +187,19 @@ class GameStates:
         walker = self.walker or Walker(read)
         walker.read = read
         for event in new:
-            self._add(walker, event, walker.step(event))
+            before = walker.table
+            self._add(walker, event, before, walker.step(event))
         self.walker = walker
 
     def adopt(self, walker: Walker, event: Event) -> None:
         """``event`` was just appended and ``walker`` (a copy of ours) stepped through it."""
-        self._add(walker, event, walker.table)
+        self._add(walker, event, self.walker.table, walker.table)
         self.walker = walker
 
-    def _add(self, walker: Walker, event: Event, table: TableState) -> None:
-        total, text = scores(table), describe(table, event)
+    def _add(self, walker: Walker, event: Event, before: TableState | None, table: TableState) -> None:
+        """Note ``event``, which took the game from ``before`` (None: nothing before the
+        first event) to ``table``: its words are said from the state it was made on."""
+        total, text = scores(table), describe(before or table, event)
         who = table.players[event.seat]["name"] if event.seat is not None \
             and 0 <= event.seat < len(table.players) else ""
         self.totals.append(total)
@@ -248,6 +251,10 @@ class GameStates:
             self.every *= 2
             self.snapshots = {seq: kept for seq, kept in self.snapshots.items() if seq % self.every == 0}
             self.snapshot_bytes = sum(size for _, size in self.snapshots.values())
+
+    def words(self, seq: int) -> dict | None:
+        """Event ``seq`` in words, as the walk said it (None: not walked yet)."""
+        return self.texts[seq - 1] if 0 < seq <= self.count else None
 
     def state_at(self, read, at: int) -> TableState:
         """The table after event ``at``, folded on from the nearest snapshot before it."""
@@ -356,6 +363,20 @@ class States:
             return found.table
         with found.lock:
             return found.state_at(reading(db, game_id), at)
+
+    def words(self, db, game_id: str, events) -> dict[int, dict]:
+        """Each of ``events`` (the game's, as stored) in words, by seq: as the cached walk
+        said it when it passed the event, else said now from the table before it."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        said = {}
+        for event in events:
+            found = cached.words(event.seq) if cached is not None else None
+            if found is None:
+                before = self.load(db, game_id, event.seq - 1) if event.seq > 1 else None
+                found = describe(before, event)  # the first event is the core's, said without a table
+            said[event.seq] = found
+        return said
 
     def after(self, db, game_id: str, table: TableState, pending: Event) -> tuple[TableState, Walker | None]:
         """The table after ``pending``, an event about to be appended after ``table``, and

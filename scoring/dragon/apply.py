@@ -172,16 +172,11 @@ def _recruit(state: dict, move: Move) -> None:
         state["supply"][d["person"]["type"]][d["person"]["age"]] -= 1
         _note(state, d["seat"], "away", person={"type": d["person"]["type"], "age": d["person"]["age"]})
     else:
-        _move_in(state, d, move.seq)
+        _move_in(state, d)
     _pass_on(state, move.seq)
 
 
-def _left(state: dict, seq: int, persons: list[dict]) -> None:
-    """Who left a palace by move ``seq`` (replaced or released), for the move log's line."""
-    state.setdefault("left", {})[str(seq)] = persons
-
-
-def _move_in(state: dict, d: dict, seq: int) -> None:
+def _move_in(state: dict, d: dict) -> None:
     person = d["person"]
     state["supply"][person["type"]][person["age"]] -= 1
     tile = {"type": person["type"], "age": person["age"]}
@@ -191,7 +186,6 @@ def _move_in(state: dict, d: dict, seq: int) -> None:
     if "replace" in d:
         replaced = persons[d["replace"]]
         persons[d["replace"]] = tile
-        _left(state, seq, [dict(replaced, palace=d["palace"])])
     else:
         persons.append(tile)
     _advance_track(state, d["seat"], steps)
@@ -202,7 +196,6 @@ def _move_in(state: dict, d: dict, seq: int) -> None:
 def _release(state: dict, move: Move) -> None:
     d = move.data
     player = state["players"][d["seat"]]
-    _left(state, move.seq, [dict(player["palaces"][pal]["persons"][slot], palace=pal) for pal, slot in d["persons"]])
     for pal, slot in sorted((tuple(x) for x in d["persons"]), reverse=True):
         del player["palaces"][pal]["persons"][slot]
     state["report"].append({"seat": d["seat"], "released": len(d["persons"]), "chosen": True})

@@ -142,16 +142,31 @@ def _join(items, lang: str) -> str:
 
 
 def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+    """The move in words; ``state``, the state the move was made on, names who left a
+    palace by it (None: the line without them)."""
     said = DESCRIBE[move.type](move.data)
-    left = ((state or {}).get("left") or {}).get(str(move.seq))
+    left = _left(move, state) if state else []
     if left:  # whom the form's choice named: the person replaced, the persons released
-        persons = joined(", ", [msg("%(text)s (palace %(value)s)", text=person_name(p), value=p["palace"] + 1)
-                                for p in left])
+        persons = joined(", ", [msg("%(text)s (palace %(value)s)", text=person_name(p), value=pal + 1)
+                                for pal, p in left])
         said = msg("%(said)s – left: %(persons)s", said=said, persons=persons)
     if "seat" not in move.data:
         return said
     who = player_name(players, move.data["seat"])
     return msg("%(who)s: %(said)s", who=who, said=said)
+
+
+def _left(move: Move, before: dict) -> list[tuple[int, dict]]:
+    """Who leaves a palace by ``move`` made on the state ``before``: (palace, person) each."""
+    d = move.data
+    if move.type == "dragon-persons-released":
+        spots = [tuple(spot) for spot in d["persons"]]
+    elif move.type == "dragon-person-recruited" and "replace" in d:
+        spots = [(d["palace"], d["replace"])]
+    else:
+        return []
+    palaces = before["players"][d["seat"]]["palaces"]
+    return [(pal, palaces[pal]["persons"][slot]) for pal, slot in spots]
 
 
 def _said_row(d: dict) -> dict:

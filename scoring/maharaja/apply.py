@@ -191,9 +191,6 @@ def acting_seat(state: dict, move: Move) -> int | None:
 
 def apply(state: dict, move: Move) -> dict:
     state = clone(state)
-    seat = acting_seat(state, move)
-    if seat is not None:  # who made each move, for the move log (§6)
-        state["actors"][str(move.seq)] = seat
     APPLY[move.type](state, move)
     return advance(state)
 
@@ -325,7 +322,6 @@ def _swap(state, move):
     state["characters"][number - 1] = seat
     if holder is not None:
         state["picks"].append(holder)
-        state.setdefault("taken_from", {})[str(move.seq)] = holder  # the log names whose it was (§12)
 
 
 def _pick(state, move):

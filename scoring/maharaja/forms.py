@@ -10,6 +10,7 @@ from scoring.base import FormError, Move, Problem, Text, text
 from scoring.forms import fail, form_choice, form_int, form_list, player_name
 from scoring.i18n import joined
 from scoring.i18n import msg, msgp
+from scoring.maharaja.apply import acting_seat
 from scoring.maharaja.boards import RULE as BOARD_RULE, cheapest_route
 from scoring.maharaja.data import (ACTIONS, CHARACTERS, CHIP_ACTIONS, CITIES, EVENT_TYPES, TICKS, VILLAGES,
                                    place_label, rule)
@@ -235,19 +236,27 @@ LINES = {
 }
 
 
-def actor(move: Move, state: dict | None) -> int | None:
-    """Who made the move: the seat its payload names, else the one the fold noted (§6)."""
+def actor(move: Move, before: dict | None) -> int | None:
+    """Who made the move: the seat its payload names, else whose move it was on the state
+    ``before`` it (§6); None when that state is not at hand."""
     if move.data.get("seat") is not None:
         return move.data["seat"]
-    return ((state or {}).get("actors") or {}).get(str(move.seq))
+    return acting_seat(before, move) if before else None
+
+
+def _taken_from(move: Move, before: dict | None) -> int | None:
+    """Whom a swap took its character from, on the state ``before`` it (§12)."""
+    if move.type != "character-swapped" or not before:
+        return None
+    return before["characters"][move.data["character"] - 1]
 
 
 def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
     """The move in words, led by who made it ("Júlia: took 2 gold"); which phone recorded
-    it is the log's to say."""
+    it is the log's to say. ``state``: the state the move was made on (None: not at hand)."""
     line = LINES.get(move.type)
     said = line(move.data, _names(state)) if line else dict(EVENT_TYPES[move.type].label)
-    loser = ((state or {}).get("taken_from") or {}).get(str(move.seq))
+    loser = _taken_from(move, state)
     if loser is not None:  # the swap's option named the player it took the character from
         said = msg("%(said)s (taken from %(who)s)", said=said, who=player_name(players, loser))
     seat = actor(move, state)

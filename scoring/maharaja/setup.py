@@ -54,7 +54,7 @@ def setup(players: list[dict], options: dict, rules_version: int = RULES_VERSION
         "palaces": [], "architects": [None] * n, "chips": [0] * n, "chips_bank": 7,
         "cities": {c: {"houses": [0] * n, "inner": None, "outer": []} for c in CITIES},
         "villages": [[] for _ in range(VILLAGES)], "start_houses": 0,
-        "acted": [], "turn": None, "picks": [], "evaluations": [], "renounced": [], "actors": {},
+        "acted": [], "turn": None, "picks": [], "evaluations": [], "renounced": [],
         "next": None, **_from_board((options.get("board") or {}).get("data")),
     }
     return advance(state)

@@ -675,5 +675,5 @@ def test_the_log_names_who_left_a_palace():
     from tests.scoring.test_contract import _events_of_demo
     events = _events_of_demo(GAME)
     release = next(e for e in events if e.type == "dragon-persons-released")
-    line = describe(fold(events, upto=release.seq), release)["en"]
+    line = describe(fold(events, upto=release.seq - 1), release)["en"]  # said on the table it was made on
     assert re.fullmatch(r"Anna: 2 person\(s\) released – left: .+ \(palace 1\), .+ \(palace 2\)", line), line

@@ -414,7 +414,7 @@ def test_form_free_and_renounce_buttons_become_flags():
 
 
 def test_the_move_log_names_a_city_as_the_board_profile_does():
-    state = {"city_names": {"A": "Jaipur", "B": ""}}
+    state = {**started([D.MOGUL, D.TRADER]), "city_names": {"A": "Jaipur", "B": ""}}
     palace = Move(9, "palace-built", {"city": "A", "site": "inner"})
     governor = Move(10, "governor-moved", {"city": "B"})
     assert M.describe(palace, [{"name": "Anna"}], state)["en"] == "Palace – city A (Jaipur), inner"
