@@ -13,6 +13,13 @@ os.environ["TIMEZONE"] = "Europe/Budapest"
 os.environ["TABLESCRIBE_INSTANCE"] = tempfile.mkdtemp(prefix="tablescribe-tests-")
 
 
+def app_on(database: str, **config):
+    """An app as the tests make one, on ``database`` (a file or a PostgreSQL URL): CSRF off
+    unless ``config`` turns it on, a fixed secret key; ``config`` beyond that."""
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, "WTF_CSRF_ENABLED": False,
+                       **config})
+
+
 @pytest.fixture
 def app_config() -> dict:
     """What a test module's app is configured with beyond the defaults: a module overrides
@@ -27,9 +34,7 @@ def app(tmp_path, request, app_config):
     database = str(tmp_path / "t.db")
     if os.environ.get("TABLESCRIBE_TEST_ENGINE") == "postgresql":
         database = request.getfixturevalue("postgres_url")
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
-                      "WTF_CSRF_ENABLED": False, **app_config})
-    yield app
+    yield app_on(database, **app_config)
 
 
 @pytest.fixture
@@ -55,8 +60,7 @@ def other_app(app, tmp_path, request):
         url = create_database(request.getfixturevalue("postgres_server"))
     else:
         url = str(tmp_path / "other.db")
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": url,
-                       "WTF_CSRF_ENABLED": app.config.get("WTF_CSRF_ENABLED", True)})
+    return app_on(url, WTF_CSRF_ENABLED=app.config.get("WTF_CSRF_ENABLED", True))
 
 
 @pytest.fixture
@@ -85,9 +89,48 @@ def phones_with_forms(app, count: int) -> list:
 
 def new_pad(phone, names=("Anna", "Béla")) -> str:
     """A score pad made on ``phone`` through the new-game form (its seat 0): the game's id."""
-    created = phone.post("/games/new", data={"csrf_token": phone.token, "kind": "scorepad", "name": list(names),
-                                             "colour": ["red", "blue", "green", "yellow"][:len(names)]})
+    return game_by_form(phone, names, token=phone.token)
+
+
+def game_by_form(client, names=("Anna", "Béla"), kind: str = "scorepad", token: str | None = None, **fields) -> str:
+    """A game of ``kind`` made on ``client`` through the new-game form as a phone fills it
+    (its seat 0; ``token``: the form's CSRF token where CSRF is on; ``fields``: more of the
+    form, such as ``opt_<option>``): the game's id."""
+    data = {"kind": kind, "name": list(names), "colour": ["red", "blue", "green", "black", "yellow"][:len(names)],
+            **({"csrf_token": token} if token else {}), **fields}
+    created = client.post("/games/new", data=data)
+    assert created.status_code == 302, created.get_data(as_text=True)[:2000]
     return created.headers["Location"].rsplit("/", 1)[1]
+
+
+def game_by_api(client, kind: str = "scorepad", names=("Anna", "Béla", "Cili"), options=None) -> dict:
+    """A game made through the app's API by the Flask client ``client``: the API's answer
+    (its id, each seat's token, the join link)."""
+    body = {"kind": kind, "players": [{"name": n} for n in names], **({"options": options} if options else {})}
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201, created.json
+    return created.json
+
+
+def holding_seat(app, game: dict, seat: int = 0, lang: str | None = None):
+    """A Flask client holding ``seat`` of the API's ``game``, as the phone that sat there."""
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{game['id']}", game["seats"][seat]["token"])
+    if lang:
+        phone.set_cookie("lang", lang)
+    return phone
+
+
+def bits_of(token: str) -> int:
+    """How many random bits a URL-safe base64 token carries."""
+    import base64
+    return len(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))) * 8
+
+
+def path_of(url: str) -> str:
+    """The path of a link the app printed (a join, hand-over or organiser link): what a
+    Flask client opens."""
+    return "/" + url.split("://", 1)[-1].split("/", 1)[1]
 
 
 def become_organiser(app, client) -> None:
@@ -96,6 +139,20 @@ def become_organiser(app, client) -> None:
     with app.test_request_context():
         path = organiser.link().split("://", 1)[1].split("/", 1)[1]
     assert client.get("/" + path).status_code == 303
+
+
+def tamper(db, sql: str, params=()) -> None:
+    """What someone with the SQLite file can do: drop the append-only triggers, change the
+    logs (``sql``), and put the triggers back, so nothing looks touched."""
+    from events.storage.schema import Unchangeable
+    logs = (Unchangeable("events", "append-only"), Unchangeable("roster_events", "append-only", noun="roster events"))
+    for log in logs:
+        for verb in ("update", "delete"):
+            db.execute(f"DROP TRIGGER IF EXISTS {log.table}_no_{verb}")
+    db.execute(sql, list(params))
+    for log in logs:
+        for statement in log.sqlite_statements():
+            db.execute(statement)
 
 
 def watch_the_write_lock(monkeypatch) -> list:
@@ -122,7 +179,7 @@ def watch_the_write_lock(monkeypatch) -> list:
 def guarded_app(database: str, **config):
     """CSRF on, as in production: (an app on ``database`` with ``config``, an English-speaking
     client, its form token)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, **config})
+    app = app_on(database, **{"WTF_CSRF_ENABLED": True, **config})
     client = app.test_client()
     client.set_cookie("lang", "en")
     return app, client, csrf_of(client.get("/games/new").get_data(as_text=True))
@@ -138,6 +195,123 @@ def guarded(tmp_path):
     db = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
     yield app, client, token, db
     db.conn.close()
+
+
+# ---- games played in the store, their seats linked to the roster --------------------------
+
+def demo_played(db, kind: str = "scorepad", names: list[str] | None = None, linked: bool = True) -> str:
+    """The game's demo played to its end in ``db``, each move by the seat in turn, its seats
+    linked to the roster by name as the form does unless not ``linked`` (``names``: the
+    first seats' names): its id."""
+    from events.application.table import new_game, record
+    from group import roster
+    from scoring import GAMES
+    players, options, moves = GAMES[kind].demo()
+    if names:
+        players = [{**p, "name": names[i]} if i < len(names) else p for i, p in enumerate(players)]
+    game = new_game(db, kind, players, options, "dev")
+    if linked:
+        roster.link_game(db, game["id"], [p["name"] for p in players], "dev")
+    for i, (type_, data) in enumerate(moves, start=1):
+        record(db, game["id"], type_, data, i, i % len(players), "dev", f"m{i}")
+    return game["id"]
+
+
+def pad_played(db, points: list[int], names: list[str]) -> str:
+    """A score pad of ``names`` with ``points`` recorded seat by seat, ended, its seats linked
+    by name: its id."""
+    from events.application.table import new_game, record
+    from group import roster
+    game = new_game(db, "scorepad", [{"name": n} for n in names], {}, "dev")
+    roster.link_game(db, game["id"], names, "dev")
+    seq = 1
+    for seat, p in enumerate(points):
+        record(db, game["id"], "points-recorded", {"seat": seat, "points": p}, seq, 0, "dev", f"p{seq}")
+        seq += 1
+    record(db, game["id"], "game-ended", {}, seq, 0, "dev", "end")
+    return game["id"]
+
+
+@pytest.fixture
+def two_friends(app, db):
+    """Anna and Béla: five plays together across three game kinds; Anna wins three."""
+    ids = [pad_played(db, [30, 20], ["Anna", "Béla"]),
+           pad_played(db, [10, 25], ["Anna", "Béla"]),
+           pad_played(db, [40, 12, 5], ["Anna", "Béla", "Cili"])]
+    ids.append(demo_played(db, "five-tribes", ["Anna", "Béla"]))
+    ids.append(demo_played(db, "han", ["Anna", "Béla", "Cili"]))
+    return ids
+
+
+# ---- games and files a test brings in through the pages, CSRF on ---------------------------
+
+def finished_pad(client, token, title="", bgg="0") -> str:
+    """A finished score pad (Anna 12, Béla 30) made through the new-game form and the API:
+    its id (``title``, ``bgg``: the game the pad was kept for)."""
+    game_id = game_by_form(client, token=token, opt_title=title, opt_bgg_id=bgg)
+    seat = client.get_cookie(f"seat_{game_id}", path=f"/games/{game_id}").value
+    for i, (type_, data) in enumerate([("points-recorded", {"seat": 0, "points": 12}),
+                                       ("points-recorded", {"seat": 1, "points": 30}),
+                                       ("game-ended", {})], start=1):
+        r = client.post(f"/api/games/{game_id}/events", headers={"X-Seat-Token": seat},
+                        json={"type": type_, "data": data, "expected_seq": i, "client_event_id": f"c{i}"})
+        assert r.status_code == 201, r.get_json()
+    return game_id
+
+
+def import_example(client, token, path) -> str:
+    """A game file imported through the import page and accepted by the organiser (an example
+    file is unsigned: it counts once accepted): the game's id."""
+    with open(path, "rb") as f:
+        response = client.post("/import", data={"csrf_token": token, "file": (f, "game.json")},
+                               content_type="multipart/form-data")
+    assert response.status_code == 303
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert client.post(f"/people/servers/games/{game_id}/accept", data={"csrf_token": token}).status_code == 303
+    return game_id
+
+
+def upload(client, path: str, content: bytes, token: str | None = None, name: str = "x.json"):
+    """A file posted to the form at ``path`` as a browser sends it (``token``: the form's
+    CSRF token where CSRF is on): the answer."""
+    import io
+    return client.post(path, data={"file": (io.BytesIO(content), name), **({"csrf_token": token} if token else {})},
+                       content_type="multipart/form-data")
+
+
+def upload_bgstats(client, token, content: bytes):
+    """A BG Stats export uploaded on the roster's import page: the page's answer."""
+    return upload(client, "/people/import-bgstats", content, token)
+
+
+def bgstats_export(**changes) -> dict:
+    """A small BG Stats export (Anna beat Béla at Five Tribes), with ``changes`` made to it:
+    ``plays__0__durationMin=5`` sets that field."""
+    doc = {"about": "", "userInfo": {},
+           "players": [{"id": 1, "name": "Anna"}, {"id": 2, "name": "Béla"}],
+           "locations": [{"id": 1, "name": "Home"}],
+           "games": [{"id": 7, "name": "Five Tribes", "bggId": 157354, "highestWins": True}],
+           "plays": [{"uuid": "p1", "gameRefId": 7, "locationRefId": 1, "playDate": "2024-03-01 19:30:00",
+                      "durationMin": 90, "playerScores": [
+                          {"playerRefId": 1, "score": "151", "winner": True, "rank": 1, "seatOrder": 1, "startPlayer": True},
+                          {"playerRefId": 2, "score": "140", "winner": False, "rank": 2, "seatOrder": 2}]}]}
+    for path, value in changes.items():
+        target = doc
+        keys = path.split("__")
+        for key in keys[:-1]:
+            target = target[int(key)] if key.isdigit() else target[key]
+        target[keys[-1]] = value
+    return doc
+
+
+def many_plays(n: int) -> dict:
+    """A BG Stats export of ``n`` plays of three people, each play its own."""
+    doc = bgstats_export()
+    doc["players"].append({"id": 3, "name": "Cili"})
+    doc["plays"] = [dict(doc["plays"][0], uuid=f"p{k}", playerScores=[
+        dict(s, playerRefId=(k + i) % 3 + 1) for i, s in enumerate(doc["plays"][0]["playerScores"])])
+        for k in range(n)]
+    return doc
 
 
 # ---- a real server and real Chromium at a phone viewport ------------------------
@@ -536,8 +710,7 @@ def database(request, tmp_path):
 def app_on_each_engine(database):
     """The app on each engine: a test module runs on both with
     ``app = pytest.fixture(lambda app_on_each_engine: app_on_each_engine)``."""
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
-                       "WTF_CSRF_ENABLED": False})
+    return app_on(database)
 
 
 # ---- shared factories: a table of a kind with seated phones (issue 24, item 8) --------

@@ -1,6 +1,6 @@
 """The store on PostgreSQL shared by several app servers (issue 19, docs/scaling.md):
 one schema for both engines, start-up races, two servers racing on one game, a cache
-that notices events recorded elsewhere, LISTEN/NOTIFY, faults, and `copy-db`.
+that notices events recorded elsewhere, LISTEN/NOTIFY, and faults (`copy-db`: tests/services/test_transfer.py).
 A cluster is started by tests/conftest.py (postgres_server); if it cannot start,
 these tests fail."""
 import json
@@ -14,21 +14,15 @@ import threading
 import psycopg
 import pytest
 
-from app import create_app
 from events.application.export import export_game, import_game
 from events.application.table import new_game
 from events.domain.event import NewEvent
 from events.runtime import live
 from events.storage import migrations, store
+from tests.conftest import app_on
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
-
-
-def server(database: str):
-    """One app server (its own Flask app) on the shared database."""
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
-                       "WTF_CSRF_ENABLED": False})
 
 
 def _points(n: int, client: str) -> NewEvent:
@@ -142,7 +136,7 @@ def test_appends_to_one_game_never_wait_for_another_games_lock(postgres_url):
 
 
 def test_two_servers_racing_on_one_game_get_one_201_and_one_409(postgres_url):
-    first, second = server(postgres_url), server(postgres_url)
+    first, second = app_on(postgres_url), app_on(postgres_url)
     created = first.test_client().post("/api/games", json={"kind": "scorepad", "players": [
         {"name": "Anna"}, {"name": "Béla"}]})
     game = created.get_json()
@@ -174,7 +168,7 @@ def test_two_servers_racing_on_one_game_get_one_201_and_one_409(postgres_url):
 
 def test_a_server_checks_moves_against_events_recorded_through_another(postgres_url):
     """Server A's cached board must not be stale after server B recorded a move."""
-    a = server(postgres_url).test_client()
+    a = app_on(postgres_url).test_client()
     game = a.post("/api/games", json={"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]}).get_json()
     auth = {"X-Seat-Token": game["seats"][0]["token"]}
     move = {"type": "points-recorded", "data": {"seat": 0, "points": 5}}
@@ -233,7 +227,7 @@ def test_postgres_unreachable_at_start_names_database_url_without_a_traceback(tm
 
 
 def test_a_connection_lost_mid_request_is_a_503_with_retry_and_nothing_written(postgres_url, monkeypatch):
-    app = server(postgres_url)
+    app = app_on(postgres_url)
     client = app.test_client()
     game = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]}).get_json()
     auth = {"X-Seat-Token": game["seats"][0]["token"]}
@@ -260,67 +254,6 @@ def test_a_connection_lost_mid_request_is_a_503_with_retry_and_nothing_written(p
     assert again.status_code == 201 and store.last_seq(db, game["id"]) == 2
 
 
-def _everything(url: str) -> dict:
-    with psycopg.connect(url) as conn:
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-                for t in ("games", "events", "board_profiles", "seat_tokens", "seat_locks", "seat_handovers",
-                          "revoked_seat_tokens", "roster_events", "stat_seats")}
-
-
-def test_copy_db_copies_every_game_profile_and_seat_and_twice_changes_nothing(tmp_path, postgres_url):
-    from events.application import boards, seats
-    from scoring import GAMES
-    app = server(str(tmp_path / "t.db"))
-    with app.app_context():
-        from web.db import get_db
-        db = get_db()
-        ids = [import_game(db, json.loads(path.read_text()))["id"] for path in EXAMPLES]
-        played = app.test_client().post("/api/games", json={  # through the roster too
-            "kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}]}).get_json()["id"]
-        seats.set_lock(db, played, 1, True)
-        seats.hand_over(db, played, 1)
-        han = GAMES["han"]
-        profile = boards.list_profiles(db, han)[0]
-        boards.save(db, han, profile["id"], profile["data"])  # a version 2
-        exports = {g: export_game(db, g) for g in ids + [played]}
-    runner = app.test_cli_runner()
-    first = runner.invoke(args=["copy-db", "--to", postgres_url])
-    assert first.exit_code == 0, first.output
-    assert f"{len(ids) + 1} games copied" in first.output
-    target = store.connect(postgres_url)
-    for game_id, exported in exports.items():  # the same record, people and all
-        copied = export_game(target, game_id)
-        assert {**copied, "game": {**copied["game"], "exported_at": ""}} \
-            == {**exported, "game": {**exported["game"], "exported_at": ""}}
-    before = _everything(postgres_url)
-    assert before["seat_locks"] and before["seat_handovers"] and before["revoked_seat_tokens"]
-    assert len(before["board_profiles"]) >= 2 and before["roster_events"] and before["stat_seats"]
-    again = runner.invoke(args=["copy-db", "--to", postgres_url])
-    assert again.exit_code == 0, again.output
-    assert "0 games copied" in again.output
-    assert _everything(postgres_url) == before
-
-
-def test_copy_db_brings_a_grown_game_up_to_date_and_refuses_a_diverged_one(tmp_path, postgres_url):
-    app = server(str(tmp_path / "t.db"))
-    runner = app.test_cli_runner()
-    with app.app_context():
-        from web.db import get_db
-        db = get_db()
-        grown = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
-        diverged = new_game(db, "scorepad", [{"name": "A"}, {"name": "B"}], {}, "dev")["id"]
-        assert runner.invoke(args=["copy-db", "--to", postgres_url]).exit_code == 0
-        store.append(db, grown, _points(3, "later"), 1)
-        store.append(db, diverged, _points(3, "here"), 1)
-    store.append(store.connect(postgres_url), diverged, _points(4, "there"), 1)
-    result = runner.invoke(args=["copy-db", "--to", postgres_url])
-    assert result.exit_code == 1
-    assert f"game {diverged}" in result.output
-    target = store.connect(postgres_url)
-    assert store.last_seq(target, grown) == 2 and store.verify_game(target, grown) is None
-    assert store.find_by_client_id(target, diverged, "here") is None
-
-
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_every_example_exports_the_same_bytes_from_either_engine(tmp_path, postgres_url, path):
     doc = json.loads(path.read_text())
@@ -331,20 +264,6 @@ def test_every_example_exports_the_same_bytes_from_either_engine(tmp_path, postg
         game_id = import_game(db, doc)["id"]
         exported.append(json.dumps(export_game(db, game_id)["events"], ensure_ascii=False))
     assert exported[0] == exported[1]
-
-
-def test_copy_db_takes_a_halls_games_home_into_a_fresh_sqlite_file(tmp_path, postgres_url):
-    hall = server(postgres_url)
-    with hall.app_context():
-        from web.db import get_db
-        db = get_db()
-        ids = [import_game(db, json.loads(path.read_text()))["id"] for path in EXAMPLES[:3]]
-        exports = {g: export_game(db, g)["events"] for g in ids}
-    home = str(tmp_path / "home.db")
-    result = hall.test_cli_runner().invoke(args=["copy-db", "--to", home])
-    assert result.exit_code == 0, result.output
-    db = store.connect(home)
-    assert {g: export_game(db, g)["events"] for g in ids} == exports
 
 
 def test_a_watcher_that_lost_its_connection_listens_again(postgres_url, stream):
@@ -362,7 +281,7 @@ def test_a_watcher_that_lost_its_connection_listens_again(postgres_url, stream):
 def test_the_database_commands_on_postgres(tmp_path, postgres_url):
     """verify-db checks every chain there; backup and restore (SQLite files) point to
     PostgreSQL's own tools instead of failing half-way."""
-    app = server(postgres_url)
+    app = app_on(postgres_url)
     app.test_client().post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]})
     runner = app.test_cli_runner()
     verified = runner.invoke(args=["verify-db"])

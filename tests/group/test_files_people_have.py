@@ -1,17 +1,17 @@
 """The files people already have (issue 37): the statistics' documented game names, a real
-BG Stats history in (play by play), our BG Stats file and link as BG Stats' published
-format has them, and the plays as a spreadsheet opens them."""
+BG Stats history in (play by play), and our BG Stats file and link as BG Stats' published
+format has them (the plays as a spreadsheet opens them: tests/web/test_spreadsheet.py)."""
 from __future__ import annotations
 
 import pytest
 
-from tests.group.test_bgstats import _finished_pad
+from tests.conftest import finished_pad, upload_bgstats
 
 
 @pytest.mark.parametrize("kind", ["scorepad:Azul", "scorepad:azul", "scorepad:AZUL"])
 def test_the_documented_form_of_a_score_pad_game_finds_its_plays(guarded, kind):
     app, client, token, db = guarded
-    _finished_pad(client, token, "Azul", "230802")
+    finished_pad(client, token, "Azul", "230802")
     answer = client.get("/api/stats", query_string={"kind": kind})
     assert answer.status_code == 200
     assert answer.get_json()["plays"] == 1 and list(answer.get_json()["games"]) == ["scorepad:azul"]
@@ -20,7 +20,7 @@ def test_the_documented_form_of_a_score_pad_game_finds_its_plays(guarded, kind):
 @pytest.mark.parametrize("kind", ["chess", "azul", "chess:Azul", "han:Azul", ":Azul", "SCOREPAD:Azul", "scorepad:"])
 def test_an_unknown_game_kind_is_a_bad_request(guarded, kind):
     app, client, token, db = guarded
-    _finished_pad(client, token, "Azul", "230802")
+    finished_pad(client, token, "Azul", "230802")
     answer = client.get("/api/stats", query_string={"kind": kind})
     assert answer.status_code == 400 and "error" in answer.get_json()
 
@@ -31,7 +31,6 @@ import json  # noqa: E402
 import uuid  # noqa: E402
 from collections import Counter  # noqa: E402
 
-from tests.group.test_bgstats import _upload  # noqa: E402
 
 PEOPLE = ["Anna", "Béla", "Csaba", "Dóra", "Emese"]
 ANONYMOUS = 99
@@ -114,7 +113,7 @@ def real_shaped_export() -> tuple[dict, Counter]:
 def test_a_real_shaped_export_of_500_plays_imports_play_by_play_with_the_right_counts(guarded):
     app, client, token, db = guarded
     doc, wins = real_shaped_export()
-    response = _upload(client, token, json.dumps(doc).encode())
+    response = upload_bgstats(client, token, json.dumps(doc).encode())
     page = response.get_data(as_text=True)
     assert response.status_code == 200, page
     assert "Imported: 460" in page and "marked ignored in BG Stats: 30" in page and "Not imported (10)" in page
@@ -131,7 +130,7 @@ def test_a_real_shaped_export_of_500_plays_imports_play_by_play_with_the_right_c
     for play in doc["plays"]:
         if "uuid" in play:
             play["uuid"] = play["uuid"].swapcase()
-    again = _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
+    again = upload_bgstats(client, token, json.dumps(doc).encode()).get_data(as_text=True)
     assert "Imported: 0" in again and "imported before: 460" in again
     assert client.get("/api/stats").get_json()["plays"] == 460
 
@@ -141,7 +140,7 @@ def test_a_tie_the_table_broke_by_hand_stays_broken(guarded):
     app, client, token, db = guarded
     doc, _ = real_shaped_export()
     doc["plays"] = doc["plays"][:1]  # Anna 60, Béla 60 (Anna's flag), Csaba 30
-    assert "Imported: 1" in _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
+    assert "Imported: 1" in upload_bgstats(client, token, json.dumps(doc).encode()).get_data(as_text=True)
     people = {p["name"]: p for p in client.get("/api/people").get_json()["people"]}
     assert (people["Anna"]["wins"], people["Béla"]["wins"], people["Csaba"]["wins"]) == (1, 0, 0)
 
@@ -157,7 +156,7 @@ def test_each_case_of_a_real_history_imports(guarded, which, plays, wins):
     app, client, token, db = guarded
     doc, _ = real_shaped_export()
     doc["plays"] = doc["plays"][plays]
-    page = _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
+    page = upload_bgstats(client, token, json.dumps(doc).encode()).get_data(as_text=True)
     assert "Imported: 1" in page, page
     people = {p["name"]: p for p in client.get("/api/people").get_json()["people"]}
     assert {name: people[name]["wins"] for name in wins} == wins
@@ -167,10 +166,10 @@ def test_plays_without_a_uuid_are_known_again_by_game_date_players_and_scores(gu
     app, client, token, db = guarded
     doc, _ = real_shaped_export()
     doc["plays"] = doc["plays"][440:460]
-    assert "Imported: 20" in _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
-    assert "imported before: 20" in _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
+    assert "Imported: 20" in upload_bgstats(client, token, json.dumps(doc).encode()).get_data(as_text=True)
+    assert "imported before: 20" in upload_bgstats(client, token, json.dumps(doc).encode()).get_data(as_text=True)
     doc["plays"][0]["playerScores"][0]["score"] = "1000"  # another play after all
-    assert "Imported: 1" in _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
+    assert "Imported: 1" in upload_bgstats(client, token, json.dumps(doc).encode()).get_data(as_text=True)
 
 
 def test_one_named_person_at_two_seats_refuses_that_play_only(guarded):
@@ -178,7 +177,7 @@ def test_one_named_person_at_two_seats_refuses_that_play_only(guarded):
     doc, _ = real_shaped_export()
     doc["plays"] = doc["plays"][:3]
     doc["plays"][1]["playerScores"][1]["playerRefId"] = doc["plays"][1]["playerScores"][0]["playerRefId"]
-    page = _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
+    page = upload_bgstats(client, token, json.dumps(doc).encode()).get_data(as_text=True)
     assert "Imported: 2" in page and "Not imported (1)" in page and "One person sits at one seat" in page
 
 
@@ -221,7 +220,7 @@ READER = _typed(
 
 def test_our_bgsplay_reads_as_a_public_reader_reads_bgstats_files(guarded):
     app, client, token, db = guarded
-    game_id = _finished_pad(client, token, "Azul", "230802")
+    game_id = finished_pad(client, token, "Azul", "230802")
     doc = client.get(f"/games/{game_id}/play.bgsplay").get_json()
     assert not [e.message for e in Draft202012Validator(READER).iter_errors(doc)]
     ids = {p["id"] for p in doc["players"]}
@@ -237,7 +236,7 @@ def test_our_bgsplay_reads_as_a_public_reader_reads_bgstats_files(guarded):
 
 def test_the_link_is_bgstats_https_link_with_the_end_in_utc(guarded):
     app, client, token, db = guarded
-    game_id = _finished_pad(client, token, "Azul", "230802")
+    game_id = finished_pad(client, token, "Azul", "230802")
     final = client.get(f"/games/{game_id}/final").get_data(as_text=True)
     link = final.split('data-testid="bgstats-app" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
     parts = urlsplit(link)
@@ -261,60 +260,3 @@ def test_a_late_budapest_evening_keeps_its_utc_day_and_the_start_player_the_game
     assert doc["userInfo"]["meRefId"] == 3
     data = json.loads(parse_qs(urlsplit(bgstats.create_play_link(play, "Han", {}, start=1)).query)["data"][0])
     assert data["playDate"] == "2026-11-26 21:30:00" and [p["startPlayer"] for p in data["players"]] == [False, True, False]
-
-
-# ---- the plays as a spreadsheet opens them (issue 37 §4) -------------------------------
-
-import csv  # noqa: E402
-import io  # noqa: E402
-
-from openpyxl import load_workbook  # noqa: E402
-
-
-def _history(client, token):
-    """A score pad of Azul (Anna 12, Béla 30), and from BG Stats a decimal and a co-op play."""
-    _finished_pad(client, token, "Azul", "230802")
-    doc, _ = real_shaped_export()
-    doc["plays"] = [doc["plays"][300], doc["plays"][350]]  # Pandemic won; Terraforming Mars 61.5
-    assert "Imported: 2" in _upload(client, token, json.dumps(doc).encode()).get_data(as_text=True)
-
-
-def test_the_xlsx_reads_back_with_numbers_dates_and_one_meaning_per_column(guarded):
-    app, client, token, db = guarded
-    _history(client, token)
-    five_tribes = "examples/five-tribes-3p.json"
-    from tests.group.test_bgstats import _import_game
-    _import_game(client, token, five_tribes)
-    response = client.get("/plays.xlsx")
-    assert response.status_code == 200
-    sheet = load_workbook(io.BytesIO(response.data)).active
-    rows = list(sheet.iter_rows(values_only=True))
-    header, body = rows[0], rows[1:]
-    assert len(set(header)) == len(header) and "Five Tribes: Palaces" in header
-    assert not {h for h in header if h.lower() == "palaces"}  # a category is named with its game
-    col = {name: i for i, name in enumerate(header)}
-    azul = [r for r in body if r[col["game"]] == "Azul"]
-    assert {r[col["played_as"]] for r in azul} == {"Anna", "Béla"}
-    assert all(type(r[col["bgg_id"]]) is int and type(r[col["score"]]) is int and type(r[col["seat"]]) is int
-               for r in azul)
-    assert all(isinstance(r[col["date (UTC)"]], datetime) for r in body)
-    mars = [r[col["score"]] for r in body if r[col["game"]] == "Terraforming Mars"]
-    assert 61.5 in mars
-    pandemic = [r[col["score"]] for r in body if r[col["game"]] == "Pandemic"]
-    assert pandemic == [None, None]  # no points: an empty cell, not 0
-
-
-@pytest.mark.parametrize("lang,sep,decimal", [("hu", ";", "61,5"), ("de", ";", "61,5"), ("en", ",", "61.5")])
-def test_the_csv_for_a_spreadsheet_has_a_bom_and_the_languages_separators(guarded, lang, sep, decimal):
-    app, client, token, db = guarded
-    _history(client, token)
-    page = client.get("/people").get_data(as_text=True)
-    assert f"/plays.{'en'}.csv" in page  # the roster page links the phone's language
-    response = client.get(f"/plays.{lang}.csv")
-    assert response.status_code == 200 and response.data.startswith("\ufeff".encode())
-    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig")), delimiter=sep))
-    col = {name: i for i, name in enumerate(rows[0])}
-    assert {r[col["played_as"]] for r in rows[1:]} >= {"Anna", "Béla"}
-    assert decimal in [r[col["score"]] for r in rows[1:]]
-    assert all(r[col["bgg_id"]] in ("", "230802", "30549", "167791") for r in rows[1:])
-    assert client.get("/plays.xx.csv").status_code == 404

@@ -8,28 +8,16 @@ from __future__ import annotations
 import pytest
 
 from group import plays, roster
-from tests.group.test_stats import _scorepad
-
-
-def _tamper(db, sql: str, params=()) -> None:
-    """What someone with the file can do: drop the triggers, change the table (and put
-    the triggers back, so nothing looks touched)."""
-    for table, verb in (("events", "update"), ("roster_events", "update"), ("roster_events", "delete")):
-        db.execute(f"DROP TRIGGER IF EXISTS {table}_no_{verb}")
-    db.execute(sql, list(params))
-    from events.storage.schema import Unchangeable
-    for step in (Unchangeable("events", "append-only"), Unchangeable("roster_events", "append-only", noun="roster events")):
-        for sql in step.sqlite_statements():
-            db.execute(sql)
+from tests.conftest import pad_played, tamper
 
 
 @pytest.fixture
 def forged(app, client, db):
     """Two finished games: Anna won the honest one (9 to 5); in the other the stored 5 of
     Béla's first move is changed to 99 behind the app's back."""
-    honest = _scorepad(db, [9, 5], ["Anna", "Béla"])
-    forged = _scorepad(db, [7, 5], ["Anna", "Béla"])
-    _tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 3",
+    honest = pad_played(db, [9, 5], ["Anna", "Béla"])
+    forged = pad_played(db, [7, 5], ["Anna", "Béla"])
+    tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 3",
             ['{"seat": 1, "points": 99}', forged])
     app.extensions["tablescribe"].forget()  # a server started after the change
     client.set_cookie("lang", "en")
@@ -74,10 +62,10 @@ def test_rebuild_stats_leaves_a_forged_game_out_and_exits_non_zero(app, db, forg
 
 
 def test_a_changed_or_cut_roster_is_told_by_verify_db_and_the_pages(app, client, db):
-    _scorepad(db, [9, 5], ["Anna", "Béla"])
+    pad_played(db, [9, 5], ["Anna", "Béla"])
     runner = app.test_cli_runner()
     assert runner.invoke(args=["verify-db"]).exit_code == 0
-    _tamper(db, "UPDATE roster_events SET data = ? WHERE seq = 1", ['{"name": "Forged Imp"}'])
+    tamper(db, "UPDATE roster_events SET data = ? WHERE seq = 1", ['{"name": "Forged Imp"}'])
     app.extensions["tablescribe"].forget()  # a server started after the change
     result = runner.invoke(args=["verify-db"])
     assert result.exit_code == 1 and "roster: change 1" in result.output
@@ -88,9 +76,9 @@ def test_a_changed_or_cut_roster_is_told_by_verify_db_and_the_pages(app, client,
 
 
 def test_changes_cut_off_the_roster_end_are_told(app, client, db):
-    _scorepad(db, [9, 5], ["Anna", "Béla"])
+    pad_played(db, [9, 5], ["Anna", "Béla"])
     last = roster.last_seq(db)
-    _tamper(db, "DELETE FROM roster_events WHERE seq = ?", [last])
+    tamper(db, "DELETE FROM roster_events WHERE seq = ?", [last])
     app.extensions["tablescribe"].forget()  # a server started after the change
     result = app.test_cli_runner().invoke(args=["verify-db"])
     assert result.exit_code == 1 and f"the summary says the roster has {last} changes" in result.output

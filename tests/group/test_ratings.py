@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from group import plays, ratings, roster
-from tests.group.test_stats import _scorepad
+from tests.conftest import pad_played, tamper
 
 
 def _play(key: str, game_id: str, ended_at: str, ranks: dict[int, int]) -> dict:
@@ -83,9 +83,9 @@ def _numbers(rated: dict) -> dict:
 
 
 def test_merge_and_revert_change_the_ratings_as_a_rebuild_does(app, db):
-    _scorepad(db, [30, 20, 10], ["Anna", "Béla", "Cili"])
-    _scorepad(db, [5, 25, 15], ["Anna", "Béla", "Dóra"])
-    _scorepad(db, [12, 12], ["Cili", "Béla"])
+    pad_played(db, [30, 20, 10], ["Anna", "Béla", "Cili"])
+    pad_played(db, [5, 25, 15], ["Anna", "Béla", "Dóra"])
+    pad_played(db, [12, 12], ["Cili", "Béla"])
     now = roster.load(db)
     cili, dora = now.by_name("Cili")["id"], now.by_name("Dóra")["id"]
     before = _numbers(plays.rated(db, now, cache=WORKER))
@@ -101,18 +101,18 @@ def test_merge_and_revert_change_the_ratings_as_a_rebuild_does(app, db):
 
 
 def test_a_finished_play_updates_the_ratings(app, db):
-    _scorepad(db, [30, 20], ["Anna", "Béla"])
+    pad_played(db, [30, 20], ["Anna", "Béla"])
     anna = roster.load(db).by_name("Anna")["id"]
     assert plays.rated(db, roster.load(db), cache=WORKER)["scorepad"][anna].plays == 1
-    _scorepad(db, [30, 20], ["Anna", "Béla"])
+    pad_played(db, [30, 20], ["Anna", "Béla"])
     assert plays.rated(db, roster.load(db), cache=WORKER)["scorepad"][anna].plays == 2
 
 
 @pytest.mark.parametrize("lang, words", [("en", ("Ratings", "provisional", "chance that")),
                                          ("hu", ("Értékszám", "előzetes", "esély, hogy"))])
 def test_the_pages_and_the_api_show_the_ratings(client, db, lang, words):
-    _scorepad(db, [30, 20], ["Anna", "Béla"])
-    _scorepad(db, [10, 20], ["Anna", "Béla"])
+    pad_played(db, [30, 20], ["Anna", "Béla"])
+    pad_played(db, [10, 20], ["Anna", "Béla"])
     now = roster.load(db)
     anna, bela = now.by_name("Anna")["id"], now.by_name("Béla")["id"]
     client.set_cookie("lang", lang)
@@ -156,12 +156,11 @@ def test_ratings_continued_from_earlier_ones_equal_ratings_from_nothing():
 def test_a_forged_game_is_left_out_of_the_ratings(app, client, db):
     """Issue 25 §3 holds for the ratings too: a finished game whose record no longer
     verifies rates nobody, on the pages and in the API."""
-    from tests.group.test_forgeries import _tamper
-    _scorepad(db, [9, 5], ["Anna", "Béla"])
-    forged = _scorepad(db, [7, 5], ["Anna", "Béla"])
+    pad_played(db, [9, 5], ["Anna", "Béla"])
+    forged = pad_played(db, [7, 5], ["Anna", "Béla"])
     anna = roster.load(db).by_name("Anna")["id"]
     assert client.get("/api/stats").get_json()["ratings"]["scorepad"][0]["plays"] == 2
-    _tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 3", ['{"seat": 1, "points": 99}', forged])
+    tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 3", ['{"seat": 1, "points": 99}', forged])
     app.extensions["tablescribe"].forget()  # a server started after the change
     rows = client.get("/api/stats").get_json()["ratings"]["scorepad"]
     assert [(r["person"], r["plays"]) for r in rows][0] == (anna, 1) and all(r["plays"] == 1 for r in rows)
@@ -173,7 +172,7 @@ def test_the_person_page_writes_one_rating_in_its_text_and_at_its_lines_end(clie
     line's last point rounded twice, and written with a decimal point)."""
     import re
     for scores in ([30, 20], [10, 20], [25, 24], [13, 40]):
-        _scorepad(db, scores, ["Anna", "Béla"])
+        pad_played(db, scores, ["Anna", "Béla"])
     anna = roster.load(db).by_name("Anna")["id"]
     client.set_cookie("lang", lang)
     person = client.get(f"/stats/people/{anna}").get_data(as_text=True)

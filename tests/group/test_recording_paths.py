@@ -10,20 +10,11 @@ import pathlib
 
 import app as tablescribe
 from events.application.export import import_game
-from events.application.table import new_game, record
 from events.storage import store
 from group import plays
-from scoring import GAMES
+from tests.conftest import demo_played
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _play_demo(db, kind: str = "scorepad") -> str:
-    players, options, moves = GAMES[kind].demo()
-    game_id = new_game(db, kind, players, options, "script")["id"]
-    for seq, (type_, data) in enumerate(moves, start=1):
-        record(db, game_id, type_, data, seq, 0, "script", f"c{seq}")
-    return game_id
 
 
 def test_the_scripts_and_benchmark_connection_updates_the_statistics(tmp_path):
@@ -32,7 +23,7 @@ def test_the_scripts_and_benchmark_connection_updates_the_statistics(tmp_path):
     path = str(tmp_path / "script.db")
     store.prepare(path)
     db = tablescribe.connect(path)
-    game_id = _play_demo(db)
+    game_id = demo_played(db, linked=False)
     assert {row[0] for row in plays.dump(db)} == {game_id}
 
 
@@ -51,7 +42,7 @@ def test_a_bare_connection_runs_nothing(tmp_path):
     store.prepare(path)
     tablescribe.create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "other.db")})
     db = store.connect(path)
-    _play_demo(db)
+    demo_played(db, linked=False)
     assert plays.dump(db) == []
 
 

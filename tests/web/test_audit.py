@@ -14,7 +14,6 @@ from events.storage import store
 from scoring import GAMES, RETIRED, scorepad
 from scoring.base import ScorePart
 from tests.events.test_export import MOVES, play
-from web.chart import race_chart
 
 
 @pytest.fixture
@@ -202,15 +201,6 @@ def test_the_tie_break_line_says_its_values_in_words_not_its_sorting_key(client,
     assert "Anna 1. (20 gold, character 1), Béla 2. (20 gold, character 2)" in html and "(20, -2)" not in html
     assert "Béla 2. (20 arany, 2. karakter)" in client.get(f"/games/{gid}/final?lang=hu").get_data(as_text=True)
     assert "Béla 2. (20 Gold, Person 2)" in client.get(f"/games/{gid}/final?lang=de").get_data(as_text=True)
-
-
-def test_score_race_chart_has_a_line_per_player_and_marks_the_step(client, game):
-    svg = str(race_chart([{0: 0, 1: 0}, {0: 5, 1: 0}, {0: 5, 1: -3}], [{"name": "A", "colour": "red"},
-                                                                      {"name": "B<", "colour": ""}], at=2))
-    assert svg.count("<polyline") == 2 and svg.count(",") >= 6 and 'data-at="2"' in svg
-    assert "B&lt;" in svg and "style" not in svg
-    table_chart = client.get(f"/games/{game['id']}/race.svg").get_data(as_text=True)
-    assert table_chart.count("<polyline") == 3
 
 
 def test_audit_pages_have_no_inline_style_or_script(client, game):

@@ -7,13 +7,13 @@ import gzip
 
 import pytest
 
-from tests.group.test_bgstats import _finished_pad
+from tests.conftest import finished_pad
 
 
 @pytest.mark.parametrize("path", ["/", "/static/app.css", "/rules/han", "/api/stats"])
 def test_pages_css_and_json_are_sent_gzip_compressed(guarded, path):
     app, client, token, db = guarded
-    _finished_pad(client, token, "Azul", "230802")
+    finished_pad(client, token, "Azul", "230802")
     plain = client.get(path, headers={"Accept-Encoding": "identity"})
     packed = client.get(path, headers={"Accept-Encoding": "gzip"})
     assert plain.status_code == packed.status_code == 200
@@ -24,7 +24,7 @@ def test_pages_css_and_json_are_sent_gzip_compressed(guarded, path):
 
 def test_a_table_page_shrinks_to_a_fraction(guarded):
     app, client, token, db = guarded
-    game_id = _finished_pad(client, token, "Azul", "230802")
+    game_id = finished_pad(client, token, "Azul", "230802")
     plain = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "identity"}).get_data()
     packed = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "br, gzip"})
     assert packed.headers["Content-Encoding"] in ("br", "gzip")
@@ -33,7 +33,7 @@ def test_a_table_page_shrinks_to_a_fraction(guarded):
 
 def test_the_live_stream_is_not_compressed(guarded):
     app, client, token, db = guarded
-    game_id = _finished_pad(client, token, "Azul", "230802")
+    game_id = finished_pad(client, token, "Azul", "230802")
     stream = client.get(f"/games/{game_id}/stream", headers={"Accept-Encoding": "gzip"}, buffered=False)
     assert stream.mimetype == "text/event-stream" and "Content-Encoding" not in stream.headers
     stream.close()

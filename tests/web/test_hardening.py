@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from app import create_app
-from tests.conftest import become_organiser, csrf_of
+from tests.conftest import become_organiser, csrf_of, tamper
 from events.application.export import export_game
 from events.application.table import new_game, record
 from events.domain.hashing import chain_hash
@@ -225,17 +225,10 @@ def test_a_10000_event_game_imports_with_csrf_on(client, db):
 
 # ---- 5. cut-off and changed records ---------------------------------------------------------
 
-def _tamper(db, sql: str, params) -> None:
-    """What someone with the file can do: drop the triggers and change the table."""
-    db.execute("DROP TRIGGER IF EXISTS events_no_update")
-    db.execute("DROP TRIGGER IF EXISTS events_no_delete")
-    db.execute(sql, params)
-
-
 def test_verify_db_notices_events_cut_off_the_end(app, db):
     game = _played(db)
     assert app.test_cli_runner().invoke(args=["verify-db"]).exit_code == 0
-    _tamper(db, "DELETE FROM events WHERE game_id = ? AND seq = 4", [game["id"]])
+    tamper(db, "DELETE FROM events WHERE game_id = ? AND seq = 4", [game["id"]])
     result = app.test_cli_runner().invoke(args=["verify-db"])
     assert result.exit_code == 1 and f"game {game['id']}: event 4" in result.output
 
@@ -244,11 +237,11 @@ def test_verify_db_notices_events_cut_off_the_end(app, db):
 def test_every_page_and_export_of_a_changed_record_says_it_does_not_verify(app, client, db, change):
     game = _played(db)
     if change == "payload":
-        _tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 2",
+        tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = 2",
                 [json.dumps({"seat": 1, "points": 99}), game["id"]])
         first_bad = 2
     else:
-        _tamper(db, "DELETE FROM events WHERE game_id = ? AND seq >= 3", [game["id"]])
+        tamper(db, "DELETE FROM events WHERE game_id = ? AND seq >= 3", [game["id"]])
         first_bad = 3
     app.extensions["tablescribe"].forget()  # a server started after the change
     for path in _pages(game["id"])[1:]:

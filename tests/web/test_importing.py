@@ -5,7 +5,6 @@ time, a refusal naming its event, the organiser's BG Stats import, plays importe
 on both engines."""
 from __future__ import annotations
 
-import io
 import json
 import os
 
@@ -14,8 +13,7 @@ import pytest
 from events.application import export
 from events.storage import store
 from group import bgstats
-from tests.conftest import ROOT, become_organiser, csrf_of, guarded_app
-from tests.group.test_bgstats import _many_plays
+from tests.conftest import ROOT, become_organiser, csrf_of, guarded_app, many_plays, upload
 
 EXAMPLE = os.path.join(ROOT, "examples", "han-side1-3p.json")
 
@@ -36,17 +34,12 @@ def every_file_in_a_process(database):
     db.conn.close()
 
 
-def _post(client, token, path: str, content: bytes):
-    return client.post(path, data={"csrf_token": token, "file": (io.BytesIO(content), "x.json")},
-                       content_type="multipart/form-data")
-
-
 def test_a_game_file_is_checked_and_written_by_another_process(every_file_in_a_process, monkeypatch):
     app, client, token, db = every_file_in_a_process
     monkeypatch.setattr(export, "_verify", _never_here)
     with open(EXAMPLE, "rb") as f:
         content = f.read()
-    response = _post(client, token, "/import", content)
+    response = upload(client, "/import", content, token)
     assert response.status_code == 303, response.get_data(as_text=True)[:500]
     game_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
     doc = json.loads(content)
@@ -55,7 +48,7 @@ def test_a_game_file_is_checked_and_written_by_another_process(every_file_in_a_p
     page = client.get(response.headers["Location"])  # the importer holds the host's seat
     assert page.status_code == 200
     # the same game again: refused, with the link to the game here
-    again = _post(client, csrf_of(page.get_data(as_text=True)), "/import", content)
+    again = upload(client, "/import", content, csrf_of(page.get_data(as_text=True)))
     assert again.status_code == 409 and f"/games/{game_id}" in again.get_data(as_text=True)
 
 
@@ -65,9 +58,9 @@ def test_a_refusal_from_the_other_process_names_its_event_and_rule(every_file_in
     with open(EXAMPLE, encoding="utf-8") as f:
         doc = json.load(f)
     doc["events"][4]["hash"] = "0" * 64
-    response = _post(client, token, "/import", json.dumps(doc).encode())
+    response = upload(client, "/import", json.dumps(doc).encode(), token)
     assert response.status_code == 422 and "#5" in response.get_data(as_text=True)
-    not_json = _post(client, token, "/import", b"\xff{")
+    not_json = upload(client, "/import", b"\xff{", token)
     assert not_json.status_code == 422 and "not JSON" in not_json.get_data(as_text=True)
     assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
 
@@ -75,10 +68,10 @@ def test_a_refusal_from_the_other_process_names_its_event_and_rule(every_file_in
 def test_a_bgstats_file_is_imported_by_another_process_once(every_file_in_a_process, monkeypatch):
     app, client, token, db = every_file_in_a_process
     monkeypatch.setattr(bgstats, "read_export", _never_here)
-    content = json.dumps(_many_plays(150)).encode()
-    first = _post(client, token, "/people/import-bgstats", content)
+    content = json.dumps(many_plays(150)).encode()
+    first = upload(client, "/people/import-bgstats", content, token)
     assert first.status_code == 200 and "Imported: 150" in first.get_data(as_text=True)
-    again = _post(client, token, "/people/import-bgstats", content)
+    again = upload(client, "/people/import-bgstats", content, token)
     assert again.status_code == 200 and "imported before: 150" in again.get_data(as_text=True)
     assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 150
     stats = client.get("/stats")  # the worker's caches see the other process's plays
@@ -87,15 +80,15 @@ def test_a_bgstats_file_is_imported_by_another_process_once(every_file_in_a_proc
 
 def test_a_bad_bgstats_file_is_refused_by_the_other_process_saying_why(every_file_in_a_process):
     app, client, token, db = every_file_in_a_process
-    doc = _many_plays(3)
+    doc = many_plays(3)
     doc["plays"][1]["playerScores"][0]["score"] = "--5"
-    response = _post(client, token, "/people/import-bgstats", json.dumps(doc).encode())
+    response = upload(client, "/people/import-bgstats", json.dumps(doc).encode(), token)
     page = response.get_data(as_text=True)  # the broken play refused with its reason, the others in
     assert response.status_code == 200 and "Imported: 2" in page and "play #2" in page and "not a number" in page
     stranger = client.application.test_client()
     stranger.set_cookie("lang", "en")
-    refused = _post(stranger, csrf_of(stranger.get("/games/new").get_data(as_text=True)),
-                    "/people/import-bgstats", json.dumps(_many_plays(3)).encode())
+    refused = upload(stranger, "/people/import-bgstats", json.dumps(many_plays(3)).encode(),
+                     csrf_of(stranger.get("/games/new").get_data(as_text=True)))
     assert refused.status_code == 403  # the organiser's, before any process starts
     assert db.execute("SELECT COUNT(DISTINCT game_id) FROM stat_seats").fetchone()[0] == 2
 
@@ -112,13 +105,13 @@ def test_a_worker_runs_at_most_its_import_processes_at_once(every_file_in_a_proc
     with open(EXAMPLE, "rb") as f:
         content = f.read()
     games_before = len(store.game_ids(db))
-    busy = _post(client, token, "/import", content)
+    busy = upload(client, "/import", content, token)
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "30"
     assert "try again in a minute" in busy.get_data(as_text=True)
     assert len(store.game_ids(db)) == games_before
     for _ in range(importing.IMPORTS_AT_ONCE):
         slots.release()
-    assert _post(client, token, "/import", content).status_code == 303
+    assert upload(client, "/import", content, token).status_code == 303
 
 
 def test_a_large_upload_refused_for_want_of_a_slot_is_never_read_into_memory(every_file_in_a_process, monkeypatch):
@@ -144,9 +137,9 @@ def test_a_large_upload_refused_for_want_of_a_slot_is_never_read_into_memory(eve
     with open(EXAMPLE, "rb") as f:
         content = f.read()
     for path in ("/import", "/people/import-bgstats"):
-        assert _post(client, token, path, content).status_code == 503
+        assert upload(client, path, content, token).status_code == 503
     assert reads == []
     for _ in range(importing.IMPORTS_AT_ONCE):
         slots.release()
-    assert _post(client, token, "/import", content).status_code == 303
+    assert upload(client, "/import", content, token).status_code == 303
     assert reads == ["x.json"]

@@ -175,27 +175,18 @@ def _visible(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", page) + " " + " ".join(shown))
 
 
-def _played(db, kind: str) -> str:
-    game = GAMES[kind]
-    players, options, moves = game.demo()
-    created = new_game(db, kind, players, options, "d")
-    for seq, (type_, data) in enumerate(moves, start=1):
-        record(db, created["id"], type_, data, seq, 0, "d", f"c{seq}")
-    return created
-
-
 @pytest.mark.parametrize("lang", ["hu", "en"])
-def test_no_page_a_player_reads_names_a_file_of_the_repository(client, db, lang):
+def test_no_page_a_player_reads_names_a_file_of_the_repository(client, table_of, lang):
     client.set_cookie("lang", lang)
     urls = ["/", "/games/new", "/people", "/stats", "/rules/", "/boards/", "/boards/han/", "/boards/maharaja/"]
     urls += [f"/rules/{book}" for book in (*RULEBOOKS, "core")]
     for kind in sorted(GAMES):
-        created = _played(db, kind)
-        gid = created["id"]
+        table = table_of(kind, demo=True)
+        gid = table.id
         urls += [f"/games/{gid}", f"/games/{gid}/timeline", f"/games/{gid}/final", f"/games/{gid}/replay?at=2",
                  f"/games/new?kind={kind}"]
         # a refused form, shown beside the form of a seated phone
-        client.set_cookie(f"seat_{gid}", created["seats"][0]["token"])
+        client.set_cookie(f"seat_{gid}", table.tokens[0])
         refused = client.post(f"/games/{gid}/moves", data={"expected_seq": "1", "client_event_id": f"x-{kind}",
                                                           "action": "nonsense", "seat": "9"})
         assert refused.status_code in (409, 422), kind

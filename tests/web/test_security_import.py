@@ -6,36 +6,21 @@ from __future__ import annotations
 
 import copy
 import glob
-import io
 import json
 import os
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, demo_played, upload
 from events.application.export import export_game, replay
 from events.application.table import new_game, record
 from events.storage import store
 from scoring import GAMES
 
 
-def _upload(client, content: bytes):
-    return client.post("/import", data={"file": (io.BytesIO(content), "game.json")},
-                       content_type="multipart/form-data")
-
-
-def _played(db, kind: str) -> dict:
-    rules = GAMES[kind]
-    players, options, moves = rules.demo()
-    game = new_game(db, kind, players, options, "dev")
-    for i, (type_, data) in enumerate(moves, start=1):
-        record(db, game["id"], type_, data, i, i % len(players), "dev", f"m{i}")
-    return export_game(db, game["id"])
-
-
 @pytest.fixture
 def doc(db):
-    return _played(db, "scorepad")
+    return export_game(db, demo_played(db, "scorepad", linked=False))
 
 
 def _forged(doc: dict) -> dict:
@@ -81,7 +66,7 @@ BAD_FILES = {
 @pytest.mark.parametrize("case", sorted(BAD_FILES))
 def test_a_bad_import_file_is_refused_with_a_reason(app, client, db, doc, case):
     before = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    response = _upload(client, BAD_FILES[case](doc))
+    response = upload(client, "/import", BAD_FILES[case](doc))
     assert 400 <= response.status_code < 500, response.status_code
     page = response.data.decode()
     assert 'role="alert"' in page  # the reason is shown
@@ -91,14 +76,14 @@ def test_a_bad_import_file_is_refused_with_a_reason(app, client, db, doc, case):
 def test_a_huge_import_file_is_refused(app, client, db, doc):
     from app import LARGE_UPLOADS
     padded = {**doc, "padding": "x" * (LARGE_UPLOADS["audit.import_page"] + 1)}
-    response = _upload(client, json.dumps(padded).encode())
+    response = upload(client, "/import", json.dumps(padded).encode())
     assert response.status_code == 413 and 'role="alert"' in response.data.decode()
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
 def test_every_finished_game_exports_and_imports_again(app, client, db, other_db, kind):
-    exported = _played(other_db, kind)  # from another server: this one's own game is here already
-    response = _upload(client, json.dumps(exported).encode())
+    exported = export_game(other_db, demo_played(other_db, kind, linked=False))  # from another server: this one's own game is here already
+    response = upload(client, "/import", json.dumps(exported).encode())
     assert response.status_code == 303
     new_id = response.headers["Location"].rsplit("/", 1)[1]
     again = export_game(db, new_id)
@@ -113,7 +98,7 @@ EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.json")))
 def test_every_example_export_still_imports(app, client, db, path):
     with open(path, "rb") as f:
         content = f.read()
-    response = _upload(client, content)
+    response = upload(client, "/import", content)
     assert response.status_code == 303, response.data[:500]
     new_id = response.headers["Location"].rsplit("/", 1)[1]
     assert replay(export_game(db, new_id)) == replay(json.loads(content))
