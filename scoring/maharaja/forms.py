@@ -121,11 +121,28 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
 }
 
 
+# A tile is a button whose value names its move and its one choice ("architect-travelled:C"):
+# one tap records the move, the choice filling the field a select once asked for (issue 39).
+TILE_FIELDS = {"actions-revealed": "action2", "architect-travelled": "travel_city", "palace-built": "palace_site",
+               "house-built": "house_place", "house-built-free": "house_place", "governor-moved": "governor",
+               "start-house-placed": "place", "character-swapped": "swap_character"}
+
+
+def _tapped(form, name: str, value: str):
+    """The form with a tile's choice in its field (a werkzeug MultiDict, or a plain dict)."""
+    if hasattr(form, "getlist"):
+        copy = form.copy()
+        copy.setlist(name, [value])
+        return copy
+    return {**form, name: value}
+
+
 def parse_form(state: dict, form) -> tuple[str, dict]:
-    parser = PARSERS.get(form.get("action", ""))
-    if parser is None or state["next"] is None:
+    action, _, choice = (form.get("action") or "").partition(":")
+    parser = PARSERS.get(action)
+    if parser is None or state["next"] is None or (choice and action not in TILE_FIELDS):
         fail(msg("Unknown action."), rule(6))
-    return parser(state, form)
+    return parser(state, _tapped(form, TILE_FIELDS[action], choice) if choice else form)
 
 
 def parse_options(form) -> dict:

@@ -8,17 +8,33 @@ from tests.conftest import fill_new_game, screenshot
 pytestmark = pytest.mark.browser
 
 
+class Taps:
+    """Counts the taps of a turn (issue 39: a typical turn ≤ 8; a select would count two):
+    every tap goes through here, and a tap that records waits until the move is in."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def tap(self, locator, records: bool = True):
+        before = int(self.page.locator("#expected-seq").input_value())
+        locator.click()
+        self.count += 1
+        if records:
+            expect(self.page.locator("#expected-seq")).to_have_value(str(before + 1))
+
+    def button(self, name: str):
+        self.tap(self.page.get_by_role("button", name=name, exact=True))
+
+
 def _click(page, name: str):
     """Press a button and wait until the move is recorded (the sequence number moves on)."""
-    before = int(page.locator("#expected-seq").input_value())
-    page.get_by_role("button", name=name, exact=True).click()
-    expect(page.locator("#expected-seq")).to_have_value(str(before + 1))
+    Taps(page).button(name)
 
 
-def _reveal(page, first: str, second: str):
-    page.get_by_test_id("mh-action1").select_option(first)
-    page.get_by_test_id("mh-action2").select_option(second)
-    _click(page, "Reveal")
+def _reveal(taps: Taps, first: str, second: str):
+    """The first action a tile, the second a button that reveals both: two taps."""
+    taps.tap(taps.page.locator(f"label.mh-tile:has([data-testid=mh-first-{first}])"), records=False)
+    taps.tap(taps.page.get_by_test_id(f"mh-second-{second}"))
 
 
 def test_three_players_play_a_round_on_phones(live_server, new_phone):
@@ -29,15 +45,16 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     expect(host.get_by_role("heading", name="Maharaja")).to_be_visible()
     screenshot(host, "maharaja-setup")
 
+    track = Taps(host)
     for i, city in enumerate("ABCDEFG", start=1):           # A..G from the bottom; nothing preselected
-        host.locator(f'select[name="gov{i}"]').select_option(city)
-    _click(host, "Record the governor track")
+        track.tap(host.locator(f'label.mh-tile:has(input[name="gov{i}"][value="{city}"])'), records=False)
+    track.button("Record the governor track")
+    assert track.count == 8                                  # issue 39: was 15 (a select per box)
     for character in ("Sadhu", "Mogul", "Trader"):           # Anna 3, Béla 1, Csaba 2
         host.get_by_label(character).check()
         _click(host, "Choose")
     for _ in range(12):                                       # 4 starting houses each, first village with room
-        host.get_by_test_id("mh-place").select_option(index=1)
-        _click(host, "Place the house")
+        Taps(host).tap(host.get_by_test_id("mh-place").locator("button").first)
     expect(host.get_by_test_id("mh-maharaja")).to_have_text("A")
     expect(host.get_by_test_id("mh-next")).to_have_text("B")
     expect(host.get_by_test_id("mh-step")).to_contain_text("Béla")   # the Mogul first
@@ -50,28 +67,29 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     expect(guest.get_by_test_id("mh-gold-0")).to_have_text("?")      # secret on other phones
 
     # Béla (Mogul): gold, then a palace in A on the inner site.
-    _reveal(host, "gold", "palace")
-    _click(host, "+2 gold")
-    host.get_by_test_id("mh-travel-city").select_option("A")
-    host.get_by_text("Villages passed").click()              # through village 1, where he has a house
-    host.locator('input[name="via"][value="v1"]').check()
-    _click(host, "Travel")
-    host.get_by_test_id("mh-palace-site").select_option("inner")
-    _click(host, "Build the palace")
+    turn = Taps(host)
+    _reveal(turn, "gold", "palace")
+    turn.button("+2 gold")
+    turn.tap(host.locator('label.mh-tile:has(input[name="via"][value="v1"])'), records=False)  # through village 1
+    turn.button("To A")
+    turn.button("Inner palace in city A (3 points)")
     screenshot(host, "maharaja-turn")
-    _click(host, "End my turn")
+    turn.button("End my turn")
+    assert turn.count == 7 <= 8, turn.count                  # issue 39: was 17 (selects, a closed list)
 
     # Csaba (Trader, +1 at the start): gold and a governor move that makes D next.
     expect(host.get_by_test_id("mh-step")).to_contain_text("Csaba")
-    _reveal(host, "gold", "governor")
-    _click(host, "+2 gold")
-    host.get_by_label("Governor", exact=True).select_option("D")
-    _click(host, "Move it")
-    _click(host, "End my turn")
+    turn = Taps(host)
+    _reveal(turn, "gold", "governor")
+    turn.button("+2 gold")
+    turn.tap(host.get_by_test_id("mh-governor-D"))
+    turn.button("End my turn")
+    assert turn.count == 5, turn.count
 
     # Anna (Sadhu): takes gold, leaves the house undone and renounces it.
-    _reveal(host, "gold", "house")
-    _click(host, "+2 gold")
+    turn = Taps(host)
+    _reveal(turn, "gold", "house")
+    turn.button("+2 gold")
     expect(host.get_by_test_id("mh-todo")).to_contain_text("build a house")
     expect(host.get_by_test_id("mh-house-place")).to_have_value("")   # no place chosen for a hurried tap
     expect(host.get_by_test_id("mh-village-help").first).to_contain_text("numbered 1–30")
@@ -93,7 +111,7 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     guest.get_by_role("link", name="HU").click()
     expect(guest.get_by_role("heading", name="Maharadzsa", exact=True)).to_be_visible()
     expect(guest.get_by_test_id("mh-step")).to_contain_text("2. forduló")
-    expect(guest.get_by_role("button", name="Felfedés")).to_be_visible()
+    expect(guest.get_by_role("button", name="Arany (+2)", exact=True)).to_be_visible()   # the second action reveals
     screenshot(guest, "maharaja-round-2-guest-hu")
     small = host.evaluate("""[...document.querySelectorAll('#move-form button, #move-form select')]
         .filter(e => e.offsetParent && e.getBoundingClientRect().height < 44).length""")

@@ -162,8 +162,16 @@ def choices(doc, fill: bool = True, text: bool = True) -> list[Choice]:
                                    el, el.get("checked") is None))
             elif submits(el):
                 label = " ".join(filter(None, [words(el) or el.get("aria-label") or "", row_of(form)]))
-                out.append(_choice(f"{key} {el.get('name')}", label, form, doc, base, el))
+                out.append(_choice(_button_group(key, el), label, form, doc, base, el))
     return out
+
+
+def _button_group(key: str, button) -> str:
+    """A form's buttons are one group; tiles — buttons whose value names a move and its one
+    choice ("architect-travelled:C", issue 39) — are a group per move, whose labels are
+    judged like a select's options."""
+    move, tile, _ = (button.get("value") or "").partition(":")
+    return f"{key} {button.get('name')}" + (f" {move}:" if tile else "")
 
 
 def numeric(control) -> bool:

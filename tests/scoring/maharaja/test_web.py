@@ -155,10 +155,12 @@ def test_the_reveal_offers_no_action_until_one_is_chosen(client, app):
     _set_up(client, url)
     page = client.get(url).data.decode()
     assert "Béla (1. Mogul): reveals their two actions" in re.sub(r"<[^>]+>|\s+", lambda m: " " if m.group(0).isspace() else "", page)
-    for i in (1, 2):
-        select = re.search(rf'<select name="action{i}"[^>]*>\s*<option value="" data-cost="0">([^<]*)</option>', page)
-        assert select and select.group(1) == "– choose –"
+    firsts = re.findall(r'<input type="radio" name="action1"[^>]*>', page)
+    assert len(firsts) == 9 and not any("checked" in r for r in firsts)       # a tile per action, none ticked
+    assert page.count('value="actions-revealed:') == 9                       # the second: a tap reveals both
     before = expected_seq(client, url)
+    response = post_move(client, url, action="actions-revealed:palace")      # no first action tapped
+    assert response.status_code == 422 and "first action: choose one" in response.data.decode()
     response = post_move(client, url, action="actions-revealed", action1="gold")
     assert response.status_code == 422 and "second action: choose one" in response.data.decode()
     assert expected_seq(client, url) == before
@@ -203,14 +205,15 @@ def test_every_place_choice_starts_empty(client):
     client.set_cookie("lang", "en")
     url = _game(client)
     page = client.get(url).data.decode()
-    for i in range(1, 8):
-        assert _selected(page, f"gov{i}") == ("", [])
+    governors = re.findall(r'<input type="radio" name="gov\d"[^>]*>', page)
+    assert len(governors) == 49 and not any("checked" in r for r in governors)   # 7 boxes × 7 cities, none ticked
     _set_up(client, url)
     assert post_move(client, url, action="actions-revealed", action1="two-houses", action2="move-house").status_code == 303
     assert post_move(client, url, action="architect-travelled", travel_city="C", via=["v1"]).status_code == 303
     page = client.get(url).data.decode()
-    for name in ("travel_city", "house_place", "move_from", "move_to"):
+    for name in ("house_place", "move_from", "move_to"):
         assert _selected(page, name) == ("", []), name
+    assert 'name="travel_city"' not in page and 'value="architect-travelled:' in page   # a city is a tap, never preset
 
 
 def test_villages_are_numbered_on_the_board_and_in_the_forms_help(client):
@@ -263,8 +266,7 @@ def test_the_swap_offers_every_other_character_under_its_own_number(app, client)
     for seq, (type_, data) in enumerate(moves[:upto], start=1):
         record(db, created["id"], type_, data, seq, 0, "dev", f"d{seq}")
     page = client.get(f"/games/{created['id']}").data.decode()
-    select = re.search(r'<select name="swap_character"[^>]*>(.*?)</select>', page, re.S).group(1)
-    offered = re.findall(r'<option value="(\d+)">(\d+)\. ', select)
+    offered = re.findall(r'<button [^>]*value="character-swapped:(\d+)"[^>]*>(\d+)\. ', page)
     assert [value for value, _ in offered] == [label for _, label in offered]
     assert [int(value) for value, _ in offered] == [1, 2, 3, 4, 6, 7]  # Béla holds the Builder, 5 (of 7 with the Yogi)
 
@@ -282,3 +284,69 @@ def test_the_log_names_whom_a_swapped_character_was_taken_from(app, client):
         record(db, created["id"], type_, data, seq, 0, "dev", f"d{seq}")
     page = client.get(f"/games/{created['id']}").data.decode()
     assert "Béla: Swapped to: Yogi (taken from Anna)" in page and "Anna: Picked: Artist" in page
+
+
+TILE = re.compile(r'<button [^>]*name="action" value="([a-z-]+):([^"]+)"[^>]*>(.*?)</button>', re.S)
+
+
+def _tiles(page: str, move: str) -> dict[str, str]:
+    """The tiles of one move on the page: the choice each records → the words it shows."""
+    return {choice: " ".join(re.sub(r"<[^>]+>", " ", label).split())
+            for kind, choice, label in TILE.findall(page) if kind == move}
+
+
+def _newest_line(client, url) -> str:
+    page = client.get(url).data.decode()
+    return " ".join(re.sub(r"<[^>]+>", " ", re.search(r'<span class="what">(.*?)</span>', page, re.S).group(1)).split())
+
+
+def test_each_tile_of_a_turn_records_what_it_says(client):
+    """Issue 39 (a turn in ≤ 8 taps): the reveal's second action, the city travelled to, the
+    palace site, the house in the architect's city, the governor and the starting house are
+    each one tile; the move each records names what the tile says, tried tile by tile."""
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    assert post_move(client, url, action="governors-laid", **{f"gov{i}": c for i, c in enumerate("CABDEFG", 1)}).status_code == 303
+    for character in ("3", "1", "2"):
+        assert post_move(client, url, action="character-chosen", character=character).status_code == 303
+    starting = _tiles(client.get(url).data.decode(), "start-house-placed")
+    assert starting == {f"v{n}": str(n) for n in range(1, 31)}                # a village by its number
+    for n in range(1, 13):
+        assert post_move(client, url, action=f"start-house-placed:v{n}").status_code == 303
+        assert _newest_line(client, url).endswith(f"starting house – village {n}")
+
+    page = client.get(url).data.decode()
+    seconds = _tiles(page, "actions-revealed")
+    assert list(seconds) == ["gold", "house", "two-houses", "move-house", "quarry", "palace", "palace-house",
+                             "governor", "character"]
+    assert seconds["palace-house"] == "Palace and house 13 gold"
+    assert post_move(client, url, action="actions-revealed:palace-house", action1="governor").status_code == 303
+    assert _newest_line(client, url) == "Béla: Governor track + Palace and house"
+
+    cities = _tiles(client.get(url).data.decode(), "architect-travelled")
+    assert cities == {c: f"To {c}" for c in "ABCDEFG"}                       # the architect is on the start space
+    assert post_move(client, url, action="architect-travelled:C", via="v1").status_code == 303
+    assert _newest_line(client, url) == "Béla: Architect → city C (villages: 1)"
+
+    page = client.get(url).data.decode()
+    assert _tiles(page, "palace-built") == {"inner": "Inner palace in city C (3 points)",
+                                            "outer": "Outer palace in city C (6 free)"}
+    assert _tiles(page, "house-built") == {"C": "House in city C (1 gold)"}
+    assert post_move(client, url, action="palace-built:inner").status_code == 303
+    assert _newest_line(client, url) == "Béla: Palace – city C, inner"
+    assert post_move(client, url, action="house-built:C").status_code == 303
+    assert _newest_line(client, url) == "Béla: House – city C"
+    governors = _tiles(client.get(url).data.decode(), "governor-moved")
+    city = next(iter(governors))
+    assert governors[city] == city
+    assert post_move(client, url, action=f"governor-moved:{city}").status_code == 303
+    assert _newest_line(client, url) == f"Béla: Governor {city} two boxes down"
+
+
+def test_a_tile_for_a_move_without_one_or_a_made_up_choice_is_refused(client):
+    client.set_cookie("lang", "en")
+    url = _game(client)
+    _set_up(client, url)
+    for action in ("gold-taken:C", "actions-revealed:banquet", "turn-ended:now"):
+        answer = post_move(client, url, action=action, action1="gold")
+        assert answer.status_code == 422, action
