@@ -155,6 +155,21 @@ def tamper(db, sql: str, params=()) -> None:
             db.execute(statement)
 
 
+@pytest.fixture
+def hall(tmp_path, database):
+    """(app, db, organiser, host, stranger, game): a score pad game of Anna (seat 0, the
+    host's phone) and Béla, made on the organiser's phone; every phone with its CSRF token."""
+    from events.storage import store
+    app = app_on(database, WTF_CSRF_ENABLED=True, ORGANISER_MARKER=str(tmp_path / "shown"),
+                 RATE_LIMITS={"join": (5, 60.0)})
+    organiser, host, stranger = phones_with_forms(app, 3)
+    become_organiser(app, organiser)
+    game = new_pad(host)
+    db = store.connect(database)
+    yield app, db, organiser, host, stranger, game
+    db.conn.close()
+
+
 def watch_the_write_lock(monkeypatch) -> list:
     """``store.write_lock`` patched to note when it is held: the list returned is not empty
     exactly then (what a test finds done under the lock every other table's move waits for)."""
@@ -747,6 +762,16 @@ def post_move(client, url: str, seq: int | None = None, **fields):
     number the page shows), with a submission id of its own for that number."""
     seq = expected_seq(client, url) if seq is None else seq
     return client.post(f"{url}/moves", data={"expected_seq": str(seq), "client_event_id": f"c{seq}", **fields})
+
+
+@pytest.fixture
+def seated(client):
+    """The table page of a score pad (Anna, Béla) made through the new-game form by ``client``,
+    which holds seat 0."""
+    response = client.post("/games/new", data={"kind": "scorepad", "name": ["Anna", "Béla"],
+                                                "colour": ["red", "blue"]})
+    assert response.status_code == 302
+    return response.headers["Location"]
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""BG Stats and all plays out and in (docs/people.md §8): a .bgsplay file per finished
-example game in the structure BG Stats reads, round-tripping through our own import with
-the same scores and winners; the create-play link; /plays.csv and export-plays; bad BG
-Stats files refused with a reason and nothing changed, with CSRF on."""
+"""BG Stats files out and in (group/bgstats.py, docs/people.md §8): a .bgsplay file per
+finished example game in the structure BG Stats reads, round-tripping through our own
+import with the same scores and winners; the create-play link; bad BG Stats files refused
+with a reason and nothing changed, with CSRF on (/plays.csv, export-plays and the import
+page: tests/web/test_bgstats.py)."""
 from __future__ import annotations
 
 import glob
-import io
 import json
 import os
 from urllib.parse import parse_qs, urlsplit
@@ -112,21 +112,6 @@ def test_a_bad_bgg_id_is_refused_at_creation(guarded):
     assert response.status_code == 422 and "0–99999999" in response.get_data(as_text=True)
 
 
-def test_plays_csv_and_export_plays(guarded, tmp_path):
-    app, client, token, db = guarded
-    game_id = finished_pad(client, token, "=HYPERLINK(1)")
-    text_ = client.get("/plays.csv").get_data(as_text=True)
-    lines = text_.strip().split("\r\n")
-    assert lines[0].startswith("date,game_id,game,bgg_id,person_id,person,played_as,seat,score,rank,winner,imported")
-    assert len(lines) == 3 and ",'=HYPERLINK(1)," in lines[1] and ",Béla,Béla,2,30,1,1,0" in lines[2]
-    out = tmp_path / "plays.json"
-    result = app.test_cli_runner().invoke(args=["export-plays", str(out)])
-    assert result.exit_code == 0, result.output
-    rows = json.loads(out.read_text(encoding="utf-8"))["plays"]
-    assert [(r["person"], r["score"], r["winner"]) for r in rows] == [("Anna", 12, 0), ("Béla", 30, 1)]
-    assert rows[0]["game_id"] == game_id
-
-
 def test_a_bgstats_export_joins_the_statistics_as_imported_plays(guarded):
     app, client, token, db = guarded
     response = upload_bgstats(client, token, json.dumps(bgstats_export()).encode())
@@ -186,20 +171,6 @@ def test_a_bad_bgstats_file_is_refused_with_a_reason_and_nothing_changes(guarded
         assert "Not imported (1)" in response.get_data(as_text=True)
     assert roster.last_seq(db) == 0
     assert db.execute("SELECT COUNT(*) FROM stat_seats").fetchone()[0] == 0
-
-
-def test_a_bgstats_export_past_the_forms_limit_is_taken(guarded):
-    """A real history is larger than a move's 256 KiB; the import takes up to 8 MiB."""
-    app, client, token, db = guarded
-    response = upload_bgstats(client, token, json.dumps(bgstats_export(about="x" * 2_000_000)).encode())
-    assert response.status_code == 200 and "Imported: 1" in response.get_data(as_text=True)
-
-
-def test_the_import_needs_the_csrf_token(guarded):
-    app, client, token, db = guarded
-    response = client.post("/people/import-bgstats", data={"file": (io.BytesIO(json.dumps(bgstats_export()).encode()), "x")},
-                           content_type="multipart/form-data")
-    assert response.status_code == 400 and roster.last_seq(db) == 0
 
 
 def test_an_imported_play_is_reverted_from_the_roster_log(guarded):

@@ -1,22 +1,14 @@
-"""The roster (docs/people.md): people added with games, linked, renamed, merged and
-reverted through its own log; bad changes refused with a reason and nothing appended,
-with CSRF on as in production."""
+"""The roster (group/roster.py, docs/people.md): people added with games, linked, renamed,
+merged and reverted through its own append-only, chained log, carried by exports and
+imports (its pages and their refusals: tests/web/test_people.py), with CSRF on."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from events.storage import store
 from group import roster
-from tests.conftest import become_organiser, watch_the_write_lock
-
-
-def _new_game(client, token, names, kind="scorepad"):
-    response = client.post("/games/new", data={"csrf_token": token, "kind": kind, "name": names,
-                                               "colour": ["red", "blue", "green", "black"][:len(names)]})
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return response.headers["Location"].rsplit("/", 1)[1]
+from tests.conftest import become_organiser, game_by_form, watch_the_write_lock
 
 
 def _log_size(db) -> int:
@@ -25,8 +17,8 @@ def _log_size(db) -> int:
 
 def test_a_new_game_adds_and_links_people_by_name_ignoring_case(guarded):
     app, client, token, db = guarded
-    first = _new_game(client, token, ["Anna", "Béla"])
-    second = _new_game(client, token, ["anna", "Cili"])
+    first = game_by_form(client, ["Anna", "Béla"], token=token)
+    second = game_by_form(client, ["anna", "Cili"], token=token)
     people = client.get("/api/people").get_json()["people"]
     assert sorted(p["name"] for p in people) == ["Anna", "Béla", "Cili"]
     now = roster.load(db)
@@ -34,16 +26,9 @@ def test_a_new_game_adds_and_links_people_by_name_ignoring_case(guarded):
     assert now.person_of(first, 0) == anna and now.person_of(second, 0) == anna
 
 
-def test_the_new_game_form_suggests_the_roster_names(guarded):
-    app, client, token, db = guarded
-    _new_game(client, token, ["Anna", "Béla"])
-    html = client.get("/games/new?kind=han").get_data(as_text=True)
-    assert 'list="roster-names"' in html and '<option value="Béla">' in html
-
-
 def test_the_api_takes_a_person_id_and_refuses_an_unknown_one(guarded):
     app, client, token, db = guarded
-    _new_game(client, token, ["Anna", "Béla"])
+    game_by_form(client, ["Anna", "Béla"], token=token)
     anna = roster.load(db).by_name("anna")["id"]
     created = client.post("/api/games", json={"kind": "scorepad",
                                               "players": [{"person": anna}, {"name": "Dóra"}]})
@@ -56,85 +41,10 @@ def test_the_api_takes_a_person_id_and_refuses_an_unknown_one(guarded):
     assert _log_size(db) == before
 
 
-def test_a_seat_is_linked_afterwards_unlinked_and_relinked(guarded):
-    app, client, token, db = guarded
-    game = _new_game(client, token, ["Anna", "Béla"])
-    client.post(f"/people/games/{game}/1", data={"csrf_token": token, "unlink": "1"})
-    assert roster.load(db).person_of(game, 1) is None
-    response = client.post(f"/people/games/{game}/1", data={"csrf_token": token, "name": "Béla Kiss"})
-    assert response.status_code == 303
-    now = roster.load(db)
-    assert now.people[now.person_of(game, 1)]["name"] == "Béla Kiss"
-
-
-BAD = {
-    "merge into himself": ("/people/merge", lambda ids: {"source": ids["Anna"], "into": ids["Anna"]},
-                           "merged into himself"),
-    "rename to an existing name": ("/people/{Anna}/rename", lambda ids: {"name": "BÉLA"},
-                                   "already a person called Béla"),
-    "one seat linked to two people": ("/people/games/{game}/0", lambda ids: {"person": ids["Béla"]},
-                                      "already linked to Anna"),
-    "an unknown person": ("/people/merge", lambda ids: {"source": "77", "into": ids["Anna"]},
-                          "no person 77"),
-    "a name that is only spaces": ("/people", lambda ids: {"name": "   "}, "Name: it is empty."),
-    "a name with a control character": ("/people", lambda ids: {"name": "An\x07na"}, "invisible character (U+0007)"),
-    "a seat the game does not have": ("/people/games/{game}/9", lambda ids: {"person": ids["Anna"]},
-                                      "no seat 9"),
-}
-
-
-@pytest.mark.parametrize("case", BAD)
-def test_bad_roster_changes_are_refused_with_a_reason_and_nothing_changes(guarded, case):
-    app, client, token, db = guarded
-    game = _new_game(client, token, ["Anna", "Béla"])
-    ids = {p["name"]: str(p["id"]) for p in roster.load(db).active()}
-    path, data, reason = BAD[case]
-    before = _log_size(db)
-    response = client.post(path.format(game=game, **ids), data={"csrf_token": token, **data(ids)})
-    assert response.status_code == 422
-    assert reason in response.get_data(as_text=True)
-    assert _log_size(db) == before
-
-
-def test_invalid_unicode_in_a_name_is_refused(guarded):
-    """What a decoder makes of invalid UTF-8 (U+FFFD) in a form; an unpaired surrogate in
-    the API's JSON."""
-    app, client, token, db = guarded
-    before = _log_size(db)
-    response = client.post("/people", data={"csrf_token": token, "name": "Anna\ufffd"})
-    assert response.status_code == 422 and _log_size(db) == before
-    body = b'{"kind": "scorepad", "players": [{"name": "\\udc80x"}, {"name": "B"}]}'
-    response = client.post("/api/games", data=body, content_type="application/json")
-    assert response.status_code in (400, 422) and _log_size(db) == before
-
-
-@pytest.mark.parametrize("name", ["\u202eevil", "Anna\u2067", "\u200fBéla"])
-def test_a_name_with_a_text_direction_control_is_refused(guarded, name):
-    """A player named "\u202eevil" showed as "live" and turned every name after it on the
-    home page backwards ("avÉ" for "Éva"): direction controls in a name are refused, in a
-    new game (form and API) and in the roster."""
-    app, client, token, db = guarded
-    games, before = db.execute("SELECT COUNT(*) FROM games").fetchone()[0], _log_size(db)
-    form = client.post("/games/new", data={"csrf_token": token, "kind": "scorepad", "name": [name, "Cili"],
-                                           "colour": ["red", "blue"]})
-    body = json.dumps({"kind": "scorepad", "players": [{"name": name}, {"name": "Cili"}]})
-    api = client.post("/api/games", data=body, content_type="application/json", query_string={"lang": "en"})
-    person = client.post("/people", data={"csrf_token": token, "name": name})
-    assert form.status_code == 422 and api.status_code == 422 and person.status_code == 422
-    assert "direction" in json.dumps(api.get_json())
-    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games and _log_size(db) == before
-
-
-def test_a_change_without_the_csrf_token_is_refused(guarded):
-    app, client, token, db = guarded
-    assert client.post("/people", data={"name": "Ernő"}).status_code == 400
-    assert _log_size(db) == 0
-
-
 def test_merge_moves_the_plays_and_a_revert_brings_them_back(guarded):
     app, client, token, db = guarded
-    game = _new_game(client, token, ["Anna", "Anna K."])
-    other = _new_game(client, token, ["Anna K.", "Béla"])
+    game = game_by_form(client, ["Anna", "Anna K."], token=token)
+    other = game_by_form(client, ["Anna K.", "Béla"], token=token)
     ids = {p["name"]: p["id"] for p in roster.load(db).active()}
     # one person cannot sit at two seats of a game: merging keeps both seats of `game`
     # but stats see them as one person; merge the second game's Anna K. instead
@@ -153,7 +63,7 @@ def test_merge_moves_the_plays_and_a_revert_brings_them_back(guarded):
 
 def test_a_revert_a_later_change_depends_on_is_refused(guarded):
     app, client, token, db = guarded
-    game = _new_game(client, token, ["Anna", "Béla"])
+    game = game_by_form(client, ["Anna", "Béla"], token=token)
     added = next(e.seq for e in roster.read_log(db) if e.type == "person-added")
     before = _log_size(db)
     response = client.post(f"/people/log/{added}/revert", data={"csrf_token": token})
@@ -163,7 +73,7 @@ def test_a_revert_a_later_change_depends_on_is_refused(guarded):
 
 def test_the_roster_log_is_append_only_and_chained(guarded):
     app, client, token, db = guarded
-    _new_game(client, token, ["Anna", "Béla"])
+    game_by_form(client, ["Anna", "Béla"], token=token)
     import sqlite3
     with pytest.raises(sqlite3.DatabaseError):
         db.execute("UPDATE roster_events SET data = '{}' WHERE seq = 1")
@@ -175,7 +85,7 @@ def test_export_and_import_carry_who_sat_where(guarded, other_app, other_db):
     import io
     import json
     app, client, token, db = guarded
-    game = _new_game(client, token, ["Anna", "Béla"])
+    game = game_by_form(client, ["Anna", "Béla"], token=token)
     client.post(f"/people/games/{game}/1", data={"csrf_token": token, "unlink": "1"})
     client.post(f"/people/games/{game}/1", data={"csrf_token": token, "name": "Kiss Béla"})
     doc = client.get(f"/games/{game}/export.json").get_json()
@@ -197,7 +107,7 @@ def test_the_unhashed_people_block_cannot_relink_seats(guarded, other_app, other
     import io
     import json
     app, client, token, db = guarded
-    game = _new_game(client, token, ["Anna", "Béla"])
+    game = game_by_form(client, ["Anna", "Béla"], token=token)
     doc = client.get(f"/games/{game}/export.json").get_json()
     doc["people"] = [{"seat": 0, "name": "Béla"}, {"seat": 1, "name": "Anna"}]  # the winner's seat to Béla
     response = other_app.test_client().post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
@@ -215,7 +125,7 @@ def test_an_import_with_a_malformed_people_block_is_refused(guarded, people):
     import io
     import json
     app, client, token, db = guarded
-    game = _new_game(client, token, ["Anna", "Béla"])
+    game = game_by_form(client, ["Anna", "Béla"], token=token)
     doc = {**client.get(f"/games/{game}/export.json").get_json(), "people": people}
     games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     response = client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
@@ -230,7 +140,7 @@ def test_an_import_whose_events_are_wrong_says_so_not_that_its_people_block_is(g
     import io
     import json
     app, client, token, db = guarded
-    game = _new_game(client, token, ["Anna", "Béla"])
+    game = game_by_form(client, ["Anna", "Béla"], token=token)
     doc = client.get(f"/games/{game}/export.json").get_json()
     doc["events"] = doc["events"][:1]
     doc["events"][0]["data"]["players"] = doc["events"][0]["data"]["players"][:1]
@@ -239,33 +149,6 @@ def test_an_import_whose_events_are_wrong_says_so_not_that_its_people_block_is(g
     page = response.get_data(as_text=True)
     assert response.status_code == 422 and "event <strong>#1" in page.replace("esemény", "event")
     assert "people" not in page.split("<main", 1)[1].split("</main>", 1)[0]
-
-
-def test_the_roster_log_pages_the_newest_first(guarded, monkeypatch):
-    from web import people as people_pages
-    app, client, token, db = guarded
-    monkeypatch.setattr(people_pages, "LOG_PAGE", 3)
-    _new_game(client, token, ["Anna", "Béla"])  # 4 changes: two people, two seats
-    first = client.get("/people/log").get_data(as_text=True)
-    assert 'roster-event-4"' in first and 'roster-event-1"' not in first and "page=1" in first
-    older = client.get("/people/log?page=1").get_data(as_text=True)
-    assert 'roster-event-1"' in older and 'roster-event-2"' not in older
-    assert client.get("/people/log?page=99999999999999999999").status_code == 200
-
-
-def test_a_reused_form_id_with_another_change_is_409_and_writes_nothing(guarded):
-    """The back button brings back an old form with its client_event_id (issue 25 §6)."""
-    app, client, token, db = guarded
-    form = {"csrf_token": token, "client_event_id": "f" * 32}
-    assert client.post("/people", data={**form, "name": "Anna"}).status_code == 303
-    assert client.post("/people", data={**form, "name": "Anna"}).status_code == 303  # the same again: once
-    size = _log_size(db)
-    refused = client.post("/people", data={**form, "name": "Béla"})
-    assert refused.status_code == 409 and "already sent with another change" in refused.get_data(as_text=True)
-    anna = roster.load(db).by_name("Anna")["id"]
-    renamed = client.post(f"/people/{anna}/rename", data={**form, "name": "Anna K."})
-    assert renamed.status_code == 409
-    assert _log_size(db) == size and roster.load(db).by_name("Béla") is None
 
 
 def test_a_copy_of_the_roster_shares_the_seats_it_does_not_change():

@@ -1,30 +1,15 @@
 """Who may bend the group's record (issue 35 §2, §5, §6, §7), on both engines, with CSRF
 on as in production: a finished game's seats and who sat in them, the organiser's link
-(compared as bytes, rate-limited, renewable), and board profiles."""
+(compared as bytes, rate-limited, renewable); board profiles: tests/web/test_boards.py."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from app import create_app
 from events.storage import store
 from group import roster
-from tests.conftest import become_organiser, csrf_of, new_pad, phones_with_forms
-
-
-@pytest.fixture
-def hall(tmp_path, database):
-    """(app, db, organiser, host, stranger, game): a score pad game of Anna (seat 0, the
-    host's phone) and Béla, made on the organiser's phone; every phone with its CSRF token."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database,
-                      "ORGANISER_MARKER": str(tmp_path / "shown"), "RATE_LIMITS": {"join": (5, 60.0)}})
-    organiser, host, stranger = phones_with_forms(app, 3)
-    become_organiser(app, organiser)
-    game = new_pad(host)
-    db = store.connect(database)
-    yield app, db, organiser, host, stranger, game
-    db.conn.close()
+from tests.conftest import app_on, csrf_of
 
 
 def _join_code(db, game: str) -> str:
@@ -133,49 +118,6 @@ def test_a_new_organiser_link_ends_the_old_one(hall):
     assert stranger.post("/people", data={"csrf_token": stranger.token, "name": "Dóra"}).status_code == 303
     again = app.test_cli_runner().invoke(args=["organiser-link", "--host", "192.168.1.20"])
     assert new in again.output  # the printed link is the new one, in every worker
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": app.config["DATABASE"]})
+    fresh = app_on(app.config["DATABASE"], WTF_CSRF_ENABLED=True)
     with fresh.test_request_context():
         assert organiser_module.link().endswith(new)
-
-
-# ---- §7: board profiles ---------------------------------------------------------------
-
-def _profile_document(name_en: str = "Our board") -> str:
-    import json
-    from events.application import boards
-    from scoring import get_game
-    han = get_game("han")
-    data = {**han.boards.builtin[0]["data"], "name": {"hu": "A mi táblánk", "en": name_en}}
-    return json.dumps(boards.export(han, {"id": "han-side1", "version": 1, "data": data}))
-
-
-def _versions(db, profile_id: str = "han-side1") -> int:
-    return db.execute("SELECT COUNT(*) FROM board_profiles WHERE kind = 'han' AND profile_id = ?",
-                      [profile_id]).fetchone()[0]
-
-
-def test_only_the_organiser_publishes_a_new_version_of_a_board_profile(hall):
-    app, db, organiser, host, stranger, game = hall
-    page = stranger.get("/boards/han/han-side1/").get_data(as_text=True)
-    assert 'data-testid="organiser-only"' in page and 'data-testid="save-board"' not in page
-    before = _versions(db)
-    for phone in (stranger, host):  # a phone with no seat, and a seated one (of a score pad)
-        edited = phone.post("/boards/han/han-side1/", data={"csrf_token": phone.token, "name_en": "Mallory's"})
-        assert edited.status_code == 403 and "Only the organiser" in edited.get_data(as_text=True)
-        imported = phone.post("/boards/han/import", data={"csrf_token": phone.token, "document": _profile_document()})
-        assert imported.status_code == 403
-    assert _versions(db) == before
-    answer = organiser.post("/boards/han/import", data={"csrf_token": organiser.token, "document": _profile_document()})
-    assert answer.status_code == 303 and _versions(db) == before + 1
-
-
-@pytest.mark.parametrize("name", ["\u202eevil", "a\u2066b", "bell\x07"])
-def test_a_board_name_follows_the_text_policy(hall, name):
-    app, db, organiser, host, stranger, game = hall
-    assert organiser.get("/boards/han/").status_code == 200  # the shipped profiles are stored
-    before = _versions(db)
-    answer = organiser.post("/boards/han/import", data={"csrf_token": organiser.token,
-                                                        "document": _profile_document(name)})
-    assert answer.status_code == 422
-    assert "U+" in answer.get_data(as_text=True)  # says which character, never takes it
-    assert _versions(db) == before

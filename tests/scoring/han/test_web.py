@@ -3,7 +3,6 @@ profile, the move form and board view, refusals with their rule."""
 import html
 import json
 import re
-import sqlite3
 
 import pytest
 
@@ -34,18 +33,6 @@ def test_builtin_profiles_hold_the_known_facts_only(db):
     side2 = profiles["han-side2"]["data"]
     assert all(a["colour"] is None and not a["name"] for a in side2["areas"])
     assert HAN.boards.validate(side1) == [] and HAN.boards.validate(side2) == []
-
-
-def test_profiles_are_insert_only_versions(db, example):
-    again = boards.save(db, HAN, "example", example_profile(1))
-    assert (example["version"], again["version"]) == (1, 2)
-    assert boards.load(db, HAN, "example", 1)["data"] == example["data"]
-    with pytest.raises(sqlite3.DatabaseError):
-        db.execute("UPDATE board_profiles SET data = '{}'")
-    with pytest.raises(sqlite3.DatabaseError):
-        db.execute("DELETE FROM board_profiles")
-    store.migrate(db)  # the migration is idempotent
-    assert boards.load(db, HAN, "example")["version"] == 2
 
 
 @pytest.mark.parametrize("spoil, words", [
