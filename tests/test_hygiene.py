@@ -217,16 +217,6 @@ NOTHING_TO_RUN = {
     "web/assets.py": "file names read from package.json (tests/test_docs.py holds them to the lock)",
 }
 
-# Modules still waiting for a test module of their own (issue 36, item 7): this list only
-# shrinks — a module that gets its test module must leave it, and no module may join it.
-NOT_YET_TESTED = {
-    "events/application/loaded.py",
-    "events/application/pixels.py",
-    "events/storage/blobs.py",
-    "events/storage/schema.py",
-    "web/photo_process.py",
-}
-
 
 def _product_modules() -> list[pathlib.Path]:
     """The modules of the log, the group, the services, the web and scoring's shared ones
@@ -247,7 +237,7 @@ def test_every_module_that_does_something_has_a_test_module_of_its_name():
     """A newcomer changing web/seating.py looks for tests/web/test_seating.py: every module
     with a function or a class has one, and a module the list excuses has neither."""
     import ast
-    missing, excused_wrongly, tested_now = [], [], []
+    missing, excused_wrongly = [], []
     for path in _product_modules():
         name = path.relative_to(ROOT).as_posix()
         runs = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
@@ -255,10 +245,7 @@ def test_every_module_that_does_something_has_a_test_module_of_its_name():
         if name in NOTHING_TO_RUN:
             if runs:
                 excused_wrongly.append(name)
-        elif _test_module_of(path).exists():
-            tested_now += [name] if name in NOT_YET_TESTED else []
-        elif name not in NOT_YET_TESTED:
+        elif not _test_module_of(path).exists():
             missing.append(f"{name} → {_test_module_of(path).relative_to(ROOT)}")
     assert not excused_wrongly, f"excused from tests but has functions or classes: {excused_wrongly}"
-    assert not tested_now, f"tested now, take them off NOT_YET_TESTED: {tested_now}"
     assert not missing, f"{len(missing)} modules without a test module of their name:\n" + "\n".join(missing)
