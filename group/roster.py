@@ -16,9 +16,9 @@ import threading
 from dataclasses import dataclass, field
 
 from events.application import integrity
-from events.domain.hashing import GENESIS, chain_hash, first_broken_link
-from events.runtime import greenlets
-from events.storage import store
+from events.domain.hashing import GENESIS
+from events.storage import log, store
+from events.storage.log import ROSTER
 from scoring.base import Problem
 from scoring.i18n import joined
 from scoring.i18n import msg
@@ -275,31 +275,23 @@ def fold(events: list[RosterEvent], extra_reverted: set[int] = frozenset(),
 
 # ---- storage --------------------------------------------------------------------------
 
-_COLUMNS = "seq, type, data, device, recorded_at, client_event_id, hash, version"
 ROSTER_LOCK = "roster"  # one roster: its appends take turns (store.lock_game; PostgreSQL)
 
 
+def _event(seat=None, **envelope) -> RosterEvent:
+    return RosterEvent(**envelope)
+
+
 def read_log(db, after: int = 0, upto: int | None = None) -> list[RosterEvent]:
-    sql, params = f"SELECT {_COLUMNS} FROM roster_events WHERE seq > ?", [after]
-    if upto is not None:
-        sql += " AND seq <= ?"
-        params.append(upto)
-    rows = db.execute(sql + " ORDER BY seq", params)
-    return [RosterEvent(seq, type_, json.loads(data), device, at, cid, hash_, version)
-            for seq, type_, data, device, at, cid, hash_, version in rows.fetchall()]
+    return ROSTER.read(db, None, after, upto, make=_event)
 
 
 def seqs(db) -> list[int]:
-    return [r[0] for r in db.execute("SELECT seq FROM roster_events ORDER BY seq")]
+    return ROSTER.seqs(db)
 
 
 def last_seq(db) -> int:
-    return _last(db)[0]
-
-
-def _last(db) -> tuple[int, str]:
-    row = db.execute("SELECT seq, hash FROM roster_events ORDER BY seq DESC LIMIT 1").fetchone()
-    return (row[0], row[1]) if row else (0, GENESIS)
+    return ROSTER.head(db)[0]
 
 
 def load(db, cache: "Rosters | None" = None) -> Roster:
@@ -313,27 +305,23 @@ class Rosters:
 
     def __init__(self) -> None:
         self._kept: dict[str, Roster] = {}
-        self.verified: dict[str, tuple[int, str]] = {}  # database -> (last verified seq, its hash)
-        self.broken: dict[str, tuple[int, str]] = {}    # database -> (from change, why)
+        self.verified = log.Verified()  # the log's verified prefix, per database
         self.lock = threading.Lock()
 
     def load(self, db) -> Roster:
         key = db_key(db)
-        current = _last(db)
         with self.lock:
-            cached = self._kept.get(key)
-        if cached is not None and (cached.seq, cached.hash) == current:
+            cached = self._kept.get(key) or Roster()
+        afresh, newer = ROSTER.catch_up(db, None, cached.seq, cached.hash, make=_event)
+        if afresh or any(e.type == "change-reverted" for e in newer):  # a revert folds the whole log again
+            return self._remember(key, fold(newer if afresh else read_log(db), checked=False))
+        if not newer:
             return cached
-        if cached is not None and cached.seq < current[0]:
-            newer = read_log(db, after=cached.seq)
-            if newer[0].seq == cached.seq + 1 and _follows(db, cached) \
-                    and not any(e.type == "change-reverted" for e in newer):
-                roster = _copy(cached)
-                for e in newer:
-                    roster.seq, roster.hash = e.seq, e.hash
-                    _apply(roster, e.seq, e.type, e.data, e.recorded_at)
-                return self._remember(key, roster)
-        return self._remember(key, fold(read_log(db), checked=False))
+        roster = _copy(cached)
+        for e in newer:
+            roster.seq, roster.hash = e.seq, e.hash
+            _apply(roster, e.seq, e.type, e.data, e.recorded_at)
+        return self._remember(key, roster)
 
     def _remember(self, key: str, roster: Roster) -> Roster:
         with self.lock:
@@ -343,14 +331,7 @@ class Rosters:
     def forget(self) -> None:
         with self.lock:
             self._kept.clear()
-            self.verified.clear()
-            self.broken.clear()
-
-
-def _follows(db, cached: Roster) -> bool:
-    """The cached roster's last event is still in the log (not a rolled-back write)."""
-    row = db.execute("SELECT hash FROM roster_events WHERE seq = ?", [cached.seq]).fetchone()
-    return cached.seq == 0 or (row is not None and row[0] == cached.hash)
+        self.verified.forget()
 
 
 def db_key(db) -> str:
@@ -386,10 +367,9 @@ def append_locked(db, changes, device: str, client_event_id: str | None = None, 
     store.lock_game(db, ROSTER_LOCK)
     changes = [(type_, {**data, "by": by} if isinstance(data, dict) else data) for type_, data in changes]
     if client_event_id:
-        row = db.execute("SELECT seq FROM roster_events WHERE client_event_id = ?",
-                         [client_event_id]).fetchone()
-        if row:  # a resubmitted form: its changes are already in, if they are these
-            done = read_log(db, after=row[0] - 1)[:len(changes)]
+        first = ROSTER.by_client_id(db, None, client_event_id, make=_event)
+        if first:  # a resubmitted form: its changes are already in, if they are these
+            done = read_log(db, after=first.seq - 1)[:len(changes)]
             if [(e.type, e.data) for e in done] != [(t, json.loads(json.dumps(d))) for t, d in changes]:
                 raise RosterConflict([REUSED_ID])
             return done
@@ -437,67 +417,20 @@ def _check_seat(db, game_id, seat) -> list[Problem]:
 
 
 def _insert(db, type_: str, data: dict, device: str, client_event_id: str) -> RosterEvent:
-    last = db.execute("SELECT seq, hash FROM roster_events ORDER BY seq DESC LIMIT 1").fetchone()
-    seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS)
-    envelope = {"seq": seq, "type": type_, "version": VERSION, "data": data, "seat": None,
-                "device": device, "recorded_at": store.now(), "client_event_id": client_event_id}
-    envelope["hash"] = chain_hash(prev_hash, envelope)
-    db.execute(f"INSERT INTO roster_events ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
-               [seq, type_, json.dumps(data, ensure_ascii=False), device,
-                envelope["recorded_at"], client_event_id, envelope["hash"], VERSION])
-    # the summary row, in the same transaction: a log cut off its end is told by it
-    db.execute("UPDATE roster_summary SET last_seq = ?, last_hash = ? WHERE id = 1", [seq, envelope["hash"]])
-    return RosterEvent(seq, type_, data, device, envelope["recorded_at"], client_event_id,
-                       envelope["hash"], VERSION)
+    """One change, its chain hash and the summary row, in the caller's transaction."""
+    return _event(**ROSTER.record(db, None, {
+        "type": type_, "version": VERSION, "data": data, "seat": None, "device": device,
+        "recorded_at": store.now(), "client_event_id": client_event_id}))
 
 
 # ---- whether the log verifies (docs/people.md §10) -------------------------------------
-
-VERIFY_CHUNK = 256  # changes read and hashed between two turns of the worker's other connections
-
 
 def unverified_from(db, whole: bool = False, cache: Rosters | None = None) -> tuple[int, str] | None:
     """(N, why) when the roster's log does not verify from change N: its hash chain, or its
     summary row against the chain (changes cut off the end). A process keeping the app's
     ``cache`` verifies each change once (``whole``: all of it again, as verify-db does)."""
-    key = db_key(db)
-    seq, prev = 0, GENESIS
-    if cache is not None and not whole:
-        with cache.lock:
-            if key in cache.broken:
-                return cache.broken[key]
-            seq, prev = cache.verified.get(key, (0, GENESIS))
-    row = db.execute("SELECT last_seq, last_hash FROM roster_summary WHERE id = 1").fetchone()
-    broken = None
-    while broken is None:
-        # a chunk at a time: after a BG Stats import of 10,000 plays, reading and hashing
-        # them all took ~0.5 s of the worker; its other connections are served between chunks
-        events = read_log(db, after=seq, upto=seq + VERIFY_CHUNK)
-        if not events:
-            break
-        broken = first_broken_link((e.envelope() for e in events), prev, seq + 1)
-        if broken is None:
-            seq, prev = events[-1].seq, events[-1].hash
-        greenlets.cooperate()
-    if broken is None and row is not None:
-        if seq < row[0]:
-            broken = (seq + 1, f"the summary says the roster has {row[0]} changes; its log ends at {seq}")
-        elif row[0] and _hash_at(db, row[0], seq, prev) != row[1]:
-            broken = (row[0], "the summary's last hash differs from the log's")
-    if cache is not None:
-        with cache.lock:
-            if broken:
-                cache.broken[key] = broken
-            else:
-                cache.verified[key] = (seq, prev)
-    return broken
-
-
-def _hash_at(db, n: int, seq: int, prev: str) -> str | None:
-    if n == seq:
-        return prev
-    row = db.execute("SELECT hash FROM roster_events WHERE seq = ?", [n]).fetchone()
-    return row[0] if row else None
+    verified = cache.verified if cache is not None else log.Verified()
+    return verified.check(db, ROSTER, None, db_key(db), whole=whole)
 
 
 ROSTER_WARNING = ("A névsor naplója a(z) {seq}. változástól nem igazolható (a lenyomatlánc nem egyezik); "

@@ -13,14 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from events.application import integrity, photos
-from events.domain.hashing import first_broken_link
 from events.storage import store
+from events.storage.log import GAMES, ROSTER
 from group import plays, roster
 
 _GAME_COLUMNS = ("id", "kind", "created_at", "players", "last_seq", "updated_at", "finished",
                  "join_code", "imported_from", "last_hash", "origin", "signer", "import_check")
-_EVENT_COLUMNS = ("game_id", "seq", "type", "version", "data", "seat", "device", "recorded_at",
-                  "client_event_id", "hash")
 # Seat access rows, copied as they are; a row already there is kept.
 _SEAT_TABLES = {
     "seat_tokens": ("token_hash", "game_id", "seat", "issued_at"),
@@ -32,7 +30,6 @@ _SEAT_TABLES = {
 _TRUST_TABLES = {"trusted_keys": ("public_key", "name", "added_at", "own"),
                  "accepted_games": ("game_id", "accepted_at")}
 _PROFILE_COLUMNS = ("kind", "profile_id", "version", "data", "created_at")
-_ROSTER_COLUMNS = ("seq", "type", "data", "device", "recorded_at", "client_event_id", "hash", "version")
 
 
 class Diverged(Exception):
@@ -87,18 +84,15 @@ def _copy_roster(source, target) -> int:
     """The people log (group/roster.py) the target lacks, verified as it arrives."""
     with store.write_lock(target):
         store.lock_game(target, roster.ROSTER_LOCK)
-        have_seq, have_hash = roster._last(target)
-        same = source.execute("SELECT hash FROM roster_events WHERE seq = ?", [have_seq]).fetchone()
-        if have_seq and (same is None or same[0] != have_hash):
+        have_seq, have_hash = ROSTER.head(target)
+        if have_seq and ROSTER.hash_at(source, None, have_seq) != have_hash:
             raise Diverged(f"the target's roster event {have_seq} differs from the source's; nothing copied")
-        rows = source.execute(f"SELECT {', '.join(_ROSTER_COLUMNS)} FROM roster_events WHERE seq > ?"
-                              " ORDER BY seq", [have_seq]).fetchall()
-        for row in rows:
-            _insert(target, "roster_events", _ROSTER_COLUMNS, row)
+        rows = ROSTER.stored_rows(source, after=have_seq)
         if rows:  # the summary row follows the log, as an append keeps it
-            target.execute("UPDATE roster_summary SET last_seq = ?, last_hash = ? WHERE id = 1",
-                           [rows[-1][0], rows[-1][6]])
-        broken = first_broken_link(e.envelope() for e in roster.read_log(target))
+            ROSTER.insert_rows(target, None, rows)
+            last = dict(zip(ROSTER.stored, rows[-1]))
+            ROSTER.touch(target, None, last["seq"], last["hash"])
+        broken = ROSTER.first_break(target, None, ROSTER.summary_row(target))[0]
         if broken:
             raise Diverged(f"the copied roster does not verify from event {broken[0]}; nothing copied")
         return len(rows)
@@ -117,15 +111,13 @@ def _copy_game(source, target, game: dict) -> int:
             raise Diverged(f"the target's event {have_seq} differs from the source's; nothing copied")
         if store.game_row(target, game_id) is None:
             _insert(target, "games", _GAME_COLUMNS, game)
-        rows = source.execute(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM events"
-                              " WHERE game_id = ? AND seq > ? ORDER BY seq", [game_id, have_seq]).fetchall()
-        for row in rows:
-            _insert(target, "events", _EVENT_COLUMNS, row)
+        rows = GAMES.stored_rows(source, game_id, after=have_seq)
+        if rows:
+            GAMES.insert_rows(target, game_id, rows)
         photos.copy_blobs(source, target, store.read_events(source, game_id, after=have_seq))
         if rows:
-            target.execute("UPDATE games SET last_seq = ?, last_hash = ?, updated_at = ?, finished = ?"
-                           " WHERE id = ?", [game["last_seq"], game["last_hash"], game["updated_at"],
-                                             game["finished"], game_id])
+            GAMES.touch(target, game_id, game["last_seq"], game["last_hash"], updated_at=game["updated_at"],
+                        finished=game["finished"])
         for table, columns in _SEAT_TABLES.items():
             for seat_row in source.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE game_id = ?",
                                            [game_id]).fetchall():

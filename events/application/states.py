@@ -30,6 +30,7 @@ from events.domain.core_types import CORE_EVENTS
 from events.domain.event import Event
 from events.domain.projection import TableState, advance, changes_the_past, describe, evolve, fold, step
 from events.storage import snapshots, store
+from events.storage.log import GAMES
 from events.storage.snapshots import Snapshots
 
 RECENT = 16                 # states of the game as it now stands, kept to refold a void from
@@ -326,18 +327,14 @@ class States:
         if not cached.count and self.stored is not None:
             payload = self.stored.restore(db, game_id)
             cached = GameStates.thawed(payload) if payload else cached
-        if cached.count and store.last_event_ref(db, game_id) == (cached.count, cached.last_hash):
-            return cached  # nothing new: one look at the last row, no payload decoded (every tap asks thrice)
-        # from the last covered event on: its hash says whether it is still this game's
-        events = store.read_events(db, game_id, after=max(cached.count - 1, 0))
-        if cached.count and (not events or events[0].seq != cached.count or events[0].hash != cached.last_hash):
+        # nothing new (every tap asks thrice), the events since, or the game afresh (the recorder's catch_up)
+        afresh, new = GAMES.catch_up(db, game_id, cached.count, cached.last_hash)
+        if afresh:
             cached = GameStates()
-            events = store.read_events(db, game_id)
-        if not events:
-            raise UnknownGame(game_id)
-        new = events[1:] if cached.count else events
+            if not new:
+                raise UnknownGame(game_id)
         if new:
-            cached.extend(reading(db, game_id, events), new)
+            cached.extend(reading(db, game_id, new), new)
         return cached
 
     def clock(self, db, game_id: str, at: int | None = None) -> turns.Clock:

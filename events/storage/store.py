@@ -14,15 +14,15 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
 
 import sqlite_utils
 
 from events.domain.event import Event, NewEvent
-from events.domain.hashing import GENESIS, chain_hash, first_broken_link
+from events.domain.hashing import first_broken_link
 from events.runtime.greenlets import off_the_hub
 from events.storage import pg
 from events.storage.blobs import store_blobs
+from events.storage.log import ENVELOPE, GAMES, StaleSequence, sql_int
 from events.storage.migrations import apply_postgres, migrations
 
 
@@ -43,14 +43,6 @@ def with_the_event(db, game_id: str, event, table, events) -> list:
     """The writers of ``db``'s subscribers that commit with ``event`` (see WithTheEvent)."""
     return [w for s in getattr(db, "on_recorded", ()) if isinstance(s, WithTheEvent)
             for w in [s.prepare(game_id, event, table, events)] if w is not None]
-
-
-class StaleSequence(Exception):
-    """The phone's view is out of date: someone else recorded first."""
-
-    def __init__(self, current_seq: int):
-        super().__init__(f"stale: the game is at event {current_seq}")
-        self.current_seq = current_seq
 
 
 def connect(path: str, on_recorded: tuple = ()):
@@ -196,57 +188,34 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _row_to_event(row) -> Event:
-    seq, type_, version, data, seat, device, recorded_at, client_event_id, hash_ = row
-    return Event(seq, type_, version, json.loads(data), seat, device, recorded_at,
-                 client_event_id, hash_)
-
-
-_COLUMNS = "seq, type, version, data, seat, device, recorded_at, client_event_id, hash"
-
-
-def _sql_int(n: int) -> int:
-    """A bound SQLite can take (a 64-bit integer); sequence numbers are far below it."""
-    return max(-(2**63), min(n, 2**63 - 1))
-
-
 def read_events(db, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
-    sql = f"SELECT {_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
-    params: list[Any] = [game_id, _sql_int(after)]
-    if upto is not None:
-        sql += " AND seq <= ?"
-        params.append(_sql_int(upto))
-    return [_row_to_event(r) for r in db.execute(sql + " ORDER BY seq", params).fetchall()]
+    return GAMES.read(db, game_id, after, upto)
 
 
 def events_of_types(db, game_ids: list[str], types: tuple[str, ...]) -> dict[str, list[Event]]:
     """The events of these types in these games, by game, in order (one query)."""
     if not game_ids:
         return {}
-    sql = (f"SELECT game_id, {_COLUMNS} FROM events WHERE game_id IN ({','.join('?' * len(game_ids))})"
+    sql = (f"SELECT game_id, {', '.join(ENVELOPE)} FROM events WHERE game_id IN ({','.join('?' * len(game_ids))})"
            f" AND type IN ({','.join('?' * len(types))}) ORDER BY game_id, seq")
     found: dict[str, list[Event]] = {}
     for row in db.execute(sql, [*game_ids, *types]).fetchall():
-        found.setdefault(row[0], []).append(_row_to_event(row[1:]))
+        found.setdefault(row[0], []).append(GAMES.made(row[1:]))
     return found
 
 
 def last_seq(db, game_id: str) -> int:
-    row = db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", [game_id]).fetchone()
-    return row[0] or 0
+    return GAMES.head(db, game_id)[0]
 
 
 def last_event_ref(db, game_id: str) -> tuple[int, str] | None:
     """The game's last event's sequence number and hash, or None for no such game."""
-    row = db.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                     [game_id]).fetchone()
-    return (row[0], row[1]) if row else None
+    seq, hash_ = GAMES.head(db, game_id)
+    return (seq, hash_) if seq else None
 
 
 def find_by_client_id(db, game_id: str, client_event_id: str) -> Event | None:
-    row = db.execute(f"SELECT {_COLUMNS} FROM events WHERE game_id = ? AND client_event_id = ?",
-                     [game_id, client_event_id]).fetchone()
-    return _row_to_event(row) if row else None
+    return GAMES.by_client_id(db, game_id, client_event_id)
 
 
 def append(db, game_id: str, new: NewEvent, expected_seq: int,
@@ -304,8 +273,7 @@ def insert_events(db, game_id: str, news: list[NewEvent], finished: bool) -> lis
 def verified_rows(game_id: str, events: list[Event]) -> list[list]:
     """The rows ``insert_verified`` writes, made before the write lock is taken: serialising
     a 10,000-event game's payloads took ~0.1 s of the ~0.19 s the lock was held (docs/decisions.md, "Short writes")."""
-    return [[game_id, e.seq, e.type, e.version, json.dumps(e.data, ensure_ascii=False), e.seat, e.device,
-             e.recorded_at, e.client_event_id, e.hash] for e in events]
+    return [GAMES.row(e.envelope()) for e in events]
 
 
 def insert_verified(db, game_id: str, rows: list[list], last: Event, finished: bool) -> None:
@@ -316,38 +284,19 @@ def insert_verified(db, game_id: str, rows: list[list], last: Event, finished: b
     lock_game(db, game_id)
     if db.execute("SELECT 1 FROM events WHERE game_id = ? LIMIT 1", [game_id]).fetchone():
         raise StaleSequence(last_seq(db, game_id))
-    db.conn.executemany(
-        "INSERT INTO events (game_id, seq, type, version, data, seat, device, recorded_at,"
-        " client_event_id, hash) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+    GAMES.insert_rows(db, game_id, rows)
     _touch_summary(db, game_id, last, finished)
 
 
 def _insert(db, game_id: str, new: NewEvent, expected_seq: int) -> Event:
-    row = db.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                     [game_id]).fetchone()
-    current_seq, prev_hash = row if row else (0, GENESIS)
-    if expected_seq != current_seq:
-        raise StaleSequence(current_seq)
-    envelope = {"seq": current_seq + 1, "type": new.type, "version": new.version,
-                "data": new.data, "seat": new.seat, "device": new.device,
-                "recorded_at": new.recorded_at or now(),
-                "client_event_id": new.client_event_id}
-    envelope["hash"] = chain_hash(prev_hash, envelope)
-    db.execute(
-        "INSERT INTO events (game_id, seq, type, version, data, seat, device, recorded_at,"
-        " client_event_id, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        [game_id, envelope["seq"], new.type, new.version, json.dumps(new.data, ensure_ascii=False),
-         new.seat, new.device, envelope["recorded_at"], new.client_event_id, envelope["hash"]])
-    return Event(**envelope)
+    return Event(**GAMES.insert(db, game_id, {
+        "type": new.type, "version": new.version, "data": new.data, "seat": new.seat, "device": new.device,
+        "recorded_at": new.recorded_at or now(), "client_event_id": new.client_event_id}, expected_seq))
 
 
 def _touch_summary(db, game_id: str, event: Event, finished: bool | None) -> None:
-    sql = "UPDATE games SET last_seq = ?, last_hash = ?, updated_at = ?"
-    params: list[Any] = [event.seq, event.hash, event.recorded_at]
-    if finished is not None:
-        sql += ", finished = ?"
-        params.append(int(finished))
-    db.execute(sql + " WHERE id = ?", params + [game_id])
+    also = {"updated_at": event.recorded_at} | ({} if finished is None else {"finished": int(finished)})
+    GAMES.touch(db, game_id, event.seq, event.hash, **also)
 
 
 def insert_game(db, game_id: str, kind: str, players: list[dict], join_code: str,
@@ -381,7 +330,7 @@ def list_games(db, finished: bool, limit: int = 50, offset: int = 0) -> list[dic
     (abandoned games never end: they must not push the finished ones off the list)."""
     return list(db.query("SELECT * FROM games WHERE last_seq > 0 AND finished = ? "
                          "ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
-                         [int(finished), limit, _sql_int(offset)]))
+                         [int(finished), limit, sql_int(offset)]))
 
 
 def add_seat_token(db, game_id: str, seat: int, token_hash: str) -> None:
@@ -401,7 +350,7 @@ def verify_game(db, game_id: str) -> tuple[int, str] | None:
 
 
 def event_seqs(db, game_id: str) -> list[int]:
-    return [r[0] for r in db.execute("SELECT seq FROM events WHERE game_id = ? ORDER BY seq", [game_id])]
+    return GAMES.seqs(db, game_id)
 
 
 def game_ids(db) -> list[str]:
