@@ -1,0 +1,91 @@
+"""The one recorder of every append-only log (events/storage/log.py): the games' and the
+roster's recorded, caught up and verified by the same code, on both engines."""
+import pytest
+
+from events.domain.event import Event
+from events.domain.hashing import GENESIS, chain_hash
+from events.storage import store
+from events.storage.log import GAMES, ROSTER, StaleSequence, Verified
+
+app = pytest.fixture(lambda app_on_each_engine: app_on_each_engine)
+
+
+@pytest.fixture
+def game_id(table_of):
+    return table_of(names=("A", "B")).id
+
+
+def _change(n: int) -> dict:
+    return {"type": "person-added", "version": 3, "data": {"name": f"Név {n}"}, "seat": None,
+            "device": "dev", "recorded_at": f"2026-11-28T00:00:0{n}.000+00:00", "client_event_id": f"c{n}"}
+
+
+def _record(db, log, key, n: int) -> dict:
+    with store.write_lock(db):
+        return log.record(db, key, _change(n))
+
+
+def _logs(game_id):
+    return [(GAMES, game_id), (ROSTER, None)]
+
+
+def test_one_envelope_gets_one_hash_in_either_log(db, game_id):
+    """The chain is the same in both logs: the roster's first change hashes as the genesis
+    link, and the game's event after its set-up as the link after that event."""
+    prev = store.last_event_ref(db, game_id)
+    in_game, in_roster = _record(db, GAMES, game_id, 1), _record(db, ROSTER, None, 1)
+    assert in_roster["hash"] == chain_hash(GENESIS, in_roster)
+    assert in_game["hash"] == chain_hash(prev[1], in_game) and in_game["seq"] == prev[0] + 1
+    for log, key in _logs(game_id):
+        assert log.head(db, key)[1] == log.summary_row(db, key)[1]  # the summary row kept with it
+        read = log.read(db, key)[-1]
+        assert isinstance(read, Event) and read.data == {"name": "Név 1"} and read.seat is None
+
+
+def test_a_writer_that_saw_an_old_seq_is_refused(db, game_id):
+    for log, key in _logs(game_id):
+        seq = log.head(db, key)[0]
+        with pytest.raises(StaleSequence):
+            with store.write_lock(db):
+                log.record(db, key, _change(2), expected_seq=seq + 5)
+        assert log.head(db, key)[0] == seq
+
+
+def test_catch_up_says_what_a_cache_folds_next(db, game_id):
+    for log, key in _logs(game_id):
+        first = _record(db, log, key, 1)
+        assert log.catch_up(db, key, first["seq"], first["hash"]) == (False, [])
+        second = _record(db, log, key, 2)
+        afresh, newer = log.catch_up(db, key, first["seq"], first["hash"])
+        assert not afresh and [e.hash for e in newer] == [second["hash"]]
+        afresh, whole = log.catch_up(db, key, second["seq"], "a rolled-back write's hash")
+        assert afresh and [e.seq for e in whole] == log.seqs(db, key)
+        assert log.catch_up(db, key, 0, GENESIS) == (True, log.read(db, key))
+
+
+def test_each_log_tells_its_own_end_cut_off_and_keeps_its_verified_prefix(db, game_id):
+    """A summary naming more than the chain holds is a log cut off its end; said in each
+    log's words. A verified prefix is not read again."""
+    words = {GAMES.table: "the game has", ROSTER.table: "the roster has"}
+    for log, key in _logs(game_id):
+        last = _record(db, log, key, 3)
+        verified = Verified()
+        assert verified.check(db, log, key, "x") is None
+        assert verified.known("x") == (None, (last["seq"], last["hash"]))
+        with store.write_lock(db):
+            log.touch(db, key, last["seq"] + 1, "a hash the chain never had")
+        seq, why = verified.check(db, log, key, "x")
+        assert seq == last["seq"] + 1 and words[log.table] in why
+        assert verified.check(db, log, key, "x") == (seq, why)  # remembered as broken
+        with store.write_lock(db):
+            log.touch(db, key, last["seq"], "another hash at the chain's last seq")
+        assert Verified().check(db, log, key, "y")[0] == last["seq"]
+
+
+def test_a_long_log_is_verified_in_chunks_as_one(db, game_id, monkeypatch):
+    from events.storage import log as recorder
+    monkeypatch.setattr(recorder, "VERIFY_CHUNK", 2)
+    for n in range(1, 6):
+        _record(db, ROSTER, None, n)
+    assert Verified().check(db, ROSTER, None, "r") is None
+    assert ROSTER.first_break(db, None, ROSTER.summary_row(db), seq=2, prev="not the chain's")[0][0] == 3
