@@ -114,7 +114,19 @@ def _pick(form, name) -> str | None:
     return value[:24] or None
 
 
+def _alliance_tapped(tile: str) -> dict:
+    """A pair's button: "<n>:<area>:<area>", the alliance asked and the two provinces it joins."""
+    n, _, pair = tile.partition(":")
+    areas = pair.split(":")
+    if not n.isdigit() or len(areas) != 2 or not all(areas):
+        _fail(msg("Enter at least one alliance (two provinces)."), RULE + "3.5")
+    return {"alliances": [{"n": int(n), "areas": [a[:24] for a in areas]}]}
+
+
 def _alliances(state: dict, form) -> dict:
+    action, _, tile = (form.get("action") or "").partition(":")
+    if tile:   # one tap, one alliance (issue 39)
+        return _alliance_tapped(tile)
     entered = []
     for n in missing_alliances(state):
         pair = [_pick(form, f"al_{n}_a"), _pick(form, f"al_{n}_b")]
@@ -223,7 +235,9 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
 
 
 def parse_form(state: dict, form) -> tuple[str, dict]:
-    parser = PARSERS.get(form.get("action", ""))
+    action = form.get("action") or ""
+    # a pair's button names the alliance and its provinces in its value (_alliances.html)
+    parser = PARSERS.get("alliances-entered" if action.startswith("alliances-entered:") else action)
     if parser is None:
         _fail(msg("Unknown action."), RULE + "2")
     return parser(state, form)

@@ -6,7 +6,7 @@ from scoring.base import Move
 from scoring.han.apply import waiting_for
 from scoring.han.boards import area_name
 from scoring.han.data import ALLIANCES, PILE_SLACK
-from scoring.han.score import (alliance_result, can_place, expected_pile, capacity, envoys, fortified, free_road_sites, harbour_pagodas,
+from scoring.han.score import (alliance_pair, alliance_result, can_place, expected_pile, capacity, envoys, fortified, free_road_sites, harbour_pagodas,
                                missing_alliances, open_fortresses, pagodas, supply, used_sites)
 
 
@@ -38,6 +38,14 @@ def _last(state: dict, last: Move | None) -> dict:
     return {"seq": seq, "areas": sorted(placed | set(scored)), "scored": scored}
 
 
+def _open_pairs(state: dict) -> list[tuple[str, str]]:
+    """The pairs of provinces no alliance joins yet, the profile's or the table's: each a
+    tap that names the next alliance asked (docs/rules/han.md §3.5, §6: no pair twice)."""
+    ids = [a["id"] for a in state["areas"]]
+    joined = {frozenset(p) for n in range(1, ALLIANCES + 1) if (p := alliance_pair(state, n))}
+    return [(x, y) for i, x in enumerate(ids) for y in ids[i + 1:] if frozenset((x, y)) not in joined]
+
+
 def view(state: dict, players: list[dict] | None = None, last: Move | None = None) -> dict:
     """``last``: the newest move of the game (GameKind.last_of), whose changes the board marks."""
     final = state["next"]["step"] in ("final", "over")
@@ -48,7 +56,7 @@ def view(state: dict, players: list[dict] | None = None, last: Move | None = Non
             "border": _border_pagodas(state),
             "alliances": [alliance_result(state, n) for n in range(1, ALLIANCES + 1)] if final else [],
             "emperor": (missing[0] if missing else None) if final else None,
-            "missing_alliances": missing, "waiting": waiting_for(state) if final else [],
+            "missing_alliances": missing, "pairs": _open_pairs(state) if missing else [], "waiting": waiting_for(state) if final else [],
             "free_sites": free_road_sites(state),
             "pile_far": abs(expected_pile(state)) > PILE_SLACK,
             "able": {seat: kinds for seat in range(state["n"]) if (kinds := can_place(state, seat))}

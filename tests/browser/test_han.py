@@ -1,6 +1,7 @@
 """A 3-player Han game on phones in real Chromium at 390 × 844: a shared board profile
 imported, several turns, a refused illegal move with its rule, live sync."""
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -22,6 +23,18 @@ def _import_profile(page, base):
     page.locator("textarea[name=document]").fill(json.dumps(document))
     page.get_by_role("button", name="Import").click()
     expect(page.get_by_text("Saved as version 1.")).to_be_visible()
+
+
+def _both_on_screen(page, refusal, button):
+    """Issue 39: the refusal sat 415 px under its button, past the other buttons and links of
+    the form, and took the focus, so the page scrolled to it; now it is right under the row
+    of buttons the tapped one belongs to, and both are on a 390 × 844 screen."""
+    expect(refusal).to_be_focused()
+    boxes = [refusal.bounding_box(), button.bounding_box()]
+    for box in boxes:
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    gap = boxes[0]["y"] - (boxes[1]["y"] + boxes[1]["height"])
+    assert 0 <= gap < 120, gap                       # under the button's row, nothing else between
 
 
 def _turn(page, area, cards, first="pagoda", second=None):
@@ -68,6 +81,7 @@ def test_three_players_record_turns_and_an_illegal_move_is_refused(live_server, 
     expect(host.get_by_test_id("problems")).to_contain_text("Csi has no pagoda or envoy yet: it takes one pagoda")
     expect(host.get_by_test_id("problems")).to_contain_text("§2.5")  # a link to the rule page, no file name
     expect(host.get_by_test_id("problems").get_by_role("link", name="§2.5")).to_have_attribute("href", "/rules/han#s2-5")
+    _both_on_screen(host, host.get_by_test_id("problems"), host.get_by_test_id("place"))
     screenshot(host, "han-refused")
     host.locator("fieldset.han-piece").nth(0).get_by_text("pagoda", exact=True).click()
     host.get_by_test_id("place").click()
@@ -137,11 +151,17 @@ def test_a_shipped_board_starts_at_once_and_the_last_move_keeps_its_colour(live_
     assert top == "rgb(242, 194, 0)" and outline == "solid", (top, outline)
     screenshot(host, "han-last-move")
 
+    _turn(host, "Vej", ["red"], "envoy")            # an envoy into an empty province: refused
+    expect(host.get_by_test_id("problems")).to_contain_text("Vej has no pagoda or envoy yet")
+    _both_on_screen(host, host.get_by_test_id("problems"), host.get_by_test_id("place"))
+    screenshot(host, "han-refused-beside-its-button")
+
 
 # Thirteen pairs the shipped side 1 lacks, by the names the form shows (3 and 4 are printed)
 SIDE1_ALLIANCES = {1: ("Vej", "Csi"), 2: ("Csi", "Lu"), 5: ("Su", "#8"), 6: ("#8", "#9"), 7: ("#9", "Csou"),
                    8: ("Csou", "Csao"), 9: ("Csao", "Lu"), 10: ("Lu", "Vej"), 11: ("Csi", "Csin"),
                    12: ("Su", "#9"), 13: ("Csou", "Vej"), 14: ("#8", "Csao"), 15: ("Csin", "Lu")}
+ORDER = ["Vej", "Csi", "Csin", "Lu", "Csao", "Csou", "Su", "#8", "#9"]   # the shipped side 1's provinces in order
 FINAL = {"en": ("Save the alliances", "Final scoring: the table still needs to enter:", "alliances"),
          "hu": ("Szövetségek mentése", "Végső értékelés: a táblától még kell:", "szövetségek")}
 
@@ -189,19 +209,22 @@ def test_alliances_entered_once_are_kept_for_the_next_game_on_the_board(live_ser
     def while_playing(created):  # the missing alliances one link away while the game is played
         expect(host.locator("fieldset.han-alliances")).to_have_count(0)
         host.get_by_test_id("han-alliances-link").click()
-        expect(host.locator("fieldset.han-alliances select")).to_have_count(26)
+        expect(host.locator("fieldset.han-alliances button")).to_have_count(34)   # 36 pairs of 9, 2 joined
         screenshot(host, f"han-alliances-while-playing-{lang}")
     _at_the_final_scoring(live_server, host, profile, lang, {"su": "green", "a8": "green", "a9": "red"},
                           before=while_playing)
     expect(host.get_by_test_id("han-final")).to_contain_text(alliances)
-    selects = host.locator("fieldset.han-alliances select")
-    expect(selects).to_have_count(26)
     expect(host.locator('[data-area="a8"] h3')).to_contain_text("#8")   # one name, as in the form
-    for n, pair in SIDE1_ALLIANCES.items():
-        for side, name in zip("ab", pair):
-            host.locator(f'select[name="al_{n}_{side}"]').select_option(label=name)
-    screenshot(host, f"han-alliances-entered-{lang}")
-    host.get_by_role("button", name=save, exact=True).click()
+    taps = 0
+    for n, pair in SIDE1_ALLIANCES.items():              # issue 39: one tap an alliance (was 26 selects, 53 taps)
+        expect(host.locator("fieldset.han-alliances legend")).to_contain_text(f"{n}")
+        if n == 15:
+            screenshot(host, f"han-alliances-entered-{lang}")
+        first, second = sorted(pair, key=ORDER.index)
+        with host.expect_response(lambda r: r.request.method == "POST" and "/moves" in r.url):
+            host.locator("fieldset.han-alliances button", has_text=re.compile(rf"^\s*{re.escape(first)}–{re.escape(second)}\s*$")).click()
+        taps += 1
+    assert taps == len(SIDE1_ALLIANCES) == 13
     expect(host.locator("fieldset.han-alliances")).to_have_count(0)
     expect(host.get_by_test_id("chains")).to_be_visible()
 

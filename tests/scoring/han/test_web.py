@@ -256,8 +256,8 @@ def test_final_tally_alliances_and_chains_through_the_forms(client, db):
                   "p_lu_2": "2", "harbour_2": "2", "fort_0": "vej", "fort_site_0": "ordinary"})
     assert post_move(client, location, 1, action="final-position-entered", **tally).status_code == 303
     page = client.get(location).data.decode()
-    assert 'name="al_1_a"' in page and "👑" in page and 'data-testid="chains"' in page
-    assert post_move(client, location, 2, action="alliances-entered", al_1_a="vej", al_1_b="su").status_code == 303
+    assert 'value="alliances-entered:1:vej:su"' in page and "👑" in page and 'data-testid="chains"' in page
+    assert post_move(client, location, 2, action="alliances-entered:1:vej:su").status_code == 303
     refused = post_move(client, location, 3, action="road-chains-entered", chain_seat_0="2", chain_len_0="3")
     assert refused.status_code == 422 and "/rules/han#s3-6" in refused.data.decode()
     assert post_move(client, location, 3, action="road-chains-entered", chain_seat_0="0", chain_len_0="4",
@@ -389,22 +389,25 @@ def test_alliances_a_table_enters_are_saved_in_the_profile_and_the_next_game_ask
     profile = boards.load(db, HAN, "han-side1")["data"]
     assert post_move(client, first, 1, action="final-position-entered", **_tally_zero(profile)).status_code == 303
     page = client.get(first).data.decode()
-    assert page.count('name="al_') == 26                                       # 13 alliances, 2 provinces each
-    fields = {f"al_{n}_{side}": area for n, pair in SIDE1_ALLIANCES.items() for side, area in zip("ab", pair)}
-    assert post_move(client, first, 2, action="alliances-entered", **fields).status_code == 303
+    assert page.count('value="alliances-entered:1:') == 34                     # 36 pairs of 9, 2 joined already
+    order = [a["id"] for a in profile["areas"]]                                # a pair's button: in the board's order
+    for seq, (n, pair) in enumerate(SIDE1_ALLIANCES.items(), start=2):         # one tap each (issue 39)
+        tile = "alliances-entered:{}:{}:{}".format(n, *sorted(pair, key=order.index))
+        assert f'value="{tile}"' in client.get(first).data.decode()
+        assert post_move(client, first, seq, action=tile).status_code == 303
     saved = boards.load(db, HAN, "han-side1")
-    assert saved["version"] == 3 and boards.load(db, HAN, "han-side1", 2)["data"] == profile  # v2 kept as it was
-    assert {a["n"]: tuple(a["areas"]) for a in saved["data"]["alliances"]} == {
-        **SIDE1_ALLIANCES, 3: ("vej", "csin"), 4: ("csin", "su")}
+    assert saved["version"] == 15 and boards.load(db, HAN, "han-side1", 2)["data"] == profile  # v2 kept as it was
+    assert {a["n"]: frozenset(a["areas"]) for a in saved["data"]["alliances"]} == {
+        n: frozenset(pair) for n, pair in {**SIDE1_ALLIANCES, 3: ("vej", "csin"), 4: ("csin", "su")}.items()}
     game_id = first.rsplit("/", 1)[1]
     assert store.read_events(db, game_id)[0].data["options"]["board"]["version"] == 2  # the game keeps its pin
 
     second = client.post("/games/new", data=_shipped_form(db)).headers["Location"]  # no colour asked either
-    assert store.read_events(db, second.rsplit("/", 1)[1])[0].data["options"]["board"]["version"] == 3
+    assert store.read_events(db, second.rsplit("/", 1)[1])[0].data["options"]["board"]["version"] == 15
     assert post_move(client, second, 1, action="final-position-entered", **_tally_zero(saved["data"])).status_code == 303
     page = client.get(second).data.decode()
-    assert 'name="al_' not in page and 'data-testid="chains"' in page          # only the road chains are asked
-    assert boards.load(db, HAN, "han-side1")["version"] == 3
+    assert 'alliances-entered' not in page and 'data-testid="chains"' in page   # only the road chains are asked
+    assert boards.load(db, HAN, "han-side1")["version"] == 15
 
 
 def test_alliances_the_profile_got_meanwhile_are_kept_not_overwritten():
@@ -457,10 +460,11 @@ def test_the_missing_alliances_may_be_entered_before_the_final_scoring(client, d
     (was: refused, "this is entered at the final scoring"), and kept by the profile at once."""
     location = client.post("/games/new", data=_shipped_form(db, **SIDE1_COLOURS)).headers["Location"]
     page = client.get(location).data.decode()
-    assert 'data-testid="han-alliances-link"' in page and 'name="al_1_a"' not in page   # the tap's form stays small
-    assert 'name="al_1_a"' in client.get(location + "?alliances=1").data.decode()
-    assert post_move(client, location, 1, action="alliances-entered", al_1_a="vej", al_1_b="csi").status_code == 303
+    assert 'data-testid="han-alliances-link"' in page and 'alliances-entered:' not in page   # the tap's form stays small
+    assert 'value="alliances-entered:1:vej:csi"' in client.get(location + "?alliances=1").data.decode()
+    assert post_move(client, location, 1, action="alliances-entered:1:vej:csi").status_code == 303
     saved = boards.load(db, HAN, "han-side1")
     assert saved["version"] == 3 and saved["data"]["alliances"][0]["areas"] == ["vej", "csi"]
     page = client.get(location + "?alliances=1").data.decode()
-    assert 'name="al_1_a"' not in page and 'name="al_2_a"' in page                       # 12 left to ask
+    assert 'alliances-entered:1:' not in page and 'value="alliances-entered:2:' in page  # 12 left to ask
+    assert 'alliances-entered:2:vej:csi"' not in page and 'alliances-entered:2:vej:csin"' not in page  # no pair twice
