@@ -463,6 +463,8 @@ def after_write(game_id: str, seat, seq: int):
     ``done`` names the event, so a reload of the page never posts twice)."""
     if is_htmx():
         return render_table(game_id, get_states().load(get_db(), game_id), seat, done=seq)
+    if request.args.get("alliances"):  # the part of the form the tap came from stays open (_move_form.html)
+        return redirect(url_for("pages.table", game_id=game_id, done=seq, alliances=1, _anchor="han-alliances"), code=303)
     return redirect(url_for("pages.table", game_id=game_id, done=seq), code=303)
 
 

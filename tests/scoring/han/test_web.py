@@ -468,3 +468,8 @@ def test_the_missing_alliances_may_be_entered_before_the_final_scoring(client, d
     page = client.get(location + "?alliances=1").data.decode()
     assert 'alliances-entered:1:' not in page and 'value="alliances-entered:2:' in page  # 12 left to ask
     assert 'alliances-entered:2:vej:csi"' not in page and 'alliances-entered:2:vej:csin"' not in page  # no pair twice
+    assert f'action="{location}/moves?alliances=1"' in page                              # the list stays open ...
+    answer = client.post(f"{location}/moves?alliances=1", data={"expected_seq": "2", "client_event_id": "c2",
+                                                                 "action": "alliances-entered:2:vej:lu"})
+    assert answer.status_code == 303 and "alliances=1" in answer.headers["Location"]    # ... after a tap without JS
+    assert 'value="alliances-entered:5:' in client.get(answer.headers["Location"]).data.decode()
