@@ -1,4 +1,8 @@
-"""The one registry of game kinds. A game registers by adding its module here."""
+"""The one registry of game kinds. A game registers by adding its module here.
+
+Each entry is a ``GameKind`` (scoring/base.py): its ``rules``, imported with the registry,
+and its ``presentation``, imported from ``scoring/<game>/presentation.py`` the first time a
+page, a form or the log's words ask for it — a fold never does."""
 import re
 
 from scoring import dragon, dragon_tally, five_tribes, han, maharaja, scorepad

@@ -1,14 +1,18 @@
 """The contract every game module fulfils: declared data plus pure functions.
 
-A game module builds one ``GameKind`` and the registry in ``scoring/__init__.py``
-lists it. The core (``events/``, ``web/``) only ever talks to a game through this
-contract, so no rule of one game leaks into the core or into another game.
+A game module declares its ``Rules`` (what the fold and the referee need) and, in
+``presentation.py``, its ``Presentation`` (words, forms, templates, the board view); one
+``GameKind`` pairs them and the registry in ``scoring/__init__.py`` lists it. The core
+(``events/``, ``web/``) only ever talks to a game through this contract, so no rule of
+one game leaks into the core or into another game.
 """
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from importlib import import_module
 from typing import Any, Callable, Mapping, NamedTuple
 
 import orjson
@@ -145,12 +149,11 @@ class EventSpec:
 
 @dataclass(frozen=True)
 class Boards:
-    """Board profiles a game is played on, stored by ``events/application/boards.py`` and edited
-    at ``/boards/<kind>/`` with the game's ``templates/games/<kind>/_editor.html``. A game pins one in its options as {"id", "version", "data"}."""
+    """Board profiles a game is played on, stored by ``events/application/boards.py``. A game
+    pins one in its options as {"id", "version", "data"}. The rules' part of them; the
+    editor's (``BoardEditor``) is the presentation's."""
 
     validate: Callable[[dict], list[Problem]]             # contradictions in a profile's data
-    from_form: Callable[[dict, Mapping[str, str]], dict]  # editor form -> data, or FormError
-    missing: Callable[[dict], list[Text]] = lambda data: []  # facts the profile leaves unknown
     builtin: tuple[dict, ...] = ()                        # shipped profiles: {"id", "data"}
     # The facts a game needs before move 1, given when the game is created: options.board =
     # {"id": profile, ...answers} -> (the latest version's data, that request) -> the data
@@ -164,8 +167,17 @@ class Boards:
     learns_from: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class BoardEditor:
+    """The board profiles' editor at ``/boards/<kind>/``, with the game's
+    ``templates/games/<kind>/_editor.html``."""
+
+    from_form: Callable[[dict, Mapping[str, str]], dict]  # editor form -> data, or FormError
+    missing: Callable[[dict], list[Text]] = lambda data: []  # facts the profile leaves unknown
+
+
 # Templates the core includes from templates/games/<kind>/ when a game provides them (and
-# declares them in ``GameKind.templates``); _form.html, the move form, every game has.
+# declares them in ``Presentation.templates``); _form.html, the move form, every game has.
 TEMPLATE_HOOKS = frozenset({
     "_board.html",     # the board view, shown when has_board
     "_setup.html",     # replaces the generic option fields of the new-game form (parse_options)
@@ -176,9 +188,12 @@ TEMPLATE_HOOKS = frozenset({
 
 
 @dataclass(frozen=True)
-class GameKind:
+class Rules:
+    """A game's rules, all the fold and the referee need: pure functions of the state and
+    declared data, with no words for a page (as boardgame.io's game beside its board).
+    ``scoring/<game>/__init__.py`` declares them; ``events/domain`` needs nothing else."""
+
     kind: str
-    title: Text
     min_players: int
     max_players: int
     rules_version: int
@@ -188,45 +203,9 @@ class GameKind:
     apply: Callable[[dict, Move], dict]
     score: Callable[[dict], dict[int, list[ScorePart]]]
     is_over: Callable[[dict], bool]
-    # The move in words; ``state`` (the game's state the move was made on, before it) lends
-    # what the move changed — who left, whose it was — and the names the table gave things,
-    # e.g. a board profile's provinces; None where no state is at hand.
-    describe: Callable[[Move, list[dict], dict | None], Text]
-    parse_form: Callable[[dict, Mapping[str, str]], tuple[str, dict]]
     options: tuple[Option, ...] = ()
-    categories: Mapping[str, Text] = field(default_factory=dict)
-    bgg_id: int | None = None  # BoardGameGeek's id of the published game, for BG Stats (docs/people.md §8)
     check_setup: Callable[[list[dict], dict], list[Problem]] | None = None
     tiebreak: Callable[[dict, int], tuple] | None = None
-    tiebreak_rule: Text | None = None
-    # The tie-break's values in words for the final sheet ("20 gold, character 2"): the
-    # tuple is for sorting (a character number negated, so that a lower one wins).
-    tiebreak_words: Callable[[list], Text] | None = None
-    # Templates under templates/games/<kind>/: _form.html (the move form, always),
-    # _board.html (the board view, when has_board) and _setup.html (replaces the
-    # generic option fields of the new-game form, when parse_options is given).
-    has_board: bool = False
-    parse_options: Callable[[Mapping[str, str]], dict] | None = None
-    # A short legal game for the contract test: () -> (players, options, [(type, data), ...]).
-    # It must use every event type the game declares.
-    demo: Callable[[], tuple[list[dict], dict, list[tuple[str, dict]]]] | None = None
-    boards: Boards | None = None  # board profiles, for games whose board varies
-    # What the game's templates need, derived from the folded facts when a page renders
-    # (the state holds facts only): (state, players) -> dict, given to templates as ``view``.
-    view: Callable[..., dict] | None = None
-    # The event types whose newest move the view highlights (() : any of the game's moves;
-    # None: it highlights none). The core finds that move in the log when a page renders
-    # (folded, neither voided nor refused) and calls view(state, players, last=Move or None).
-    last_of: tuple[str, ...] | None = None
-    # What the phone of a seat (None: a spectator) may see of the state, for the API's
-    # state: (state, seat) -> state, e.g. Maharaja's secret gold shown to its owner only.
-    redact: Callable[[dict, int | None], dict] | None = None
-    # Whether a seated phone's move form depends on its seat (Five Tribes' score sheet opens
-    # on the phone's own position): its pushes are then rendered for each seat apart.
-    form_per_seat: bool = False
-    # The optional template hooks (TEMPLATE_HOOKS) this game provides under
-    # templates/games/<kind>/, beside the required _form.html.
-    templates: frozenset[str] = frozenset()
     # Each seat's total, for a game whose score() grows with its length: the history
     # (events/application/states.py) asks it after every event. None: the sum of score()'s parts.
     totals: Callable[[dict], dict[int, int]] | None = None
@@ -236,7 +215,52 @@ class GameKind:
     # is in it is that turn's, even when another comes between (events/domain/turns.py).
     # None: the game has no turns, only a duration.
     turn: Callable[[dict], tuple[tuple, int | None] | None] | None = None
+    boards: Boards | None = None  # board profiles, for games whose board varies
+    # A short legal game for the contract test: () -> (players, options, [(type, data), ...]).
+    # It must use every event type the game declares.
+    demo: Callable[[], tuple[list[dict], dict, list[tuple[str, dict]]]] | None = None
+    bgg_id: int | None = None  # BoardGameGeek's id of the published game, for BG Stats (docs/people.md §8)
 
+    def default_options(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """A game as the phones show it: its words, forms, templates and board view, derived
+    from the rules' facts when a page renders (as boardgame.io's board beside its game).
+    ``scoring/<game>/presentation.py`` declares it; the fold never loads it."""
+
+    title: Text
+    # The move in words; ``state`` (the game's state the move was made on, before it) lends
+    # what the move changed — who left, whose it was —; ``options`` (the table's set-up) the
+    # names the table gave things, e.g. a board profile's provinces; either None where not at hand.
+    describe: Callable[..., Text]
+    parse_form: Callable[[dict, Mapping[str, str]], tuple[str, dict]]
+    categories: Mapping[str, Text] = field(default_factory=dict)
+    tiebreak_rule: Text | None = None
+    # The tie-break's values in words for the final sheet ("20 gold, character 2"): the
+    # tuple is for sorting (a character number negated, so that a lower one wins).
+    tiebreak_words: Callable[[list], Text] | None = None
+    # Templates under templates/games/<kind>/: _form.html (the move form, always),
+    # _board.html (the board view, when has_board) and _setup.html (replaces the
+    # generic option fields of the new-game form, when parse_options is given).
+    has_board: bool = False
+    parse_options: Callable[[Mapping[str, str]], dict] | None = None
+    # What the game's templates need, derived from the folded facts when a page renders
+    # (the state holds facts only): (state, players, options=...) -> dict, given to
+    # templates as ``view``; ``options`` lends the names the table gave things.
+    view: Callable[..., dict] | None = None
+    # The event types whose newest move the view highlights (() : any of the game's moves;
+    # None: it highlights none). The core finds that move in the log when a page renders
+    # (folded, neither voided nor refused) and calls view(state, players, last=Move or None).
+    last_of: tuple[str, ...] | None = None
+    # Whether a seated phone's move form depends on its seat (Five Tribes' score sheet opens
+    # on the phone's own position): its pushes are then rendered for each seat apart.
+    form_per_seat: bool = False
+    # The optional template hooks (TEMPLATE_HOOKS) this game provides under
+    # templates/games/<kind>/, beside the required _form.html.
+    templates: frozenset[str] = frozenset()
     # The final sheet as one grid, for a game whose parts are all of one kind (the score pad's
     # rounds): (state) -> [{"round", "cells": [{"points", "events", "total"} or None per seat]}].
     # None: the sheet lists each player's parts, and a table by category.
@@ -244,13 +268,54 @@ class GameKind:
     # The name of the game a table plays, when its options give one (the score pad kept for
     # "Carcassonne"): (options) -> text or None. None: the game is its title.
     named: Callable[[Mapping[str, Any]], Text | None] | None = None
-
-    def default_options(self) -> dict[str, Any]:
-        return {o.name: o.default for o in self.options}
+    # What the phone of a seat (None: a spectator) may see of the state, for the API's
+    # state: (state, seat) -> state, e.g. Maharaja's secret gold shown to its owner only.
+    redact: Callable[[dict, int | None], dict] | None = None
+    board_editor: BoardEditor | None = None  # the board profiles' editor, for games with ``boards``
 
     def title_for(self, options: Mapping[str, Any]) -> Text:
         """What a table of this game is called: the name its options give, else the title."""
         return (self.named(options) if self.named else None) or self.title
+
+
+_RULES = frozenset(f.name for f in fields(Rules))
+
+
+class GameKind:
+    """A game kind as the registry lists it: its ``rules``, and its ``presentation``, read
+    from the module ``presents`` names (``scoring.<game>.presentation``) only when a page,
+    a form or the log's words first ask for it — so a fold imports no form, view or
+    template code. Either half's fields read as the kind's own (``kind.apply``, ``kind.view``),
+    the rules' as plain attributes (the fold reads them at every step)."""
+
+    def __init__(self, rules: Rules, presents: str):
+        self.__dict__.update({name: getattr(rules, name) for name in _RULES})
+        self.rules, self.presents = rules, presents
+
+    @cached_property
+    def presentation(self) -> Presentation:
+        return import_module(self.presents).PRESENTATION
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name in ("presentation", "rules", "presents"):
+            raise AttributeError(name)
+        return getattr(self.presentation, name)
+
+    def default_options(self) -> dict[str, Any]:
+        return self.rules.default_options()
+
+    def changed(self, **changes) -> "GameKind":
+        """This kind with some fields of either half replaced (a retired rules version;
+        a test's own tie-break): the presentation's changes made to a loaded copy."""
+        of_rules = {k: v for k, v in changes.items() if k in _RULES}
+        kind = GameKind(replace(self.rules, **of_rules), self.presents)
+        shown = {k: v for k, v in changes.items() if k not in _RULES}
+        if shown:
+            kind.presentation = replace(self.presentation, **shown)
+        return kind
+
+    def __repr__(self) -> str:
+        return f"GameKind({self.kind!r}, rules_version={self.rules_version})"
 
 
 class FormError(ValueError):

@@ -12,11 +12,11 @@ from markupsafe import Markup
 
 from events.application import disputes
 from events.application.export import AlreadyHere, BadExport, inline, verify
-from events.application.states import GameStates, UnknownGame
+from events.application.states import GameStates, UnknownGame, describe
 from events.application.table import NOT_RECORDED, REASON_NEEDED, not_recorded, record
 from events.domain.core_types import CORE_EVENTS
 from events.domain.event import Event
-from events.domain.projection import TableState, describe, fold, open_disputes, standings
+from events.domain.projection import TableState, fold, open_disputes, standings
 from events.storage import store
 from group import roster
 from group.roster import RosterRefused

@@ -63,7 +63,7 @@ def edit(kind: str, profile_id: str):
     require_organiser(lambda problems, status: _editor(game, profile, profile["data"], problems, status), NOT_ORGANISER)
     target = (request.form.get("save_as") or "").strip() or profile_id
     try:
-        data = game.boards.from_form(profile["data"], request.form)
+        data = game.board_editor.from_form(profile["data"], request.form)
     except FormError as err:
         return _editor(game, profile, profile["data"], err.problems, 422)
     try:
@@ -75,7 +75,7 @@ def edit(kind: str, profile_id: str):
 
 def _editor(game, profile, data, problems=(), status=200):
     return render_template("boards/edit.html", game=game, profile=profile, data=data,
-                           missing=game.boards.missing(data), problems=list(problems),
+                           missing=game.board_editor.missing(data), problems=list(problems),
                            saved=request.args.get("saved", type=int)), status
 
 

@@ -15,9 +15,10 @@ from markupsafe import Markup
 
 from events.application import integrity
 from events.application.loaded import RECENT, LoadedTable, load_table
+from events.application.states import describe
 from events.application.table import STALE
 from events.domain.core_types import CLOCK_EVENTS, CORE_EVENTS
-from events.domain.projection import TableState, describe, last_move, open_disputes, standings
+from events.domain.projection import TableState, last_move, open_disputes, standings
 from events.storage import store
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem

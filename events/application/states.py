@@ -28,7 +28,7 @@ import orjson
 from events.domain import turns
 from events.domain.core_types import CORE_EVENTS
 from events.domain.event import Event
-from events.domain.projection import TableState, advance, changes_the_past, describe, evolve, fold, step
+from events.domain.projection import TableState, advance, changes_the_past, evolve, fold, step, upcast
 from events.storage import snapshots, store
 from events.storage.log import GAMES
 from events.storage.snapshots import Snapshots
@@ -125,6 +125,20 @@ def scores(table: TableState) -> dict[int, int]:
         return rules.totals(table.game)
     parts = rules.score(table.game)
     return {seat: sum(p.points for p in parts.get(seat, [])) for seat in range(len(table.players))}
+
+
+def describe(before: TableState, event: Event) -> dict:
+    """An event in words, HU/EN, as the rules ``before`` is folded with put it: ``before`` is
+    the table the event was folded onto (the one before it), whose state lends the words
+    what the move changed — who left a palace, whom a character was taken from. The state
+    keeps no words for the log; ``GameStates`` keeps each event's words as its walk
+    passes it. The words are the game's presentation (``scoring/<game>/presentation.py``),
+    which the fold never loads."""
+    core = CORE_EVENTS.get(event.type)
+    if core is not None:
+        return core.describe(core.label, event.data)
+    game = before.rules
+    return game.describe(upcast(game, event), list(before.players), before.game)
 
 
 # ---- one game -----------------------------------------------------------------------------

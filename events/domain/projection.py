@@ -183,19 +183,6 @@ def last_move(table: TableState, read: Callable[[int, int], list[Event]], *types
     return None
 
 
-def describe(before: TableState, event: Event) -> dict:
-    """An event in words, HU/EN, as the rules ``before`` is folded with put it: ``before`` is
-    the table the event was folded onto (the one before it), whose state lends the words
-    what the move changed — who left a palace, whom a character was taken from. The state
-    keeps no words for the log; the app's cache keeps each event's words as its walk
-    passes it (events/application/states.py)."""
-    core = CORE_EVENTS.get(event.type)
-    if core is not None:
-        return core.describe(core.label, event.data)
-    game = before.rules
-    return game.describe(upcast(game, event), list(before.players), before.game)
-
-
 def open_disputes(table: TableState) -> dict[int, dict]:
     """Disputes still waiting for the table: open, about a move that is not void. A move
     voided while disputed (undo, a void from the log) closes its dispute in effect: there

@@ -142,7 +142,7 @@ def test_the_table_page_standings_list_the_last_parts_and_sum_the_earlier(db, ga
 def test_during_play_equal_scores_share_a_rank_and_the_tie_break_waits_for_the_end(db, kind, monkeypatch):
     """Issue 15 item 10: a tie-break that would separate every player (seat order here)
     decides nothing until the game is over."""
-    game = dataclasses.replace(GAMES[kind], tiebreak=lambda state, seat: (-seat,))
+    game = GAMES[kind].changed(tiebreak=lambda state, seat: (-seat,))
     monkeypatch.setitem(GAMES, kind, game)
     players, options, moves = game.demo()
     table = load(db, new_game(db, kind, players, options, "dev")["id"])

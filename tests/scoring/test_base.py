@@ -1,10 +1,16 @@
 """The game contract's shared pieces (scoring/base.py): a refusal names a seat that the
 table fills in with its player's name, a form error carries its problems, a state is
-copied deep as JSON is, a game's default options and the title a table is given."""
+copied deep as JSON is, a game's default options and the title a table is given; the
+contract's two halves — a game kind's rules read as its own fields, its presentation
+loaded only when first asked for, a retired version made by ``changed``."""
+import subprocess
+import sys
+
 import pytest
 
-from scoring import GAMES
-from scoring.base import FormError, Problem, RuleSection, ScorePart, clone, msg, player, text
+from scoring import GAMES, RETIRED
+from scoring.base import (FormError, GameKind, Presentation, Problem, RuleSection, Rules, ScorePart, clone, msg,
+                          player, text)
 
 
 def test_a_problem_names_each_seat_by_the_tables_player_and_an_unknown_seat_by_its_number():
@@ -49,3 +55,38 @@ def test_a_table_set_up_with_the_default_options_is_called_by_its_games_title(ki
 def test_a_score_pad_is_titled_by_the_game_it_is_kept_for():
     pad = GAMES["scorepad"]
     assert pad.title_for({**pad.default_options(), "title": " Carcassonne "})["en"] == "Carcassonne"
+
+
+_LAZY = """
+import sys
+from scoring import GAMES
+game = GAMES["maharaja"]
+state = game.setup([{"name": "A"}, {"name": "B"}], game.default_options())
+game.score(state), game.is_over(state)
+before = "scoring.maharaja.presentation" in sys.modules
+title = game.title["en"]
+print(before, "scoring.maharaja.presentation" in sys.modules, title)
+"""
+
+
+def test_the_presentation_is_loaded_when_first_asked_for():
+    done = subprocess.run([sys.executable, "-c", _LAZY], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "True", "Maharaja"], done.stderr[-800:]
+
+
+def test_each_half_holds_its_own_fields():
+    for game in GAMES.values():
+        assert isinstance(game.rules, Rules) and isinstance(game.presentation, Presentation)
+        assert game.apply is game.rules.apply and game.describe is game.presentation.describe
+
+
+def test_changed_replaces_each_field_in_its_half():
+    game = GAMES["scorepad"]
+    other = game.changed(rules_version=7, title={"hu": "x", "en": "x"})
+    assert isinstance(other, GameKind) and other.rules_version == 7 and other.title["en"] == "x"
+    assert game.rules_version == 1 and game.title["en"] != "x" and other.describe is game.describe
+
+
+def test_a_retired_version_shares_the_current_presentation():
+    for (kind, version), retired in RETIRED.items():
+        assert retired.rules_version == version and retired.presentation is GAMES[kind].presentation

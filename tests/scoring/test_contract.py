@@ -168,7 +168,7 @@ def test_every_core_event_type_is_documented_in_the_core_section():
 ROOT = DOCS.parent.parent
 # The module names a game package may have (docs/architecture.md); one it does not need is absent.
 GAME_MODULES = {"__init__.py", "data.py", "setup.py", "check.py", "apply.py", "score.py",
-                "forms.py", "view.py", "demo.py", "boards.py", "rulebook.py", "turns.py"}
+                "forms.py", "view.py", "demo.py", "boards.py", "rulebook.py", "turns.py", "presentation.py"}
 
 
 def _package(game) -> pathlib.Path | None:

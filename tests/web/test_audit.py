@@ -1,6 +1,5 @@
 """Timeline, disputes with what-if, replay, final sheet, score race, rescore, import:
 the audit pages through the Flask client (the browser walk is tests/browser/test_audit.py)."""
-import dataclasses
 import io
 import json
 import re
@@ -175,7 +174,7 @@ def test_final_sheet_explains_breakdown_and_shared_ranks(client, db):
 
 
 def test_the_final_page_names_a_tie_break_when_the_game_has_one(client, db, monkeypatch):
-    kind = dataclasses.replace(scorepad.GAME, tiebreak=lambda state, seat: (-seat,),
+    kind = scorepad.GAME.changed(tiebreak=lambda state, seat: (-seat,),
                                tiebreak_rule={"hu": "a korábbi hely nyer", "en": "earlier seat wins"})
     monkeypatch.setitem(GAMES, "scorepad", kind)
     gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 3}),
@@ -191,7 +190,7 @@ def test_the_tie_break_line_says_its_values_in_words_not_its_sorting_key(client,
     """Issue 39 §11: Maharaja's tie-break read "Csilla 2. (20, -2)", a negated character
     number (the sorting key) read as minus two."""
     from scoring import maharaja
-    kind = dataclasses.replace(scorepad.GAME, tiebreak=lambda state, seat: (20, -(seat + 1)),
+    kind = scorepad.GAME.changed(tiebreak=lambda state, seat: (20, -(seat + 1)),
                                tiebreak_rule=maharaja.GAME.tiebreak_rule, tiebreak_words=maharaja.GAME.tiebreak_words)
     monkeypatch.setitem(GAMES, "scorepad", kind)
     gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 3}),
@@ -229,7 +228,7 @@ def _doubled(state):
 
 def test_old_games_keep_their_rules_and_rescore_shows_the_difference_first(client, db, game, monkeypatch):
     gid = game["id"]
-    monkeypatch.setitem(GAMES, "scorepad", dataclasses.replace(scorepad.GAME, rules_version=2, score=_doubled))
+    monkeypatch.setitem(GAMES, "scorepad", scorepad.GAME.changed(rules_version=2, score=_doubled))
     monkeypatch.setitem(RETIRED, ("scorepad", 1), scorepad.GAME)
     assert {r["seat"]: r["score"] for r in standings(load(db, gid))} == {0: 10, 1: 8, 2: 30}  # pinned v1
     assert "rescore" in client.get(f"/games/{gid}?lang=en").get_data(as_text=True)

@@ -25,7 +25,8 @@ from werkzeug.datastructures import MultiDict
 
 from events.application.table import new_game, record
 from events.domain.event import Event
-from events.domain.projection import describe, upcast
+from events.application.states import describe
+from events.domain.projection import upcast
 from events.storage import store
 from scoring import GAMES, rules_for
 from tests.web import as_a_browser

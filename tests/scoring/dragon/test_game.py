@@ -670,7 +670,8 @@ def test_whole_games_by_a_bot_keep_every_invariant(n, seed):
 def test_the_log_names_who_left_a_palace():
     """Issue 34: a release's line said only "2 person(s) released", a replacement's "palace 1,
     replacing" — the form named them, so does the line (the persons, with their palaces)."""
-    from events.domain.projection import describe, fold
+    from events.application.states import describe
+    from events.domain.projection import fold
     from scoring.dragon import GAME
     from tests.scoring.test_contract import _events_of_demo
     events = _events_of_demo(GAME)
