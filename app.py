@@ -49,7 +49,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, bgstats, boards, cli, db, i18n, logs, organiser, pages, people, photos, poll, rules, seats, security, spreadsheet, stats, stream, trust, views
+    from web import api, audit, bgstats, boards, cli, db, i18n, logs, organiser, pages, people, photos, poll, rules, seats, security, spreadsheet, stats, stream, trust
     logs.init_app(app)  # first: every request gets its id before anything may refuse it (web/logs.py)
     from events.runtime.live import Hub
     app.extensions["live"] = Hub()  # this server's streams and their watcher (events/runtime/live.py)
@@ -57,7 +57,6 @@ def create_app(test_config=None) -> Flask:
     db.init_app(app)
     cli.init_app(app)
     i18n.init_app(app)
-    app.context_processor(views.page_globals)  # base.html's warning, as data
     security.init_app(app)
     _compress(app)
     app.before_request(_allow_large_uploads)  # before CSRF reads the form under the global limit
@@ -78,7 +77,6 @@ def create_app(test_config=None) -> Flask:
     trust.init_app(app)  # this server's signing key, the servers and imported games trusted (web/trust.py)
     app.register_blueprint(rules.bp)   # the rule pages a refusal links to
     app.register_blueprint(photos.bp)  # photos attached to a game or a dispute (events/application/photos.py)
-    bgstats.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
     poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)

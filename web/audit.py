@@ -29,6 +29,7 @@ from web.db import get_db, get_states
 from web.organiser import is_organiser
 from web.seating import my_seat, remember_seat, require_seat
 from web.security import device_id
+from web.bgstats import final_links
 from web.trust import signed
 
 bp = Blueprint("audit", __name__)
@@ -41,17 +42,27 @@ NOT_JSON = Problem("core §7", msg("This file is not JSON (or not UTF-8): choose
 # ---- the history of a game: one fold, cached and extended (events/application/states.py) ---------
 
 class Game:
-    """One request's view of a game's history: ``read(first, last)`` reads its events by
-    sequence number; ``found`` is the game's cached walk (events/application/states.py)."""
+    """One request's view of a game's history, its pages' one loader: ``read(first, last)``
+    reads its events by sequence number; ``found`` is the game's cached walk
+    (events/application/states.py); ``marks``, what base.html says above it (web/views.py)."""
 
     def __init__(self, game_id: str):
         db = get_db()
-        self.read = lambda first, upto: store.read_events(db, game_id, after=first - 1, upto=upto)
+        self._db, self._game_id, self._read = db, game_id, {}
         try:
             self.found = get_states().game(db, game_id)
         except UnknownGame:
             abort(404)
         self.final, self.last = self.found.table, self.found.count
+        self.marks = views.record_marks(db, game_id)
+
+    def read(self, first: int, upto: int) -> list[Event]:
+        """Events ``first`` to ``upto``: each read from the store once per request (a page
+        and the states it refolds ask for the same events)."""
+        wanted = range(max(first, 1), upto + 1)
+        if any(seq not in self._read for seq in wanted):
+            self._read.update((e.seq, e) for e in store.read_events(self._db, self._game_id, after=first - 1, upto=upto))
+        return [self._read[seq] for seq in wanted if seq in self._read]
 
     def all_events(self) -> list[Event]:
         return self.read(1, self.last)
@@ -71,9 +82,9 @@ def _history(game_id: str) -> Game:
 def race(game_id: str, at: int | None = None) -> Markup:
     """The score race, or nothing for a game whose record does not verify: like every
     statistic it leaves a forged record out (docs/decisions.md); the page says why (base.html)."""
-    if views.unverified_record() is not None:
-        return Markup("")
     game = _history(game_id)
+    if game.marks["unverified"]:
+        return Markup("")
     return chart.race_chart(game.found.totals, game.final.players, at, gettext("Score race"))
 
 
@@ -92,7 +103,7 @@ def _globals(state) -> None:
 def race_svg(game_id: str):
     """The score race as an image, loaded only when a phone opens it on the table page;
     ``?seq=`` in its address makes a new image after every move."""
-    if store.last_seq(get_db(), game_id) == 0 or views.unverified_record() is not None:
+    if store.last_seq(get_db(), game_id) == 0 or _history(game_id).marks["unverified"]:
         abort(404)  # no such game, or its record does not verify (a forged race is drawn nowhere)
     return Response(str(race(game_id)), mimetype="image/svg+xml",
                     headers={"Cache-Control": "private, max-age=86400"})
@@ -119,7 +130,7 @@ def _timeline_page(game_id: str, problems=(), status: int = 200):
     pages = max(1, -(-len(matching) // TIMELINE_PAGE))
     page = min(max(request.args.get("page", 1, type=int), 1), pages)
     shown = matching[(page - 1) * TIMELINE_PAGE:page * TIMELINE_PAGE]
-    return render_template("audit/timeline.html", game_id=game_id, table=final, game=final.rules,
+    return render_template("audit/timeline.html", game_id=game_id, table=final, game=final.rules, **game.marks,
                            rows=_rows(game, shown),
                            page=page, pages=pages, page_of=lambda seq: (seq - 1) // TIMELINE_PAGE + 1,
                            seat=my_seat(game_id), seat_filter=seat_filter,
@@ -218,7 +229,7 @@ def dispute_page(game_id: str, dispute_seq: int, problems=(), status: int = 200)
            "flag": final.flagged.get(target), "void": final.voided.get(target), "now": standings(final),
            **vars(disputes.examine(events, final, before, target)),
            "is_open": dispute_seq in open_disputes(final),
-           "problems": list(problems), "client_event_id": secrets.token_hex(16)}
+           "problems": list(problems), "client_event_id": secrets.token_hex(16), **game.marks}
     return render_template("audit/dispute.html", **ctx), status
 
 
@@ -233,7 +244,7 @@ def replay(game_id: str):
     now, then = found.totals[at - 1], found.totals[at - 2] if at > 1 else {}
     delta = {s: now[s] - then.get(s, 0) for s in now if now[s] != then.get(s, 0)}
     event = game.event(at)
-    return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules,
+    return render_template("audit/replay.html", game_id=game_id, table=table, game=table.rules, **game.marks,
                            view=views.game_view(table, game.read),
                            at=at, last=last, event=event, text=found.texts[at - 1],
                            who=_player(table, event.seat), standings=standings(table), delta=delta,
@@ -248,11 +259,12 @@ def final(game_id: str):
     game = _history(game_id)
     table = game.final
     rows = standings(table)
-    return render_template("audit/final.html", game_id=game_id, table=table, game=table.rules,
+    return render_template("audit/final.html", game_id=game_id, table=table, game=table.rules, **game.marks,
                            view=views.game_view(table, game.read),
                            standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
                            over=table.rules.is_over(table.game), last=game.event(game.last),
-                           categories=_categories(rows), times=timing.sheet(game_id, table),
+                           categories=_categories(rows), times=timing.sheet(game_id, table, game.last),
+                           bgstats=final_links(game_id, table.options),
                            grid=table.rules.sheet(table.game) if table.rules.sheet else None)
 
 
@@ -309,7 +321,7 @@ def _rescore_page(game_id: str, problems=(), status: int = 200):
         preview = fold(events + [marker])
         pinned = {r["seat"]: r for r in standings(table)}
         rows = [{"new": r, "old": pinned[r["seat"]]} for r in standings(preview)]
-    return render_template("audit/rescore.html", game_id=game_id, table=table, game=table.rules,
+    return render_template("audit/rescore.html", game_id=game_id, table=table, game=table.rules, **game.marks,
                            current=current, rows=rows, seat=my_seat(game_id), preview=preview,
                            problems=list(problems), client_event_id=secrets.token_hex(16)), status
 

@@ -8,7 +8,7 @@ import csv
 import io
 import json
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, url_for
 
 from events.storage import store
 from group import bgstats, plays
@@ -24,7 +24,7 @@ from web.i18n import local_iso
 from web.organiser import require_organiser
 from web.security import device_id
 from web.seating import my_seat
-from web.stats import left_out
+from web.stats import left_out, render_group
 
 bp = Blueprint("bgstats", __name__)
 NO_FILE = Problem("people §8", msg("Choose a BG Stats export (JSON, UTF-8)."))
@@ -50,7 +50,11 @@ def _finished_play(game_id: str):
 def start_seat(game_id: str) -> int:
     """The seat that began the game: Han's chosen start player, the first seat elsewhere."""
     first = store.read_events(get_db(), game_id, upto=1)
-    start = first[0].data.get("options", {}).get("start_player", 0) if first else 0
+    return _start(first[0].data.get("options", {}) if first else {})
+
+
+def _start(options: dict) -> int:
+    start = options.get("start_player", 0)
     return start if type(start) is int else 0
 
 
@@ -62,8 +66,9 @@ def bgsplay(game_id: str):
                     headers={"Content-Disposition": f'attachment; filename="tablescribe-{game_id}.bgsplay"'})
 
 
-def final_links(game_id: str) -> dict | None:
-    """For the final sheet: the .bgsplay file and the app link, once the play is finished."""
+def final_links(game_id: str, options: dict) -> dict | None:
+    """For the final sheet's loader: the .bgsplay file and the app link, once the play is
+    finished (``options``: the game's set-up, which names its start player)."""
     db = get_db()
     roster = roster_log.load(db, caches().roster)
     found = plays.read(db, roster, game_id=game_id, leave_out=left_out(), cache=caches().plays)
@@ -71,7 +76,7 @@ def final_links(game_id: str) -> dict | None:
         return None
     names = {pid: p["name"] for pid, p in roster.people.items()}
     return {"file": url_for("bgstats.bgsplay", game_id=game_id),
-            "app": bgstats.create_play_link(found[0], game_name(found[0]), names, start_seat(game_id))}
+            "app": bgstats.create_play_link(found[0], game_name(found[0]), names, _start(options))}
 
 
 # ---- every play out --------------------------------------------------------------------
@@ -124,15 +129,15 @@ def plays_csv():
 @bp.route("/people/import-bgstats", methods=["GET", "POST"])
 def import_page():
     if request.method == "GET":
-        return render_template("stats/import_bgstats.html", problems=[], result=None)
-    require_organiser(lambda problems, status: (render_template(
+        return render_group("stats/import_bgstats.html", problems=[], result=None)
+    require_organiser(lambda problems, status: (render_group(
         "stats/import_bgstats.html", problems=problems, result=None), status))
     upload = request.files.get("file")
     if upload is None:
-        return render_template("stats/import_bgstats.html", problems=[NO_FILE], result=None), 422
+        return render_group("stats/import_bgstats.html", problems=[NO_FILE], result=None), 422
     answer = importing.run("bgstats", upload, {"device": device_id()})
-    return render_template("stats/import_bgstats.html", problems=importing.problems_of(answer),
-                           result=answer.get("result")), answer["status"]
+    return render_group("stats/import_bgstats.html", problems=importing.problems_of(answer),
+                        result=answer.get("result")), answer["status"]
 
 
 def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | None = None, aside=None) -> dict:
@@ -151,7 +156,3 @@ def import_file(db, raw: bytes, options: dict, rosters: roster_log.Rosters | Non
     except BadBGStats as refusal:
         return {"status": 422, "problems": [p.as_dict() for p in refusal.problems]}
     return {"status": 200, "result": result}
-
-
-def init_app(app) -> None:
-    app.jinja_env.globals.update(bgstats_links=final_links)

@@ -13,7 +13,7 @@ from scoring import GAMES, get_game
 from scoring.base import FormError, Problem
 from scoring.i18n import msg
 from web.db import get_db
-from web.organiser import require_organiser
+from web.organiser import is_organiser, require_organiser
 
 bp = Blueprint("boards", __name__, url_prefix="/boards")
 MAX_IMPORT = 200_000
@@ -27,15 +27,18 @@ def _game(kind: str):
     return game
 
 
-@bp.app_context_processor
-def _helpers():
-    def board_profiles(kind: str) -> list[dict]:
-        game = get_game(kind)
-        return boards.list_profiles(get_db(), game) if game and game.boards else []
+def pinned_json(profile: dict) -> str:
+    return json.dumps(boards.pin(profile), ensure_ascii=False, separators=(",", ":"))
 
-    def pinned_json(profile: dict) -> str:
-        return json.dumps(boards.pin(profile), ensure_ascii=False, separators=(",", ":"))
-    return {"board_profiles": board_profiles, "pinned_json": pinned_json}
+
+def profiles_of(game) -> list[dict]:
+    """For the new game's set-up: the board profiles of ``game`` (none for a game without)."""
+    return boards.list_profiles(get_db(), game) if game.boards else []
+
+
+@bp.record_once
+def _globals(state) -> None:
+    state.app.jinja_env.globals["pinned_json"] = pinned_json
 
 
 @bp.get("/")
@@ -51,7 +54,7 @@ def index(kind: str):
 
 def _index(game, problems=(), status=200):
     return render_template("boards/list.html", game=game, profiles=boards.list_profiles(get_db(), game),
-                           problems=list(problems)), status
+                           problems=list(problems), organiser=is_organiser()), status
 
 
 @bp.route("/<kind>/<profile_id>/", methods=["GET", "POST"])
@@ -75,7 +78,7 @@ def edit(kind: str, profile_id: str):
 
 def _editor(game, profile, data, problems=(), status=200):
     return render_template("boards/edit.html", game=game, profile=profile, data=data,
-                           missing=game.board_editor.missing(data), problems=list(problems),
+                           missing=game.board_editor.missing(data), problems=list(problems), organiser=is_organiser(),
                            saved=request.args.get("saved", type=int)), status
 
 

@@ -48,6 +48,8 @@ def get_db():
         g.db = current_app.extensions["pg_pools"].pooled(database) if pg.is_url(database) else store.connect(database)
         g.db.on_recorded = current_app.extensions["on_recorded"]  # app.py:on_recorded
         g.db.committer = current_app.extensions["committer"]  # group commit (events/storage/group_commit.py)
+        if current_app.extensions.get("trace_statements"):  # a test counting a page's reads
+            store.trace(g.db, current_app.extensions["trace_statements"])
     return g.db
 
 

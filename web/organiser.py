@@ -110,4 +110,3 @@ def link() -> str:
 
 def init_app(app) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(is_organiser=is_organiser)

@@ -13,10 +13,12 @@ from events.application import seats
 from events.application import table as recording
 from events.application.table import NOT_RECORDED, Refused, StaleSequence, not_recorded, parse_move, record
 from events.storage import store
+from group import roster
 from scoring import GAMES, get_game
 from scoring.base import FormError
 from services.games import start_game
 from web import timing, views
+from web.boards import profiles_of
 from web.db import caches, get_db, get_states
 from web.i18n import LANGS, current_lang, tr
 from web.ratelimit import count_wrong_guess, refuse_if_spent
@@ -75,7 +77,7 @@ def create():
     kind = request.values.get("kind", "scorepad")
     game = get_game(kind) or abort(404)
     if request.method == "GET":
-        return render_template("new.html", game=game, games=GAMES, form={}, problems=[])
+        return _new_game_page(game, {}, [])
     players = views.players_from_form(request.form)
     try:
         options = views.options_from_form(game, request.form)
@@ -83,11 +85,18 @@ def create():
         created = start_game(get_db(), kind, players, options, device_id(), timer=timer,
                              phones_for=(seats.HOST_SEAT,), rosters=caches().roster)
     except (Refused, FormError) as refusal:
-        return render_template("new.html", game=game, games=GAMES, form=request.form,
-                               problems=refusal.problems), 422
+        return _new_game_page(game, request.form, refusal.problems), 422
     response = redirect(url_for("pages.table", game_id=created["id"]))
     remember_seat(response, created["id"], created["seats"][0]["token"])
     return response
+
+
+def _new_game_page(game, form, problems) -> str:
+    """The new game's form, with what its loader read: the roster's names a player's name
+    suggests and the board profiles a set-up offers."""
+    names = [p["name"] for p in roster.load(get_db(), caches().roster).active()]
+    return render_template("new.html", game=game, games=GAMES, form=form, problems=problems,
+                           roster_names=names, profiles=profiles_of(game))
 
 
 @bp.get("/games/<game_id>")
@@ -217,13 +226,14 @@ def join(game_id: str, code: str):
     closed = set(range(len(table_state.players))) if over else seats.closed_to_join(get_db(), game_id)
     if request.method == "GET":
         return render_template("join.html", game_id=game_id, code=code, table=table_state,
-                               seat=my_seat(game_id), locked=closed, problems=[seats.GAME_OVER] if over else [])
+                               seat=my_seat(game_id), locked=closed, problems=[seats.GAME_OVER] if over else [],
+                               **views.record_marks(get_db(), game_id, row))
     seat = request.form.get("seat", type=int)
     refused = seats.join_refused(seat, len(table_state.players), closed, over)
     if refused:
         problem, status = refused
         return render_template("join.html", game_id=game_id, code=code, table=table_state, seat=None,
-                               locked=closed, problems=[problem]), status
+                               locked=closed, problems=[problem], **views.record_marks(get_db(), game_id, row)), status
     token = seats.issue_seat_token(get_db(), game_id, seat)
     response = redirect(url_for("pages.table", game_id=game_id))
     remember_seat(response, game_id, token)

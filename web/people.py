@@ -3,12 +3,13 @@ linking a game's seats to them, the roster's own log with its reverts. Every cha
 goes through ``group.roster.append``: checked, appended, or refused with reasons."""
 from __future__ import annotations
 
+import json
 import secrets
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 
 from events.storage import store
-from group import plays, statistics
+from group import statistics
 from group import roster as roster_log
 from group.roster import RosterConflict, RosterRefused
 from scoring.base import Problem
@@ -17,16 +18,12 @@ from services.people import change_roster, link_seat
 from web import views
 from web.db import caches, get_db
 from web.organiser import require_organiser
-from web.stats import left_out
+from web.stats import load_group, render_group
 from web.seating import my_seat, table_or_404
 from web.security import device_id
 
 bp = Blueprint("people", __name__)
 LOG_PAGE = 100  # roster changes per page of its log, the newest first
-
-
-def _roster():
-    return roster_log.load(get_db(), caches().roster)
 
 
 def _int(value) -> int | None:
@@ -54,13 +51,15 @@ def _change(changes, then, refused, by: dict = roster_log.ORGANISER):
 
 @bp.get("/people")
 def people(problems=(), status: int = 200):
-    roster = _roster()
-    totals = statistics.totals(plays.read(get_db(), roster, leave_out=left_out(), cache=caches().plays))
+    db = get_db()
+    group = load_group(db)
+    roster = group.roster
+    totals = statistics.totals(group.plays(db))
     rows = [{**p, **totals.get(p["id"], {"plays": 0, "wins": 0, "last_played": None})}
             for p in roster.active()]
-    return render_template("stats/people.html", people=rows, problems=list(problems), done=_done(),
-                           names={pid: p["name"] for pid, p in roster.people.items()},
-                           client_event_id=secrets.token_hex(16), form=request.form), status
+    return render_group("stats/people.html", group, people=rows, problems=list(problems), done=_done(),
+                        names={pid: p["name"] for pid, p in roster.people.items()},
+                        client_event_id=secrets.token_hex(16), form=request.form), status
 
 
 def _done():
@@ -102,16 +101,18 @@ def merge():
 
 @bp.get("/people/log")
 def log(problems=(), status: int = 200):
-    roster = _roster()
+    db = get_db()
+    group = load_group(db)
+    roster = group.roster
     page = max(0, min(request.args.get("page", 0, type=int), roster.seq // LOG_PAGE + 1))
     newest = roster.seq - LOG_PAGE * page
-    events = roster_log.read_log(get_db(), after=max(0, newest - LOG_PAGE), upto=max(0, newest))
+    events = roster_log.read_log(db, after=max(0, newest - LOG_PAGE), upto=max(0, newest))
     names = {pid: p["name"] for pid, p in roster.people.items()}
-    games = views.game_names(get_db(), [g for e in events for g in (e.data.get("game"), (e.by or {}).get("game"))
-                                        if isinstance(g, str)])
-    return render_template("stats/roster_log.html", events=list(reversed(events)), roster=roster,
-                           names=names, games=games, problems=list(problems), more=newest > LOG_PAGE, page=page,
-                           client_event_id=secrets.token_hex(16)), status
+    games = views.game_names(db, [g for e in events for g in (e.data.get("game"), (e.by or {}).get("game"))
+                                  if isinstance(g, str)])
+    return render_group("stats/roster_log.html", group, events=list(reversed(events)), roster=roster,
+                        names=names, games=games, problems=list(problems), more=newest > LOG_PAGE, page=page,
+                        client_event_id=secrets.token_hex(16)), status
 
 
 @bp.post("/people/log/<int:target>/revert")
@@ -124,16 +125,18 @@ def revert(target: int):
 
 @bp.get("/people/games/<game_id>")
 def seats(game_id: str, problems=(), status: int = 200):
-    row = store.game_row(get_db(), game_id) or abort(404)
-    import json
+    db = get_db()
+    row = store.game_row(db, game_id) or abort(404)
     players = json.loads(row["players"])
-    roster = _roster()
+    group = load_group(db)
+    roster = group.roster
     linked = roster.seats_of(game_id)
     rows = [{"seat": i, "name": p["name"],
              "person": roster.people[linked[i]] if i in linked else None,
              "suggested": roster.by_name(p["name"])} for i, p in enumerate(players)]
-    return render_template("stats/seats.html", game_id=game_id, rows=rows, people=roster.active(),
-                           problems=list(problems), client_event_id=secrets.token_hex(16)), status
+    return render_group("stats/seats.html", group, game_id=game_id, rows=rows, people=roster.active(),
+                        problems=list(problems), client_event_id=secrets.token_hex(16),
+                        **views.record_marks(db, game_id, row)), status
 
 
 @bp.post("/people/games/<game_id>/<int:seat>")

@@ -14,8 +14,7 @@ from events.application import photos
 from events.application.photos import PhotoRefused
 from events.application.table import Refused, ReusedId, attach_photo
 from events.domain import photo_limits
-from events.domain.projection import TableState, voided_in
-from events.storage import store
+from events.domain.projection import TableState
 from scoring import text
 from scoring.base import Problem
 from scoring.i18n import msg
@@ -140,25 +139,8 @@ def thumb_size(photo: dict) -> tuple[int, int]:
     return max(1, round(w * scale)), max(1, round(h * scale))
 
 
-def final_thumbs(db, game_ids: list[str]) -> dict[str, str]:
-    """For the statistics' play list: each game's final-board photo (else its last photo)
-    that is not void, as its thumbnail's address. Reads only the photo, void and dispute
-    events of these games: the list never folds a game."""
-    by_game = store.events_of_types(db, list(game_ids), (
-        "photo-attached", "event-voided", "dispute-opened", "dispute-resolved"))
-    found: dict[str, str] = {}
-    for game_id, events in by_game.items():
-        voided = voided_in(events)
-        live = [e for e in photos.attached(events) if e.seq not in voided]
-        pick = [e for e in live if e.data["about"] == "final"] or live
-        if pick:
-            found[game_id] = url_for("photos.image", game_id=game_id, sha256=pick[-1].data["thumb_sha256"])
-    return found
-
-
 @bp.record_once
 def _setup(state) -> None:
     state.app.extensions["photo_slots"] = decoding.Slots(state.app.config.get("PHOTOS_AT_ONCE", decoding.PHOTOS_AT_ONCE))
     state.app.jinja_env.globals.update(photo_list=photo_list, photo_thumb_size=thumb_size,
-                                       photo_limits=photo_limits,
-                                       photo_thumbs=lambda game_ids: final_thumbs(get_db(), game_ids))
+                                       photo_limits=photo_limits)

@@ -25,7 +25,7 @@ def _page(game_id: str, table, handed=None):
         qr = Markup(views.qr_svg(handed["url"], box_size=8).decode().split("?>", 1)[-1])
     return make_response(render_template(
         "seats.html", game_id=game_id, table=table, locked=seats.locked_seats(db, game_id),
-        phones=seats.phones_per_seat(db, game_id), handed=handed, qr=qr))
+        phones=seats.phones_per_seat(db, game_id), handed=handed, qr=qr, **views.record_marks(db, game_id)))
 
 
 @bp.get("/games/<game_id>/seats")
@@ -66,12 +66,13 @@ def hand(game_id: str, code: str):
         if player is None:
             count_wrong_guess("join", JOIN_RATE)
         return render_template("hand.html", game_id=game_id, code=code, table=table, player=player,
-                               problems=[] if player else [LINK_USED]), 200 if player else 404
+                               problems=[] if player else [LINK_USED],
+                               **views.record_marks(get_db(), game_id)), 200 if player else 404
     taken = seats.take_handover(get_db(), game_id, code)
     if taken is None:
         count_wrong_guess("join", JOIN_RATE)
         return render_template("hand.html", game_id=game_id, code=code, table=table, player=None,
-                               problems=[LINK_USED]), 404
+                               problems=[LINK_USED], **views.record_marks(get_db(), game_id)), 404
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
     remember_seat(response, game_id, taken[1])
     return response

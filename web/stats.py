@@ -4,15 +4,20 @@ roster, never by folding games. Every number links to the plays it counts."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
+from events.application import photos
+from events.domain.projection import voided_in
+from events.storage import store
 from group import plays, ratings, statistics
 from group import roster as roster_log
 from scoring import GAMES, get_game
 from web import stats_chart
+from web.organiser import is_organiser
 from web.db import caches, get_db
 from flask_babel import gettext, ngettext
 
@@ -149,8 +154,7 @@ def _setup(state) -> None:
     state.app.jinja_env.globals.update(plays_link=plays_link, game_title=game_title,
                                        with_filters=with_filters, games_registry=GAMES,
                                        game_link=game_link, duration=duration, page_link=page_link,
-                                       roster_people=lambda: roster_log.load(get_db(), caches().roster).active(),
-                                       category_label=category_label, trust_notices=trust_notices)
+                                       category_label=category_label)
 
 
 def _page(render):
@@ -164,8 +168,44 @@ def _page(render):
         return render_template("error.html", status=err.status, message=err.message), err.status
 
 
-def _render(template: str, roster, filters: dict, **context):
-    return render_template(template, filters=filters, roster=roster, all_people=roster.active(), **context)
+@dataclass(frozen=True)
+class Group:
+    """What a statistics or people page shows of the group, read once by the page's
+    loader (``load_group``): the roster, the games left out of every figure, and what
+    stats/base.html says of them."""
+    roster: roster_log.Roster
+    left_out: dict[str, tuple[int, str]]
+    notices: dict
+
+    def plays(self, db, *filters, **named) -> list[dict]:
+        """The counted plays (group/plays.py:read) matching ``filters``."""
+        return plays.read(db, self.roster, *filters, **named, leave_out=self.left_out, cache=caches().plays)
+
+    def rated(self, db) -> dict:
+        return plays.rated(db, self.roster, self.left_out, caches().plays)
+
+
+def load_group(db) -> Group:
+    """The group's read model: the roster (its last change), the games left out (the
+    imported ones not counted, the finished ones' record checks) and the roster's own check."""
+    out = plays.left_out(db, caches().verified, caches().plays)
+    broken = roster_log.unverified_from(db, cache=caches().roster)
+    notices = {"left_out": sorted(g for g, (seq, _) in out.items() if seq),
+               "not_counted": sorted(g for g, (seq, _) in out.items() if not seq),
+               "roster": roster_log.warning(broken) if broken else None}
+    return Group(roster_log.load(db, caches().roster), out, notices)
+
+
+def render_group(template: str, group: Group | None = None, **context) -> str:
+    """A page of stats/base.html with the group's notices (read here unless ``group``) and
+    whether this phone is the organiser's."""
+    group = group or load_group(get_db())
+    return render_template(template, notices=group.notices, organiser=is_organiser(), **context)
+
+
+def _render(template: str, group: Group, filters: dict, **context):
+    return render_group(template, group, filters=filters, roster=group.roster, all_people=group.roster.active(),
+                        **context)
 
 
 def left_out() -> dict[str, tuple[int, str]]:
@@ -174,23 +214,29 @@ def left_out() -> dict[str, tuple[int, str]]:
     return plays.left_out(get_db(), caches().verified, caches().plays)
 
 
-def trust_notices() -> dict:
-    """For the statistics' pages: the games left out (with links), each kind apart, and the
-    roster's warning."""
-    broken = roster_log.unverified_from(get_db(), cache=caches().roster)
-    out = left_out()
-    return {"left_out": sorted(g for g, (seq, _) in out.items() if seq),
-            "not_counted": sorted(g for g, (seq, _) in out.items() if not seq),
-            "roster": roster_log.warning(broken) if broken else None}
+def final_thumbs(db, game_ids: list[str]) -> dict[str, str]:
+    """For the statistics' play list: each game's final-board photo (else its last photo)
+    that is not void, as its thumbnail's address. Reads only the photo, void and dispute
+    events of these games: the list never folds a game."""
+    by_game = store.events_of_types(db, list(game_ids), (
+        "photo-attached", "event-voided", "dispute-opened", "dispute-resolved"))
+    found: dict[str, str] = {}
+    for game_id, events in by_game.items():
+        voided = voided_in(events)
+        live = [e for e in photos.attached(events) if e.seq not in voided]
+        pick = [e for e in live if e.data["about"] == "final"] or live
+        if pick:
+            found[game_id] = url_for("photos.image", game_id=game_id, sha256=pick[-1].data["thumb_sha256"])
+    return found
 
 
 def _context():
+    """A statistics page's loader: the group, the filters the address names, the plays they keep."""
     db = get_db()
-    roster = roster_log.load(db, caches().roster)
-    filters = _filters(roster)
-    found = plays.read(db, roster, filters["key"], filters["people"], filters["since"], filters["until"],
-                       leave_out=left_out(), cache=caches().plays)
-    return roster, filters, found
+    group = load_group(db)
+    filters = _filters(group.roster)
+    found = group.plays(db, filters["key"], filters["people"], filters["since"], filters["until"])
+    return group, filters, found
 
 
 # ---- pages ---------------------------------------------------------------------------
@@ -198,7 +244,8 @@ def _context():
 @bp.get("/stats")
 def index():
     def render():
-        roster, filters, found = _context()
+        group, filters, found = _context()
+        roster = group.roster
         titles = {p["key"]: p["title"] for p in found}
         games = [{"key": k, "title": titles[k], **g} for k, g in statistics.games_summary(found).items()]
         totals = statistics.totals(found)
@@ -207,7 +254,7 @@ def index():
         chart = stats_chart.bars([{"label": game_title(g["key"], g["title"]), "value": g["plays"],
                                    "href": with_filters("stats.game", filters, key=g["key"])} for g in games],
                                  gettext("Plays per game"))
-        return _render("stats/index.html", roster, filters, games=games, people=people, plays=found,
+        return _render("stats/index.html", group, filters, games=games, people=people, plays=found,
                        chart=chart)
     return _page(render)
 
@@ -215,7 +262,8 @@ def index():
 @bp.get("/stats/people/<int:person>")
 def person(person: int):
     def render():
-        roster, filters, found = _context()
+        group, filters, found = _context()
+        roster = group.roster
         if person not in roster.people:
             abort(404)
         canonical = roster.canonical(person)
@@ -224,14 +272,14 @@ def person(person: int):
             {"label": game_title(key, g["title"]), "value": g["wins"], "text": f"{g['wins']} / {g['plays']}",
              "href": plays_link(filters, kind=key, people=canonical, won=canonical)}
             for key, g in figures["games"].items()], gettext("Wins per game"))
-        rated = plays.rated(get_db(), roster, left_out(), caches().plays)
+        rated = group.rated(get_db())
         mine = {key: table[canonical] for key, table in rated.items() if canonical in table}
         start = ratings.Rating().conservative  # where everyone starts: the line's first point
         # the line ends on the rating the text shows, written as the text writes it (3,3 not 3.2)
         trends = {key: stats_chart.trend([start] + [p["rating"] for p in r.trend][:-1] + [r.conservative],
                                          gettext("Rating play by play"), number(r.conservative))
                   for key, r in mine.items()}
-        return _render("stats/person.html", roster, filters, person=roster.people[canonical],
+        return _render("stats/person.html", group, filters, person=roster.people[canonical],
                        figures=figures, chart=chart, ratings=mine, trends=trends)
     return _page(render)
 
@@ -239,7 +287,8 @@ def person(person: int):
 @bp.get("/stats/games/<path:key>")
 def game(key: str):
     def render():
-        roster, filters, found = _context()
+        group, filters, found = _context()
+        roster = group.roster
         mine = [p for p in found if p["key"] == key]
         figures = statistics.game_figures(found, key)
         kind = key.partition(":")[0]
@@ -256,8 +305,8 @@ def game(key: str):
              "value": round((d["average"] or 0) / 60, 1), "text": gettext("%(minutes)s min · %(plays)s×", minutes=round((d['average'] or 0) / 60), plays=d['plays']),
              "href": link} for n, d in figures["durations"].items()],
             gettext("Average playing time by number of players"))
-        return _render("stats/game.html", roster, filters, key=key, figures=figures, durations_chart=durations,
-                       ranking=ratings.ranked(plays.rated(get_db(), roster, left_out(), caches().plays).get(key, {})),
+        return _render("stats/game.html", group, filters, key=key, figures=figures, durations_chart=durations,
+                       ranking=ratings.ranked(group.rated(get_db()).get(key, {})),
                        title=mine[0]["title"] if mine else "", kind=kind, distribution=distribution,
                        deciding=stats_chart.bars(deciding, gettext("The winner led this category")))
     return _page(render)
@@ -266,16 +315,17 @@ def game(key: str):
 @bp.get("/stats/together")
 def together():
     def render():
-        roster, filters, found = _context()
+        group, filters, found = _context()
+        roster = group.roster
         people = list(filters["people"])
         figures = statistics.head_to_head(found, people) if len(people) >= 2 else None
         chart = stats_chart.bars([{"label": roster.people[p]["name"], "value": len(figures["wins"][p]),
                                    "href": plays_link(filters, won=p)} for p in people],
                                  gettext("Wins in the plays together")) if figures else ""
-        rated = plays.rated(get_db(), roster, left_out(), caches().plays)
+        rated = group.rated(get_db())
         chances = {(pair["a"], pair["b"], key): ratings.chance_ahead(rated.get(key, {}), pair["a"], pair["b"])
                    for pair in (figures["pairs"] if figures else []) for key in pair["games"] if key}
-        return _render("stats/together.html", roster, filters, people=people, chart=chart,
+        return _render("stats/together.html", group, filters, people=people, chart=chart,
                        figures=figures, chances=chances)
     return _page(render)
 
@@ -283,11 +333,13 @@ def together():
 @bp.get("/stats/plays")
 def plays_page():
     def render():
-        roster, filters, found = _context()
+        group, filters, found = _context()
+        roster = group.roster
         chosen = list(reversed(_narrow(found, roster)))
         page = max(0, min(request.args.get("page", 0, type=int), len(chosen) // PLAYS_PAGE))
-        return _render("stats/plays.html", roster, filters, total=len(chosen), page=page,
-                       plays=chosen[page * PLAYS_PAGE:(page + 1) * PLAYS_PAGE],
+        shown = chosen[page * PLAYS_PAGE:(page + 1) * PLAYS_PAGE]
+        return _render("stats/plays.html", group, filters, total=len(chosen), page=page, plays=shown,
+                       thumbs=final_thumbs(get_db(), [p["game_id"] for p in shown]),
                        more=(page + 1) * PLAYS_PAGE < len(chosen))
     return _page(render)
 
@@ -328,10 +380,11 @@ def api_people():
 @bp.get("/api/stats")
 def api_stats():
     def render():
-        roster, filters, found = _context()
+        group, filters, found = _context()
+        roster = group.roster
         keys = sorted({p["key"] for p in found})
         seats = statistics.seats_by_person(found)
-        return jsonify({"left_out": {g: {"from": seq, "reason": why} for g, (seq, why) in sorted(left_out().items())},
+        return jsonify({"left_out": {g: {"from": seq, "reason": why} for g, (seq, why) in sorted(group.left_out.items())},
                         "filters": {"kind": filters["key"], "people": list(filters["people"]),
                                     "since": filters["since"], "until": filters["until"]},
                         "plays": len(found),
@@ -341,5 +394,5 @@ def api_stats():
                                    for p, mine in sorted(seats.items())},
                         "together": statistics.head_to_head(found, list(filters["people"]))
                         if len(filters["people"]) >= 2 else None,
-                        "ratings": _ratings_json(plays.rated(get_db(), roster, left_out(), caches().plays), roster, filters["key"])})
+                        "ratings": _ratings_json(group.rated(get_db()), roster, filters["key"])})
     return _page(render)

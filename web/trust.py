@@ -6,7 +6,7 @@ game no trusted server signed (or withdraws that). Everyone may read it; only th
 changes it."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from events.application import export, signing, trust
 from events.storage import store
@@ -14,7 +14,8 @@ from scoring import text
 from scoring.base import Problem
 from scoring.i18n import msg
 from web.db import caches, get_db
-from web.organiser import is_organiser, require_organiser
+from web.organiser import require_organiser
+from web.stats import render_group
 
 bp = Blueprint("trust", __name__)
 NOT_A_KEY = Problem("people §11", msg("A server's key is the 64 letters and digits its Trusted servers page shows as its own key."))
@@ -31,11 +32,6 @@ def signed(doc: dict) -> dict:
     return export.sign(get_db(), doc, server_key())
 
 
-def import_mark(game_id) -> dict | None:
-    """For base.html: how an imported game that counts nowhere was found (its page's mark)."""
-    return trust.mark(get_db(), game_id) if isinstance(game_id, str) else None
-
-
 @bp.get("/people/servers")
 def page(problems=(), status: int = 200):
     db = get_db()
@@ -44,7 +40,7 @@ def page(problems=(), status: int = 200):
             for k in trust.trusted(db)]
     games = [{**g, "fingerprint": signing.fingerprint(g["signer"]) if g["signer"] else None}
              for g in trust.imported(db)]
-    return render_template("stats/servers.html", own=own, own_fingerprint=signing.fingerprint(own), keys=keys,
+    return render_group("stats/servers.html", own=own, own_fingerprint=signing.fingerprint(own), keys=keys,
                            games=games, problems=list(problems), form=request.form), status
 
 
@@ -101,7 +97,6 @@ def init_app(app) -> None:
     path = app.config.get("SIGNING_KEY") or signing.key_path(app.instance_path)
     key = app.extensions["signing_key"] = signing.load_or_make(path)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(import_mark=import_mark, is_organiser=is_organiser)
     if app.config["DATABASE"] == ":memory:":  # each connection its own empty store (scripts/figures.py)
         return
     db = store.connect(app.config["DATABASE"])

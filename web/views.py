@@ -9,11 +9,11 @@ from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
-from flask import current_app, g, has_request_context, make_response, redirect, render_template, request, url_for
+from flask import current_app, has_request_context, make_response, redirect, render_template, request, url_for
 from flask_wtf.csrf import generate_csrf as csrf_token
 from markupsafe import Markup
 
-from events.application import integrity
+from events.application import integrity, trust
 from events.application.loaded import RECENT, LoadedTable, load_table
 from events.application.states import describe
 from events.application.table import STALE
@@ -130,22 +130,15 @@ def visible_state(table: TableState, seat: int | None) -> dict:
     return redact(table.game, seat) if redact else table.game
 
 
-def unverified_record() -> dict | None:
-    """The warning about this request's game, when its record does not verify: checked
-    once per request (a table page's loader checks it with what it read, ``_load``)."""
-    game_id = (request.view_args or {}).get("game_id") if has_request_context() else None
-    if not isinstance(game_id, str):
-        return None
-    known = g.setdefault("unverified", {})
-    if game_id not in known:
-        known[game_id] = caches().verified.unverified_from(get_db(), game_id)
-    return integrity.warning(known[game_id]) if known[game_id] else None
-
-
-def page_globals() -> dict:
-    """What base.html shows on every page (app.py's context processor): the warning about
-    the page's game when its record does not verify."""
-    return {"unverified": unverified_record()}
+def record_marks(db, game_id: str, row: dict | None = None) -> dict:
+    """What base.html says above a game's page, read by the page's loader: ``unverified``,
+    the warning when the game's record does not verify, and ``imported_game``, the mark of an
+    imported game that counts nowhere yet. Reads the game's row (unless ``row``, read
+    already) and the events after the verified prefix: none on a warm page."""
+    row = row if row is not None else store.game_row(db, game_id)
+    broken = caches().verified.unverified_by_row(db, game_id, row)
+    return {"unverified": integrity.warning(broken) if broken else None,
+            "imported_game": trust.mark(db, game_id) if row and row["imported_from"] else None}
 
 
 def game_view(table: TableState, read=None, last=None) -> dict:
@@ -186,7 +179,8 @@ def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False) -
             "open_disputes": loaded.open_disputes, "voided_lately": _voided_lately(table),
             "problems": [], "form": {}, "at": None, "ack": None,
             "clock": timing.clock_view(loaded.clock, table, seat), "nav": _nav(loaded),
-            "imported_game": loaded.import_mark}
+            "imported_game": loaded.import_mark,
+            "unverified": integrity.warning(loaded.unverified) if loaded.unverified else None}
 
 
 def _nav(loaded: LoadedTable) -> dict:
@@ -271,7 +265,6 @@ def acknowledgement(loaded: LoadedTable, seq) -> dict | None:
 def _load(game_id: str, table: TableState | None, seat, done=None) -> LoadedTable:
     loaded = load_table(get_db(), get_states(), game_id, table, request.cookies.get(seat_cookie(game_id)),
                         seated=seat is not None, done=done, verified=caches().verified)
-    g.setdefault("unverified", {})[game_id] = loaded.unverified  # base.html's warning, checked already
     return loaded
 
 
@@ -472,33 +465,36 @@ def after_write(game_id: str, seat, seq: int):
 HOME_PAGE_SIZE = 50
 
 
-def _title(db, row, game) -> dict:
-    """A listed game's name: the one its options give (a score pad kept for "Carcassonne",
-    read from its first event), else its kind's title."""
-    if game is None:
-        return {"hu": row["kind"], "en": row["kind"]}
-    if game.named is None:
-        return game.title
-    created = store.read_events(db, row["id"], upto=1)
-    return game.title_for(created[0].data.get("options", {}) if created else {})
+def _titles(db, rows: list[dict]) -> dict[str, dict]:
+    """Listed games' names: the one its options give (a score pad kept for "Carcassonne",
+    read from its first event — one read for every such game of the list), else its
+    kind's title."""
+    games = {row["id"]: get_game(row["kind"]) for row in rows}
+    named = [game_id for game_id, game in games.items() if game is not None and game.named is not None]
+    created = store.events_of_types(db, named, ("game-created",))
+    titles = {}
+    for row in rows:
+        game = games[row["id"]]
+        if game is None:
+            titles[row["id"]] = {"hu": row["kind"], "en": row["kind"]}
+        else:
+            first = created.get(row["id"])
+            titles[row["id"]] = game.title_for(first[0].data.get("options", {})) if first else game.title
+    return titles
 
 
 def game_names(db, game_ids) -> dict[str, str]:
     """Each game as a player knows it, "Han · 2026. nov. 27.", for pages that name games
     (the roster's log); a game that is not here (a BG Stats play) keeps its id."""
-    named = {}
-    for game_id in set(game_ids):
-        row = store.game_row(db, game_id) if isinstance(game_id, str) else None
-        if row is not None:
-            named[game_id] = f"{tr(_title(db, row, get_game(row['kind'])))} · {day(row['created_at'])}"
-    return named
+    rows = store.game_rows(db, sorted({g for g in game_ids if isinstance(g, str)}))
+    titles = _titles(db, rows)
+    return {row["id"]: f"{tr(titles[row['id']])} · {day(row['created_at'])}" for row in rows}
 
 
 def game_summaries(db, finished: bool, page: int) -> tuple[list[dict], bool]:
     """One page of running or finished games for the home page, and whether more follow."""
     rows = store.list_games(db, finished, HOME_PAGE_SIZE + 1, page * HOME_PAGE_SIZE)
-    games = []
-    for row in rows[:HOME_PAGE_SIZE]:
-        game = get_game(row["kind"])
-        games.append({**row, "players": json.loads(row["players"]), "title": _title(db, row, game)})
+    titles = _titles(db, rows[:HOME_PAGE_SIZE])
+    games = [{**row, "players": json.loads(row["players"]), "title": titles[row["id"]]}
+             for row in rows[:HOME_PAGE_SIZE]]
     return games, len(rows) > HOME_PAGE_SIZE

@@ -47,6 +47,15 @@ class Verified:
         return self.logs.check(db, GAMES, game_id, game_id, _summary(row), [e for e in last if e.seq > seq],
                                extra=lambda events: photos.first_bad_photo(db, events))
 
+    def unverified_by_row(self, db, game_id: str, row: dict | None) -> tuple[int, str] | None:
+        """``unverified_from`` with the game's ``row`` read already by a page's loader: the
+        events after the verified prefix are read only when the row names a later one, so a
+        warm page reads nothing more (events/storage/log.py:Verified.check)."""
+        if row is None:
+            return self.unverified_from(db, game_id)
+        return self.logs.check(db, GAMES, game_id, game_id, _summary(row),
+                               extra=lambda events: photos.first_bad_photo(db, events))
+
     def forget(self) -> None:
         self.logs.forget()
 

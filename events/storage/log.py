@@ -245,6 +245,8 @@ class Verified:
         if broken:
             return broken
         summary = log.summary_row(db, key) if summary is _READ else summary
+        if events is None and seq and summary == (seq, prev):
+            events = []  # the summary names the verified prefix's last event: nothing after it to read
         broken, prefix = log.first_break(db, key, summary, seq, prev, events, extra)
         with self._lock:
             if len(self._verified) >= self.MAX_LOGS:

@@ -81,11 +81,18 @@ class _Conn:
     def __init__(self, raw, release=None):
         self.raw = raw
         self._release = release
+        self.seen = None  # store.trace: told every statement
+
+    def _seen(self, sql: str) -> str:
+        if self.seen is not None:
+            self.seen(sql)
+        return _dialect(sql)
 
     def execute(self, sql: str, params=None):
-        return self.raw.execute(_dialect(sql), _params(params))
+        return self.raw.execute(self._seen(sql), _params(params))
 
     def executemany(self, sql: str, rows) -> None:
+        self._seen(sql)
         with self.raw.cursor() as cur:
             cur.executemany(_dialect(sql), [_params(row) for row in rows])
 
@@ -120,7 +127,7 @@ class PgDatabase:
     def query(self, sql: str, params=None):
         from psycopg.rows import dict_row
         with self.conn.raw.cursor(row_factory=dict_row) as cur:
-            cur.execute(_dialect(sql), _params(params))
+            cur.execute(self.conn._seen(sql), _params(params))
             yield from cur.fetchall()
 
     @contextmanager

@@ -14,6 +14,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Callable
 
 import sqlite_utils
 
@@ -88,6 +89,15 @@ def into_wal(conn, within: float = WAL_WITHIN, sleep=time.sleep) -> None:
 
 def is_postgres(db) -> bool:
     return getattr(db, "engine", "sqlite") == "postgresql"
+
+
+def trace(db, seen: Callable[[str], None]) -> None:
+    """Tell ``seen(sql)`` every statement ``db`` runs from now on, on either engine: how a
+    page's reads are counted (the app's ``trace_statements``, web/db.py)."""
+    if is_postgres(db):
+        db.conn.seen = seen
+    else:
+        db.conn.set_trace_callback(seen)
 
 
 @contextmanager
@@ -316,6 +326,14 @@ def insert_game(db, game_id: str, kind: str, players: list[dict], join_code: str
 def game_row(db, game_id: str) -> dict | None:
     rows = list(db.query("SELECT * FROM games WHERE id = ?", [game_id]))
     return rows[0] if rows else None
+
+
+def game_rows(db, game_ids: list[str]) -> list[dict]:
+    """The rows of these games that are here, in one read."""
+    if not game_ids:
+        return []
+    return list(db.query(f"SELECT * FROM games WHERE id IN ({','.join('?' * len(game_ids))}) ORDER BY id",
+                         list(game_ids)))
 
 
 def game_of_first_hash(db, first_hash: str) -> str | None:
