@@ -149,10 +149,10 @@ def game_view(table: TableState, read=None, last=None) -> dict:
     if rules.view is None:
         return {}
     if rules.last_of is None:
-        return rules.view(table.game, list(table.players))
+        return rules.view(table.game, list(table.players), options=table.options)
     if read is not None:
         last = last_move(table, read, *rules.last_of)
-    return rules.view(table.game, list(table.players), last=last)
+    return rules.view(table.game, list(table.players), options=table.options, last=last)
 
 
 def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False) -> dict:

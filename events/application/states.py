@@ -138,7 +138,7 @@ def describe(before: TableState, event: Event) -> dict:
     if core is not None:
         return core.describe(core.label, event.data)
     game = before.rules
-    return game.describe(upcast(game, event), list(before.players), before.game)
+    return game.describe(upcast(game, event), list(before.players), before.game, before.options)
 
 
 # ---- one game -----------------------------------------------------------------------------

@@ -141,7 +141,8 @@ def _join(items, lang: str) -> str:
     return ", ".join(i[lang] for i in items)
 
 
-def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None,
+             options: dict | None = None) -> dict[str, str]:
     """The move in words; ``state``, the state the move was made on, names who left a
     palace by it (None: the line without them)."""
     said = DESCRIBE[move.type](move.data)

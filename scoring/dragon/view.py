@@ -14,7 +14,7 @@ from scoring.i18n import joined
 from scoring.i18n import msg
 
 
-def view(state: dict, players: list[dict]) -> dict:
+def view(state: dict, players: list[dict], options: dict | None = None) -> dict:
     """``step``, ``seat`` (whose decision), ``track_order`` (courts in turn order),
     ``ask``: the choices of the decision the rules ask for now, and ``notes``: this month's
     moves in words ({"seat", "text": {"hu", "en"}})."""

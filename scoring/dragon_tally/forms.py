@@ -45,7 +45,8 @@ def _palace(form, i: int) -> dict | None:
 PARSERS: dict[str, Callable[[dict, Mapping], dict]] = {"dragon-position-entered": _position}
 
 
-def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None,
+             options: dict | None = None) -> dict[str, str]:
     d = move.data
     who = player_name(players, d["seat"])
     persons = sum(len(p["persons"]) for p in d["palaces"])

@@ -277,7 +277,8 @@ def _list(cards) -> dict[str, str]:
     return joined(", ", [card_label(c) for c in cards]) if cards else joined("", ["–"])
 
 
-def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None,
+             options: dict | None = None) -> dict[str, str]:
     d, t = move.data, move.type
     if t == "board-laid":
         if "seed" in d:

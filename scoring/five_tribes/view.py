@@ -29,7 +29,7 @@ SHEET = {
 }
 
 
-def view(state: dict, players: list[dict], last: Move | None = None) -> dict:
+def view(state: dict, players: list[dict], options: dict | None = None, last: Move | None = None) -> dict:
     """``last``: the game's newest meeples-moved (GameKind.last_of), whose path the board numbers."""
     phase = state["next"]["step"]
     out = {"kind": phase, "sheet_seats": [s for s in range(state["n"]) if state["sheets"][s] is None],

@@ -295,7 +295,8 @@ DESCRIBE = {"pieces-placed": _describe_placed, "draw-pile-ran-out": _describe_pi
             "alliances-entered": _describe_alliances}
 
 
-def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None,
+             options: dict | None = None) -> dict[str, str]:
     words = DESCRIBE.get(move.type)
     if words is None:  # the event's label says it all
         return dict(EVENT_TYPES[move.type].label)

@@ -46,7 +46,8 @@ def _open_pairs(state: dict) -> list[tuple[str, str]]:
     return [(x, y) for i, x in enumerate(ids) for y in ids[i + 1:] if frozenset((x, y)) not in joined]
 
 
-def view(state: dict, players: list[dict] | None = None, last: Move | None = None) -> dict:
+def view(state: dict, players: list[dict] | None = None, options: dict | None = None,
+         last: Move | None = None) -> dict:
     """``last``: the newest move of the game (GameKind.last_of), whose changes the board marks."""
     final = state["next"]["step"] in ("final", "over")
     missing = missing_alliances(state)

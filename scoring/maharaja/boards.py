@@ -21,6 +21,14 @@ MAX_ROADS = 60
 _ROAD = re.compile(r"^\s*([A-GSa-gs])\s*[-–]\s*([A-GSa-gs])\s*:\s*([\d ,]+)$")
 
 
+def place_names(options: dict | None) -> dict[str, str]:
+    """The names the table's pinned profile gives places, by id: cities by letter ("A"),
+    villages by number ("5"); none without a profile (the set-up's options)."""
+    data = ((options or {}).get("board") or {}).get("data") or {}
+    named = {c["id"]: c["name"] for c in data.get("cities", []) if c.get("name")}
+    return named | {str(v["number"]): v["name"] for v in data.get("villages", []) if v.get("name")}
+
+
 def blank() -> dict:
     return {"name": hu_and_en(msg("Maharaja board")), "source": "",
             "cities": [{"id": c, "name": "", "colour": ""} for c in CITIES], "roads": []}

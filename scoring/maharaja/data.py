@@ -80,7 +80,7 @@ def village_index(place: str) -> int:
 
 def place_label(place: str | None, names: dict | None = None) -> dict:
     """A place in words; ``names``: what the table calls cities and villages (a board
-    profile's ``city_names`` and ``village_names``), e.g. "village 5 (by the river)"."""
+    profile's names by id, ``boards.place_names``), e.g. "village 5 (by the river)"."""
     if place is None:
         return msg("start space")
     name = (names or {}).get(place if is_city(place) else place[1:])

@@ -11,7 +11,7 @@ from scoring.forms import fail, form_choice, form_int, form_list, player_name
 from scoring.i18n import joined
 from scoring.i18n import msg, msgp
 from scoring.maharaja.apply import acting_seat
-from scoring.maharaja.boards import RULE as BOARD_RULE, cheapest_route
+from scoring.maharaja.boards import RULE as BOARD_RULE, cheapest_route, place_names
 from scoring.maharaja.data import (ACTIONS, CHARACTERS, CHIP_ACTIONS, CITIES, EVENT_TYPES, TICKS, VILLAGES,
                                    place_label, rule)
 
@@ -166,9 +166,6 @@ def _city_named(names: dict, city: str) -> str:
     return f"{city} ({names[city]})" if names.get(city) else city
 
 
-def _names(state: dict | None) -> dict:
-    """Every name the table gave a place: cities by letter, villages by number."""
-    return {**((state or {}).get("city_names") or {}), **((state or {}).get("village_names") or {})}
 
 
 def _character_chosen(d, names):
@@ -268,11 +265,13 @@ def _taken_from(move: Move, before: dict | None) -> int | None:
     return before["characters"][move.data["character"] - 1]
 
 
-def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None,
+             options: dict | None = None) -> dict[str, str]:
     """The move in words, led by who made it ("Júlia: took 2 gold"); which phone recorded
-    it is the log's to say. ``state``: the state the move was made on (None: not at hand)."""
+    it is the log's to say. ``state``: the state the move was made on; ``options``: the
+    table's set-up, whose board profile names places (either None: not at hand)."""
     line = LINES.get(move.type)
-    said = line(move.data, _names(state)) if line else dict(EVENT_TYPES[move.type].label)
+    said = line(move.data, place_names(options)) if line else dict(EVENT_TYPES[move.type].label)
     loser = _taken_from(move, state)
     if loser is not None:  # the swap's option named the player it took the character from
         said = msg("%(said)s (taken from %(who)s)", said=said, who=player_name(players, loser))

@@ -65,10 +65,7 @@ def setup_v1(players: list[dict], options: dict) -> dict:
 
 
 def _from_board(data: dict | None) -> dict:
-    """What the game keeps of a pinned city-board profile: names, colours, roads, and the
-    names the table gave villages (keyed by the village's number)."""
-    cities = data["cities"] if data else [{"id": c, "name": "", "colour": ""} for c in CITIES]
-    return {"city_names": {c["id"]: c["name"] for c in cities},
-            "village_names": {str(v["number"]): v["name"] for v in (data or {}).get("villages", [])},
-            "city_colours": {c["id"]: c["colour"] for c in cities},
-            "roads": data["roads"] if data else []}
+    """What the rules keep of a pinned city-board profile: its roads. The names and colours
+    the table gave cities and villages are the presentation's, read from the options
+    (``boards.place_names``)."""
+    return {"roads": data["roads"] if data else []}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from scoring.i18n import msg
 from scoring.maharaja.apply import governor_target, next_city
+from scoring.maharaja.boards import place_names
 from scoring.maharaja.data import (ACTIONS, ARTIST, BUILDER, CHIP_ACTIONS, CITIES, HOUSE_COST, TRADER, VILLAGES,
                                    bank_characters, character_of, holds, palace_cost, palaces_left)
 
 
-def _villages(state: dict, players: list[dict]) -> list[dict]:
-    """The 30 villages: number, the seats with a house there, and whether one more fits."""
-    named = state.get("village_names") or {}
+def _villages(state: dict, players: list[dict], named: dict) -> list[dict]:
+    """The 30 villages: number, name, the seats with a house there, and whether one more fits."""
     return [_village(i + 1, named.get(str(i + 1), ""), owners, players, state["village_cap"])
             for i, owners in enumerate(state["villages"])]
 
@@ -58,11 +58,13 @@ def _reveal(state: dict) -> dict | None:
             "costs": {action: sum(price.get(part, 0) for part in parts) for action, (parts, _) in ACTIONS.items()}}
 
 
-def view(state: dict, players: list[dict]) -> dict:
-    over = state["phase"] == "over"
+def view(state: dict, players: list[dict], options: dict | None = None) -> dict:
+    """``options``: the table's set-up, whose board profile names cities and villages."""
+    over, named = state["phase"] == "over", place_names(options)
     return {"step": state["next"], "over": over, "reveal": _reveal(state),
             "next_city": None if over else next_city(state["track"]),
-            "villages": _villages(state, players), "seats": _seats(state), "turn": _turn(state),
+            "city_names": {c: named.get(c, "") for c in CITIES},
+            "villages": _villages(state, players, named), "seats": _seats(state), "turn": _turn(state),
             "bank": bank_characters(state), "chip_actions": CHIP_ACTIONS,
             "secret_gold": state.get("secret_gold", True) and not over}
 

@@ -55,7 +55,8 @@ PARSERS: dict[str, Callable[[dict, Mapping], dict]] = {
     "game-ended": lambda state, form: {}}
 
 
-def describe(move: Move, players: list[dict], state: dict | None = None) -> dict[str, str]:
+def describe(move: Move, players: list[dict], state: dict | None = None,
+             options: dict | None = None) -> dict[str, str]:
     said = DESCRIBE.get(move.type)
     return said(move.data, players) if said else dict(EVENT_TYPES[move.type].label)
 

@@ -32,7 +32,7 @@ def _grid(state: dict, first: int) -> list[dict]:
     return rows
 
 
-def view(state: dict, players: list[dict]) -> dict:
+def view(state: dict, players: list[dict], options: dict | None = None) -> dict:
     rounds = state["rounds"]
     first = max(0, len(rounds) - SHOWN)
     fill = _round_to_fill(state)

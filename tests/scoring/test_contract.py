@@ -1,6 +1,7 @@
 """One contract, every registered game: the fold, JSON round trips, pure checks,
 documented and exercised event types."""
 import copy
+from dataclasses import replace
 import json
 import pathlib
 
@@ -124,6 +125,29 @@ def test_no_folded_state_holds_words_for_the_log():
     for name, events in _recorded_games():
         for event, table in walk(events):
             assert not LOG_AIDS & set(table.game), (name, event.seq, LOG_AIDS & set(table.game))
+
+
+def _maharaja_on_a_named_board():
+    """Maharaja's demo on a board profile that names and colours every city and names villages."""
+    from scoring.maharaja import boards
+    game = GAMES["maharaja"]
+    data = boards.blank()
+    data["cities"] = [{"id": c["id"], "name": f"City of {c['id']}", "colour": f"hue {c['id']}"} for c in data["cities"]]
+    data["villages"] = [{"number": n, "name": f"Village by the well {n}"} for n in range(1, 31)]
+    events = _events_of_demo(game)
+    options = {**events[0].data["options"], "board": {"id": "named", "version": 1, "data": data}}
+    return replace(events[0], data={**events[0].data, "options": options}), events[1:], data
+
+
+def test_a_folded_state_holds_ids_not_the_names_and_colours_a_board_gives():
+    """A board profile's names and colours are the presentation's, looked up by id from the
+    set-up (``scoring/maharaja/boards.py: place_names``), not folded into the state."""
+    from events.application.states import walk
+    created, moves, data = _maharaja_on_a_named_board()
+    shown = {c["name"] for c in data["cities"]} | {c["colour"] for c in data["cities"]} | \
+        {v["name"] for v in data["villages"]}
+    for event, table in walk([created, *moves]):
+        assert not shown & set(_strings(table.game)), (event.seq, shown & set(_strings(table.game)))
 
 
 def test_check_and_apply_never_mutate_their_input(game):

@@ -414,9 +414,11 @@ def test_form_free_and_renounce_buttons_become_flags():
 
 
 def test_the_move_log_names_a_city_as_the_board_profile_does():
-    state = {**started([D.MOGUL, D.TRADER]), "city_names": {"A": "Jaipur", "B": ""}}
+    board = {"cities": [{"id": "A", "name": "Jaipur", "colour": ""}, {"id": "B", "name": "", "colour": ""}]}
+    options = {"board": {"id": "t", "version": 1, "data": board}}  # the names are the set-up's, not the state's
+    state = started([D.MOGUL, D.TRADER])
     palace = Move(9, "palace-built", {"city": "A", "site": "inner"})
     governor = Move(10, "governor-moved", {"city": "B"})
-    assert M.describe(palace, [{"name": "Anna"}], state)["en"] == "Palace – city A (Jaipur), inner"
-    assert M.describe(governor, [{"name": "Anna"}], state)["en"] == "Governor B two boxes down"  # unnamed yet
+    assert M.describe(palace, [{"name": "Anna"}], state, options)["en"] == "Palace – city A (Jaipur), inner"
+    assert M.describe(governor, [{"name": "Anna"}], state, options)["en"] == "Governor B two boxes down"  # unnamed yet
     assert M.describe(palace, [{"name": "Anna"}])["en"] == "Palace – city A, inner"
