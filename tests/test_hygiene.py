@@ -249,3 +249,41 @@ def test_every_module_that_does_something_has_a_test_module_of_its_name():
             missing.append(f"{name} → {_test_module_of(path).relative_to(ROOT)}")
     assert not excused_wrongly, f"excused from tests but has functions or classes: {excused_wrongly}"
     assert not missing, f"{len(missing)} modules without a test module of their name:\n" + "\n".join(missing)
+
+
+# What a view may not do itself (docs/architecture.md, "Layers"): hold a transaction or a
+# write lock, wait, or write the store step by step. Each write is one call into services/
+# or the application layer, which forms, API and commands share.
+WRITES_IN_VIEWS = {
+    "write_lock", "short_write", "atomic", "transaction", "sleep", "lock_game",  # transactions, waits
+    "append", "append_inside", "append_locked", "insert_events", "insert_game", "insert_verified",
+    "new_game", "import_game", "link_game", "link_locked", "on_roster_changed",  # the steps of a service
+}
+SQL_WRITE = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
+
+
+def _writes_in(path: pathlib.Path) -> list[str]:
+    import ast
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            # a list's or a dict's own append is no write: only the store's, the roster's, the log's
+            of_store = not isinstance(receiver, ast.Name) or receiver.id in {"store", "roster", "roster_log", "log",
+                                                                                "recording", "time", "gevent"}
+            if name in WRITES_IN_VIEWS and (name != "append" or of_store):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL_WRITE.match(node.value):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value.split()[0]}")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(("events.storage", "group")):
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} {a.name}" for a in node.names if a.name in WRITES_IN_VIEWS]
+    return found
+
+
+def test_views_parse_call_one_service_and_render():
+    """No module of web/ opens a transaction, takes a write lock, sleeps or writes the store
+    step by step: forms, API and commands call the same service for each write."""
+    found = [w for path in sorted((ROOT / "web").glob("*.py")) for w in _writes_in(path)]
+    assert not found, found
