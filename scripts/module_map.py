@@ -23,15 +23,16 @@ def first_sentence(path: pathlib.Path) -> str:
     text = " ".join(doc.split("\n\n")[0].split())
     end = next((i + 1 for i, c in enumerate(text) if c == "." and (i + 1 == len(text) or text[i + 1] == " ")
                 and not text[max(0, i - 3):i].endswith(("e.g", "i.e"))), len(text))
-    return text[:end].replace("|", "\\|")
+    return text[:end]
 
 
 def table() -> str:
-    rows = ["| module | what it is (its docstring) |", "| --- | --- |"]
+    """The module map, a list (a docstring's sentence is too long for a table's row)."""
+    rows = []
     for folder in FOLDERS:
         for path in modules(folder):
             name = path.relative_to(ROOT).as_posix()
-            rows.append(f"| `{name.removesuffix('__init__.py') or name}` | {first_sentence(path)} |")
+            rows.append(f"- `{name.removesuffix('__init__.py') or name}`: {first_sentence(path)}")
     return "\n".join(rows)
 
 
