@@ -72,3 +72,42 @@ def sql_statements() -> tuple[int, int, int]:
 def sql_sentence() -> str:
     statements, modules, tables = sql_statements()
     return f"The product code writes {statements} SQL statements in {modules} modules, over {tables} tables."
+
+
+def photo_limits() -> str:
+    """docs/photos.md's limits, as a table."""
+    import app
+    from events.domain import photo_limits as p
+    from web import decoding
+    rows = [
+        ("one upload", f"{_size(p.MAX_UPLOAD_BYTES)} (`MAX_UPLOAD_BYTES`; the request, with the form's fields, "
+                       f"{_size(app.PHOTO_UPLOAD_LIMIT)})"),
+        ("input dimensions", f"{p.MAX_INPUT_PIXELS // 10**6} megapixels, {p.MAX_INPUT_SIDE:,} pixels a side, "
+                             "read from the header before any decode"),
+        ("decoding", f"a process of its own: {_size(decoding.MEMORY)} of address space, {decoding.CPU_SECONDS} s of "
+                     f"CPU; {decoding.PHOTOS_AT_ONCE} at once per worker, then `503`"),
+        ("stored image", f"{p.MAX_SIDE:,} pixels on the longer side, JPEG quality {p.QUALITY}"),
+        ("thumbnail", f"{p.THUMB_SIDE} pixels on the longer side, JPEG quality {p.THUMB_QUALITY}"),
+        ("photos per game", f"{p.MAX_PHOTOS}, voided ones included (their bytes stay)"),
+        ("caption", f"{p.MAX_CAPTION} characters"),
+        ("an import with photos", f"{_size(app.LARGE_UPLOADS['audit.import_page'])} (`app.LARGE_UPLOADS`)"),
+    ]
+    return "\n".join(["| what | limit |", "| --- | --- |", *(f"| {what} | {limit} |" for what, limit in rows)])
+
+
+def request_limit() -> str:
+    """docs/api.md's sentence on a request's size."""
+    import app
+    made = app.create_app({"TESTING": True, "SECRET_KEY": "figures", "DATABASE": ":memory:"})
+    return (f"A request's body may be at most {_size(made.config['MAX_CONTENT_LENGTH'])} (`413` past it); "
+            "the import pages take more (docs/reliability.md, \"Limits\").")
+
+
+def bgstats_limits() -> str:
+    """docs/people.md's sentence on the BG Stats export a page takes."""
+    import app
+    from group.bgstats import MAX_PLAYS
+    from web.importing import IMPORT_IN_A_PROCESS_FROM
+    return (f"A BG Stats export may be at most {_size(app.LARGE_UPLOADS['bgstats.import_page'])} (`413` past it) "
+            f"and hold at most {MAX_PLAYS:,} plays; one of {_size(IMPORT_IN_A_PROCESS_FROM)} or more is read, "
+            "checked and written by a process of its own (below).")
