@@ -27,13 +27,59 @@ def app_config() -> dict:
     return {}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def url_builders_compiled_once():
+    """Every app a test makes registers the same ~370 routes, and werkzeug compiles two URL
+    builders for each (Python source, ``compile``): half of what making an app costs. A
+    builder is a function of the rule's text, its parsed parts and its defaults alone (it
+    reaches the rule's converters through the rule it is bound to), so each is compiled once
+    per test process and bound to every rule of that text, as werkzeug binds its own."""
+    from werkzeug.routing.rules import Rule
+    real, compiled = Rule._compile_builder, {}
+
+    def once(rule, append_unknown: bool = True):
+        key = (rule.rule, tuple(rule._trace), repr(sorted((rule.defaults or {}).items())),
+               tuple(sorted((name, type(c).__name__) for name, c in rule._converters.items())), append_unknown)
+        if key not in compiled:
+            compiled[key] = real(rule, append_unknown)
+        return compiled[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Rule, "_compile_builder", once)
+        yield
+
+
+@pytest.fixture(scope="session")
+def empty_store(tmp_path_factory):
+    """``empty_store(path)``: a fresh SQLite store at ``path``, a copy of one migrated once per
+    test process. A test's app starts on it instead of running every migration again (the
+    migrations are tested from nothing and from old databases: tests/events/test_migrations.py,
+    tests/events/test_pg.py, tests/reliability/test_startup.py)."""
+    import sqlite3
+    from events.storage import store
+    template = str(tmp_path_factory.mktemp("empty-store") / "empty.db")
+    store.prepare(template)
+
+    def copy(path: str) -> str:
+        source, target = sqlite3.connect(template), sqlite3.connect(path)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+            source.close()
+        return path
+
+    return copy
+
+
 @pytest.fixture
-def app(tmp_path, request, app_config):
+def app(tmp_path, request, app_config, empty_store):
     # TABLESCRIBE_TEST_ENGINE=postgresql runs the in-process tests on PostgreSQL instead
     # (docs/scaling.md); tests that open the SQLite file themselves then fail, as they should.
-    database = str(tmp_path / "t.db")
     if os.environ.get("TABLESCRIBE_TEST_ENGINE") == "postgresql":
         database = request.getfixturevalue("postgres_url")
+    else:
+        database = empty_store(str(tmp_path / "t.db"))
     yield app_on(database, **app_config)
 
 
@@ -201,10 +247,10 @@ def guarded_app(database: str, **config):
 
 
 @pytest.fixture
-def guarded(tmp_path):
+def guarded(tmp_path, empty_store):
     """CSRF on, as in production: (app, an English-speaking client, its form token, the store)."""
     from events.storage import store
-    app, client, _ = guarded_app(str(tmp_path / "g.db"))
+    app, client, _ = guarded_app(empty_store(str(tmp_path / "g.db")))
     become_organiser(app, client)  # the roster's changes are the organiser's (tests/web/test_organiser.py)
     token = csrf_of(client.get("/games/new").get_data(as_text=True))
     db = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
@@ -714,10 +760,10 @@ def close_pools_of_apps_used() -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, tmp_path):
+def database(request, tmp_path, empty_store):
     """Where a test's store lives, once per engine (a file, or a PostgreSQL URL)."""
     if request.param == "sqlite":
-        return str(tmp_path / "t.db")
+        return empty_store(str(tmp_path / "t.db"))
     return request.getfixturevalue("postgres_url")
 
 
