@@ -125,7 +125,7 @@ def _alliance_tapped(tile: str) -> dict:
 
 def _alliances(state: dict, form) -> dict:
     action, _, tile = (form.get("action") or "").partition(":")
-    if tile:   # one tap, one alliance (issue 39)
+    if tile:   # one tap, one alliance (docs/decisions.md, One tap per choice)
         return _alliance_tapped(tile)
     entered = []
     for n in missing_alliances(state):

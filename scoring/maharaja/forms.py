@@ -122,7 +122,8 @@ PARSERS: dict[str, Callable[[dict, Mapping], tuple[str, dict]]] = {
 
 
 # A tile is a button whose value names its move and its one choice ("architect-travelled:C"):
-# one tap records the move, the choice filling the field a select once asked for (issue 39).
+# one tap records the move, the choice filling the field a select once asked for
+# (docs/decisions.md, One tap per choice).
 TILE_FIELDS = {"actions-revealed": "action2", "architect-travelled": "travel_city", "palace-built": "palace_site",
                "house-built": "house_place", "house-built-free": "house_place", "governor-moved": "governor",
                "start-house-placed": "place", "character-swapped": "swap_character"}
