@@ -26,6 +26,7 @@ def limits() -> str:
     from events.application.table import MAX_NAME
     from events.domain import photo_limits
     from events.domain.core_types import MAX_TEXT
+    from events.storage import pg
     from group.bgstats import MAX_PLAYS
     from scoring.scorepad.data import MAX_NOTE
     from web import boards, rendered, stream
@@ -49,6 +50,8 @@ def limits() -> str:
          "`web/stream.py`, per server process"),
         ("folded states kept", _size(states.BUDGET) + " per server process", "`events/application/states.py:BUDGET`"),
         ("rendered regions kept", _size(rendered.BUDGET) + " per server process", "`web/rendered.py:BUDGET`"),
+        ("PostgreSQL connections per server process", f"{pg.POOL_SIZE}, each waited for {pg.POOL_WAIT:g} s at most",
+         "`events/storage/pg.py:POOL_SIZE` (`TABLESCRIBE_PG_POOL`), `POOL_WAIT`"),
     ]
     lines = ["| what | at most | where |", "| --- | --- | --- |"]
     lines += [f"| {what} | {limit} | {where} |" for what, limit, where in rows]
