@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from events.application import boards
 from scoring import get_game
 from scoring.han.demo import example_profile
+from tests.browser.taps import Taps, example_on_a_phone
 from tests.conftest import organiser_link, screenshot
 
 pytestmark = pytest.mark.browser
@@ -252,3 +253,79 @@ def test_alliances_entered_once_are_kept_for_the_next_game_on_the_board(live_ser
     expect(host.get_by_test_id("chains")).to_be_visible()
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(host, f"han-next-game-asks-no-alliances-{lang}")
+
+
+# ---- issue 39: an example game tapped whole, its taps counted --------------------------------
+
+def _site_value(piece: dict) -> str:
+    return f"border:{piece['with']}" if piece.get("site") == "border" else piece.get("site") or "ordinary"
+
+
+def _placed(taps: Taps, data: dict):
+    page = taps.page
+    taps.tap(page.locator(f'label.han-tile:has(input[name="area"][value="{data["pieces"][0]["area"]}"])'), records=False)
+    for i, colour in enumerate(data["cards"]):
+        taps.tap(page.locator(".han-card-row").nth(i).locator(f'label:has(input[value="{colour}"])'), records=False)
+    for i, piece in enumerate(data["pieces"], start=1):
+        if (piece["type"], i) != ("pagoda", 1):          # the first piece is a pagoda unless tapped otherwise
+            taps.tap(page.locator("fieldset.han-piece").nth(i - 1).locator(f'label:has(input[value="{piece["type"]}"])'),
+                     records=False)
+        if piece["type"] != "envoy" and _site_value(piece) != "ordinary":
+            taps.select(f"site{i}", _site_value(piece))
+    taps.tap(page.get_by_test_id("place"), records=True)
+
+
+def _chains(taps: Taps, data: dict):
+    for i, chain in enumerate(data["chains"]):
+        taps.select(f"chain_seat_{i}", str(chain["seat"]))
+        taps.tap(taps.page.locator(f'input[name="chain_len_{i}"]'), records=False)
+        taps.page.keyboard.type(str(chain["length"]))         # typing into the tapped field is no tap
+        if chain["fortified"]:
+            taps.tap(taps.page.locator(f'input[name="chain_fort_{i}"]'), records=False)
+    taps.tap(taps.page.get_by_test_id("chains"), records=True)
+
+
+def _pile_out(taps: Taps, data: dict):
+    if data.get("confirmed"):
+        taps.tap(taps.page.locator('input[name="confirm_pile"]'), records=False)
+    taps.tap(taps.page.locator('#move-form button[value="draw-pile-ran-out"]'), records=True)
+
+
+HAN_TAPPED = {
+    "pieces-placed": _placed,
+    "card-exchanged": lambda taps, d: taps.tap(taps.page.locator('#move-form button[value="card-exchanged"]'), records=True),
+    "draw-pile-ran-out": _pile_out,
+    "road-chains-entered": _chains,
+}
+
+
+def tap_the_han_example(base, new_phone, path: str, limit=None) -> dict:
+    """A shipped example (docs/rules/han.md §7) tapped on one phone recording for the table,
+    each move by the taps a player makes, counted per move kind; its board profile knows
+    every alliance, so none may be asked (issue 39: "or not at all when the board knows them")."""
+    created, phone, moves = example_on_a_phone(base, new_phone, path, limit)
+    kinds: dict[str, list[int]] = {}
+    for seq, (type_, data, _) in enumerate(moves, start=1):
+        expect(phone.locator("#live")).to_have_attribute("data-seq", str(seq))
+        assert phone.locator("fieldset.han-alliances, [data-testid=han-alliances-link]").count() == 0
+        taps = Taps(phone)
+        HAN_TAPPED[type_](taps, data)
+        kinds.setdefault(type_, []).append(taps.count)
+    ordered = {k: sorted(v) for k, v in kinds.items()}
+    print("\nHan taps min/median/max:", {k: f"{v[0]}/{v[len(v) // 2]}/{v[-1]} (n={len(v)})" for k, v in ordered.items()})
+    return {"kinds": kinds, "created": created}
+
+
+def test_the_first_moves_of_an_example_are_tapped_and_no_alliance_is_asked(live_server, new_phone):
+    done = tap_the_han_example(live_server, new_phone, "examples/han-side2-2p.json", limit=20)
+    assert max(done["kinds"]["pieces-placed"]) <= 7   # a province, 1–3 cards, a second piece, Place
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, totals", [("examples/han-side2-2p.json", [57, 42]),
+                                          ("examples/han-side1-3p.json", [53, 53, 42])])
+def test_an_example_is_tapped_whole_and_no_alliance_is_asked(live_server, new_phone, path, totals):
+    import urllib.request
+    done = tap_the_han_example(live_server, new_phone, path)
+    state = json.loads(urllib.request.urlopen(f"{live_server}/api/games/{done['created']['id']}/state").read())
+    assert sorted((r["score"] for r in state["standings"]), reverse=True) == totals   # §7's tables

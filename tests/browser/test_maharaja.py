@@ -3,27 +3,10 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.taps import Taps, example_on_a_phone
 from tests.conftest import fill_new_game, screenshot
 
 pytestmark = pytest.mark.browser
-
-
-class Taps:
-    """Counts the taps of a turn (issue 39: a typical turn ≤ 8; a select would count two):
-    every tap goes through here, and a tap that records waits until the move is in."""
-
-    def __init__(self, page):
-        self.page, self.count = page, 0
-
-    def tap(self, locator, records: bool = True):
-        before = int(self.page.locator("#expected-seq").input_value())
-        locator.click()
-        self.count += 1
-        if records:   # the live region, not the form: the game's last move takes the form away
-            expect(self.page.locator("#live")).to_have_attribute("data-seq", str(before + 1))
-
-    def button(self, name: str):
-        self.tap(self.page.get_by_role("button", name=name, exact=True))
 
 
 def _click(page, name: str):
@@ -129,9 +112,8 @@ def _button(page, value: str):
 
 
 def _select_and_tap(taps: Taps, fields: dict, action: str):
-    for name, value in fields.items():      # a select is two taps: open it, pick
-        taps.page.locator(f'#move-form select[name="{name}"]').select_option(value)
-        taps.count += 2
+    for name, value in fields.items():
+        taps.select(name, value)
     taps.tap(_button(taps.page, action))
 
 
@@ -191,14 +173,7 @@ def tap_the_example(base, new_phone, limit=None) -> dict:
     for the whole table, as one phone often does (§6): every move made by the taps a player
     makes, counted per move kind and per turn (reveal … end; a pick a swap asks for is the
     other player's turn, §20). The final standings are the example's."""
-    from tests.conftest import api, sit
-    from tests.web.test_label_is_record import _example
-    kind, players, options, moves = _example("examples/maharaja-4p.json")
-    moves = moves[:limit] if limit else moves
-    created = api(base, "/api/games", {"kind": kind, "players": players, "options": options})
-    phone = new_phone()
-    sit(phone, created, 0)
-    phone.goto(f"{base}/lang/en?next=/games/{created['id']}")
+    created, phone, moves = example_on_a_phone(base, new_phone, "examples/maharaja-4p.json", limit)
     kinds: dict[str, list[int]] = {}
     turns, turn, free = [], None, 0
     for seq, (type_, data, _) in enumerate(moves, start=1):
