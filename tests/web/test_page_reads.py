@@ -114,10 +114,20 @@ def test_a_warm_page_reads_what_its_loader_reads(app, client, db, finished, read
 
 @pytest.mark.parametrize("path", sorted({*PAGES, "/games/{game}", "/games/{game}/seats", "/games/{game}/rescore",
                                          "/people/import-bgstats", "/import", "/boards/"}))
-def test_a_page_s_templates_read_nothing(app, client, db, finished, path):
-    """Templates receive data: no global they call reads the store (cold or warm)."""
+def test_a_page_s_templates_read_nothing(app, client, db, finished, path, monkeypatch):
+    """Templates receive data: no global they call and no context processor reads the store
+    (cold or warm)."""
     read_by_templates: list[str] = []
     rendering = []
+    context = app.update_template_context  # the context processors run here, before the signal
+
+    def processors(ctx) -> None:
+        rendering.append(True)
+        try:
+            context(ctx)
+        finally:
+            rendering.pop()
+    monkeypatch.setattr(app, "update_template_context", processors)
     before_render_template.connect(lambda *_, **__: rendering.append(True), app, weak=False)
     template_rendered.connect(lambda *_, **__: rendering.pop(), app, weak=False)
     app.extensions["trace_statements"] = lambda sql: read_by_templates.append(sql) if rendering else None
