@@ -26,13 +26,19 @@ def test_in_a_gevent_worker_a_blocking_call_leaves_the_other_greenlets_running()
         monkey.patch_all()
         import gevent
         from events.runtime import greenlets
-        set_free = monkey.get_original("threading", "Event")()  # a native thread's event
+        real_sleep = monkey.get_original("time", "sleep")  # blocks its thread: no greenlet runs meanwhile
+        freed_by_the_other = []
         def other_greenlet():
             gevent.sleep(0)
-            set_free.set()
+            freed_by_the_other.append(True)
         gevent.spawn(other_greenlet)
-        # The call waits until the other greenlet has run: on the hub it never would.
-        freed = greenlets.off_the_hub(set_free.wait, 30)
+        def wait_natively():  # for the other greenlet to run: on the hub it never would
+            for _ in range(3000):
+                if freed_by_the_other:
+                    return True
+                real_sleep(0.01)
+            return False
+        freed = greenlets.off_the_hub(wait_natively)
         order = []
         def loop():
             for _ in greenlets.cooperating(range(6), every=2):
