@@ -478,13 +478,19 @@
     form.insertBefore(note, form.querySelector("#waiting-note"));
   }
 
-  // A tap that fetches something to show (a Five Tribes tile's path, drawn by the server)
-  // cannot wait offline like a move: it says so where it was tapped, at once.
+  // A tap that fetches something to show (a Five Tribes tile's path, or a meeple dropped
+  // along it: the form drawn again by the server) cannot wait offline like a move: it says
+  // so where it was tapped, at once.
+  function onlyShows(config) {
+    return config.verb === "get" || /\/form$/.test(config.path.split("?")[0]);
+  }
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var config = evt.detail.requestConfig, elt = evt.detail.elt;
-    if (navigator.onLine || !config || config.verb !== "get" || !elt || elt.id === "live") return;
+    if (navigator.onLine || !config || !onlyShows(config) || !elt || elt.id === "live") return;
     if (!elt.closest || !elt.closest("#table-body")) return;
     evt.preventDefault();
+    if (inFlight) busy(inFlight.button || inFlight.elt, false);
+    inFlight = null;   // a POST of the form drawn again was taken for a write on its way
     say("offline");
     var old = document.querySelector("[data-testid=tap-needs-connection]");
     if (old) old.remove();
@@ -511,7 +517,7 @@
   }
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var config = evt.detail.requestConfig;
-    if (navigator.onLine || !config || config.verb !== "post") return;
+    if (navigator.onLine || !config || config.verb !== "post" || onlyShows(config)) return;
     evt.preventDefault();
     if (inFlight) busy(inFlight.button || inFlight.elt, false);
     inFlight = null;
@@ -520,7 +526,7 @@
   });
   document.addEventListener("htmx:sendError", function (evt) {
     var config = evt.detail.requestConfig;
-    if (config && config.verb === "post") queue(evt.detail.elt.closest("form"), config.formData, config.path, submitterOf(evt));
+    if (config && config.verb === "post" && !onlyShows(config)) queue(evt.detail.elt.closest("form"), config.formData, config.path, submitterOf(evt));
   });
 
   // Forms that live updates replace carry no token of their own (they are shared by every

@@ -8,6 +8,8 @@ docs/rules/five-tribes.md §1 (components), §3 (the bid track) and §4 (the mov
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from scoring.base import EventSpec
 from scoring.i18n import msg
 from scoring.schema import count, obj, seat
@@ -190,33 +192,75 @@ def walk(meeples: list[dict], path: list[int], drops: list[str]) -> dict:
             "emptied": not any(board[end].values())}
 
 
-def last_tribes(meeples: list[dict], path: list[int]) -> list[str]:
-    """The tribes the last meeple of a whole path may have (§4: one already stands on the end tile)."""
-    hand = hand_of(meeples, path[0])
-    return [last for last in TRIBES if hand.get(last) and walk(meeples, path, _order(hand, last, path))["count"] >= 2]
+def can_drop(meeples: list[dict], path: list[int], dropped: list[str], tribe: str) -> bool:
+    """Whether ``tribe`` may be the next meeple dropped along a whole path after ``dropped``
+    (§4): it is still in hand, and the drops can still end legally — the last meeple landing
+    where one of its colour stands, on the end tile as it was or dropped there at an earlier
+    pass (which takes a second of that colour in hand)."""
+    left = Counter(hand_of(meeples, path[0])) - Counter(dropped)
+    if not left[tribe]:
+        return False
+    dropped, left = dropped + [tribe], left - Counter([tribe])
+    steps, end = len(path) - 1, path[-1]
+    if len(dropped) == steps:
+        return walk(meeples, path, dropped)["count"] >= 2
+    stood = meeples[end] if end != path[0] else {}
+    later = any(path[i + 1] == end for i in range(len(dropped), steps - 1))   # passes still to drop on
+    for last, n in left.items():
+        earlier = sum(1 for i, t in enumerate(dropped) if t == last and path[i + 1] == end)
+        if stood.get(last) or earlier or (later and n >= 2):
+            return True
+    return False
 
 
-def _order(hand: dict[str, int], last: str, path: list[int]) -> list[str]:
-    """The drops the app proposes: tribe by tribe, ``last`` at the end; when the path comes back
-    to its end tile, one of ``last`` is dropped there at the first pass, so the end holds it."""
-    rest = [t for t in TRIBES for _ in range(hand.get(t, 0) - (t == last))]
-    passes = [i for i, tile in enumerate(path[1:-1]) if tile == path[-1]]
-    if passes and last in rest:
-        rest.remove(last)
-        rest.insert(passes[0], last)
-    return rest + [last]
+def droppable(meeples: list[dict], path: list[int], dropped: list[str]) -> list[str]:
+    """The tribes the next meeple along a whole path may be (§4), in the order of TRIBES."""
+    return [t for t in TRIBES if can_drop(meeples, path, dropped, t)]
 
 
-def drop_options(meeples: list[dict], path: list[int], last: str | None = None) -> tuple[list[str] | None, bool]:
-    """For a whole path (one step per meeple picked up): the drops the app proposes (ending
-    with ``last`` when that is legal), or None when no order is legal, and whether that order
-    is the only legal one (§4: the player orders the drops)."""
-    lasts = last_tribes(meeples, path)
-    if not lasts:
-        return None, False
-    chosen = last if last in lasts else lasts[0]
-    drops = _order(hand_of(meeples, path[0]), chosen, path)
-    return drops, len(lasts) == 1 and len(set(drops[:-1])) <= 1
+def forced(meeples: list[dict], path: list[int], dropped: list[str]) -> list[str]:
+    """``dropped`` followed by every drop the rules leave no choice for (one tribe left that
+    can end legally): what the table tapped, completed only where nothing else was possible."""
+    out = list(dropped)
+    while len(out) < len(path) - 1 and len(nexts := droppable(meeples, path, out)) == 1:
+        out.append(nexts[0])
+    return out
+
+
+def typed_drops(form, steps: int) -> list[str]:
+    """The meeples a form says were tapped, in the order dropped: its ``drops`` so far, the
+    ``drop`` just tapped added, ``undrop`` taking the last back."""
+    form = form or {}
+    words = [w for w in (form.get("drops") or "").split(".") if w][:steps]
+    if form.get("drop"):
+        words.append(form["drop"])
+    if form.get("undrop") and words:
+        words.pop()
+    return words
+
+
+def tapped_drops(meeples: list[dict], path: list[int], words: list[str]) -> list[str]:
+    """``words`` as far as each is a meeple the rules allow next (§4), after the drops that
+    left no choice: a stale form's taps are cut short there."""
+    kept: list[str] = []
+    for word in words:
+        before, _ = dropped(meeples, path, kept)
+        if word not in TRIBES or len(before) == len(path) - 1 or not can_drop(meeples, path, before, word):
+            break
+        kept.append(word)
+    return kept
+
+
+def dropped(meeples, path: list[int], tapped: list[str]) -> tuple[list[str], set[int]]:
+    """The drops along the path the taps say, each tap after the drops the rules left no choice
+    for, and those after the last tap too; with the steps that were tapped."""
+    out: list[str] = []
+    at = set()
+    for tribe in tapped:
+        out = forced(meeples, path, out)
+        at.add(len(out))
+        out.append(tribe)
+    return forced(meeples, path, out), at
 
 
 def blue_around(board: list[dict], tile: int) -> int:
@@ -276,7 +320,7 @@ def can_end(meeples: list[dict], path: list[int]) -> bool:
     if left < 0 or not hand:
         return False
     if not left:
-        return len(last_tribes(meeples, path)) > 0
+        return bool(droppable(meeples, path, []))
     places = {(path[-1], path[-2] if len(path) > 1 else None)}
     for _ in range(left):
         places = {(n, here) for here, before in places for n in neighbours(here, diagonal=False) if n != before}

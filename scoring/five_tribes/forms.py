@@ -10,9 +10,9 @@ from __future__ import annotations
 import secrets
 
 from scoring.base import Move, text
-from scoring.five_tribes.data import (CARD_KINDS, CELLS, DJINNS, GOODS, MEEPLES_PER_TILE, PAYMENT_LABELS,
+from scoring.five_tribes.data import (CARD_KINDS, CELLS, COLOURS, DJINNS, GOODS, MEEPLES_PER_TILE, PAYMENT_LABELS,
                                       PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES, card_label, deal,
-                                      distance, drop_options, hand_of, rule, walk)
+                                      distance, dropped, hand_of, rule, tapped_drops, typed_drops, walk)
 from scoring.forms import fail, form_choice, form_int, form_list, player_name
 from scoring.i18n import joined
 from scoring.i18n import msg, msgp
@@ -58,8 +58,9 @@ def _cards(form, names) -> list[str]:
 
 
 def parse_form(state: dict, form) -> tuple[str, dict]:
-    # The last tap of a path on the board submits the move itself (its button names only the path).
-    action = form.get("action") or ("meeples-moved" if form.get("tap") else "")
+    # The last tap of a path on the board, or of the meeples dropped along it, submits the move
+    # itself when nothing is left to choose (its button names only the tile or the meeple).
+    action = form.get("action") or ("meeples-moved" if form.get("tap") or form.get("drop") else "")
     parser = PARSERS.get(action)
     if parser is None:
         fail(msg("Unknown action."))
@@ -126,15 +127,25 @@ def _move(state, form):
 
 
 def _drops(form, meeples, indexes) -> list[str]:
-    """The tribe dropped on each step: the per-step choices, or the order the app proposes."""
+    """The tribe dropped on each step, in the order the table tapped the meeples (``drops``
+    and the ``drop`` just tapped), completed only where the rules leave no choice; a form of
+    an earlier version names each step (``drop_1``…). The app proposes no order (§4)."""
     steps = len(indexes) - 1
     chosen = [form.get(f"drop_{i}") for i in range(1, steps + 1)]
     if any(chosen):
         return [_choice(form, f"drop_{i}", TRIBES, label=msg("Step %(i)s", i=i)) for i in range(1, steps + 1)]
     if sum(hand_of(meeples, indexes[0]).values()) != steps:
         return []   # the path is as long as the hand or check says why not
-    proposed, _ = drop_options(meeples, indexes, form.get("last"))
-    return proposed or []
+    typed = typed_drops(form, steps)
+    tapped = tapped_drops(meeples, indexes, typed)
+    if tapped != typed:
+        fail(msg("The meeples cannot have been dropped in that order: after %(before)s, no legal move drops %(tribe)s next.",
+                 before=joined(", ", [COLOURS[t] for t in tapped]) if tapped else msg("picking them up"),
+                 tribe=COLOURS.get(typed[len(tapped)], "?")), rule(4))
+    drops, _ = dropped(meeples, indexes, tapped)
+    if len(drops) < steps:
+        fail(msg("Tap the meeples in the order they were dropped: %(left)s still to tap.", left=steps - len(drops)), rule(4))
+    return drops
 
 
 def _kills(state, form, data) -> dict:

@@ -3,14 +3,15 @@ the choices the phone form offers next (only legal ones) and the board's labels.
 """
 from __future__ import annotations
 
+from collections import Counter
 from functools import partial
 
 from scoring.base import Move
-from scoring.five_tribes.check import cards_left, djinns_left, drop_problems, in_bag
+from scoring.five_tribes.check import cards_left, djinns_left, in_bag
 from scoring.five_tribes.data import (BID_COSTS, CARD_KINDS, CELLS, COLOURS, DJINNS, FAKIRS, GOODS,
                                       PAYMENT_LABELS, PAYMENTS, TILE_INDEX, TILE_NAMES, TILES, TRIBES,
-                                      blue_around, can_end, card_label, distance, drop_options, hand_of,
-                                      in_reach, indexed, last_tribes, neighbours, some_move_exists, tile_name,
+                                      blue_around, can_end, card_label, distance, droppable, dropped, forced,
+                                      hand_of, in_reach, indexed, neighbours, some_move_exists, tapped_drops, tile_name, typed_drops,
                                       walk)
 from scoring.five_tribes.score import holdings_all
 from scoring.i18n import msg
@@ -35,7 +36,7 @@ def view(state: dict, players: list[dict], options: dict | None = None, last: Mo
     out = {"kind": phase, "sheet_seats": [s for s in range(state["n"]) if state["sheets"][s] is None],
            "prefill": holdings_all(state) if state["board"] is not None else None, "sheet": SHEET, "ref": REF,
            "cells": _cells(state, last_path(last)) if state["board"] is not None else [], "tracked": state.get("meeples") is not None,
-           "tribes": TRIBE_CHOICES, "colours": COLOURS}
+           "tribes": TRIBE_CHOICES, "colours": COLOURS, "tile_key": _tile_key(state["board"])}
     if state["over"]:
         out["kind"] = "over"
     elif any(state["sheets"]):
@@ -50,6 +51,12 @@ def view(state: dict, players: list[dict], options: dict | None = None, last: Mo
     elif phase == "refill":
         out |= _refill(state)
     return out
+
+
+def _tile_key(board) -> list[dict]:
+    """The codes the board's tiles show, each with its kind's name: the kinds laid, in §1's order."""
+    laid = {c["type"] for c in board or []}
+    return [k for k in TILE_KINDS if k["id"] in laid]
 
 
 def _bid(state) -> dict:
@@ -189,10 +196,12 @@ def _cells(state, path: list[int]) -> list[dict]:
 
 def draft(state: dict, raw_path: str | None, last: str | None = None, typed=None) -> dict:
     """A move being tapped (the path so far travels in the page's address, so it works without
-    a script): the tiles that may be tapped next, and once the path is whole what the move
-    does and what is left to choose (§4, §13) — for the order of drops the form holds
-    (``typed``'s ``drop_1``…, as the player set it) when it is one of the hand's orders, else
-    for the order the app proposes."""
+    a script): the tiles that may be tapped next; once the path is whole, the meeples dropped
+    along it as the table taps them one by one (``typed``: the form's ``drops`` so far, a
+    tapped ``drop`` added or ``undrop`` taking the last back), completed only where the rules
+    leave no choice — the app proposes no order of its own (§4) — and, once every drop is
+    known, what the move does and what is left to choose (§4, §13). ``last`` is no longer
+    read (pages of earlier versions asked which colour was taken)."""
     meeples = state["meeples"]
     path, refused = _tapped(meeples, raw_path or "")
     out = {"path": [TILE_NAMES[t] for t in path], "query": ".".join(TILE_NAMES[t] for t in path),
@@ -208,19 +217,27 @@ def draft(state: dict, raw_path: str | None, last: str | None = None, typed=None
         taps = [n for n in _next_steps(path) if can_end(meeples, path + [n])]
         return out | {"taps": [TILE_NAMES[n] for n in taps],
                       "finals": {TILE_NAMES[n]: _final(state, path + [n]) for n in taps} if left == 1 else {}}
-    drops, only = drop_options(meeples, path, last)
-    drops = _typed_drops(typed, hand, len(path) - 1) or drops
-    refused = drops and drop_problems(meeples, path, drops, hand)
-    return out | {"taps": [], "drops": drops, "only": only, "lasts": last_tribes(meeples, path),
-                  "order_refused": refused and refused[0].text,
-                  "outcome": None if refused else _outcome(state, path, drops)}
+    tapped = tapped_drops(meeples, path, typed_drops(typed, len(path) - 1))
+    drops, at = dropped(meeples, path, tapped)
+    out |= {"taps": [], "tapped": ".".join(tapped), "undo": ".".join(tapped[:-1]) if tapped else None,
+            "sequence": [{"tile": TILE_NAMES[tile], "tribe": drops[i] if i < len(drops) else None,
+                          "tapped": i in at, "next": i == len(drops)} for i, tile in enumerate(path[1:])]}
+    if len(drops) < len(path) - 1:
+        return out | {"drops": None, "offer": _offer(state, path, drops, hand)}
+    return out | {"drops": drops, "only": not tapped, "outcome": _outcome(state, path, drops)}
 
 
-def _typed_drops(typed, hand: dict[str, int], steps: int) -> list[str] | None:
-    """The order of drops the form holds, one of the hand's tribes a step: kept as typed, so
-    a player changing it one step at a time sees what is off until the meeples add up (§4)."""
-    chosen = [(typed or {}).get(f"drop_{i}") for i in range(1, steps + 1)]
-    return chosen if all(tribe in hand for tribe in chosen) else None
+def _offer(state, path, drops, hand) -> list[dict]:
+    """The meeples that may be dropped next, each with how many are still in hand and whether
+    its tap records the move (every drop then known, and nothing left to choose)."""
+    meeples = state["meeples"]
+    held = Counter(hand) - Counter(drops)
+    out = []
+    for tribe in droppable(meeples, path, drops):
+        whole = forced(meeples, path, drops + [tribe])
+        done = len(whole) == len(path) - 1 and not _outcome(state, path, whole)["choices"]
+        out.append({"tribe": tribe, "held": held[tribe], "records": done})
+    return out
 
 
 def _tapped(meeples, raw: str) -> tuple[list[int], str | None]:
@@ -267,10 +284,10 @@ def _next_steps(path) -> list[int]:
 
 
 def _final(state, path) -> dict | None:
-    """The last tap records the move at once when nothing is left to choose: one legal order
-    of drops, and a tribe whose action needs no choice."""
-    drops, only = drop_options(state["meeples"], path)
-    if not drops or not only:
+    """The last tap records the move at once when nothing is left to choose: the rules leave
+    one order of drops, and a tribe whose action needs no choice."""
+    drops = forced(state["meeples"], path, [])
+    if len(drops) < len(path) - 1:
         return None
     outcome = _outcome(state, path, drops)
     return {"drops": " ".join(drops)} if not outcome["choices"] else None

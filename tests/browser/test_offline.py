@@ -73,14 +73,9 @@ def test_a_move_whose_next_form_the_server_decides_leaves_that_form_plainly_wait
 
 
 def test_a_five_tribes_tile_tapped_offline_says_at_once_that_it_was_not_kept(live_server, new_phone):
-    from tests.browser.test_five_tribes import _lay_by_hand, _start
+    from tests.browser.test_five_tribes import gerdas_turn
     from tests.scoring.five_tribes.test_meeples import layout
-    page = _start(new_phone(), live_server)
-    _lay_by_hand(page, layout(A2="EEE", C1="EVB"))
-    for name in ["Peti", "Zoli", "Gerda"]:
-        expect(page.get_by_role("heading", name=f"Round 1 – bid: {name}")).to_be_visible()
-        page.get_by_role("button", name="Bid", exact=True).click()
-    expect(page.get_by_role("heading", name="Turn: Gerda")).to_be_visible()
+    page = gerdas_turn(new_phone(), live_server, layout(A2="EEE", C1="EVB"))
     page.context.set_offline(True)
     page.get_by_test_id("ft-tile-A2").click()                    # fetches the board with its path
     expect(page.get_by_test_id("tap-needs-connection")).to_contain_text("Offline: this tap needs the connection")
@@ -89,3 +84,22 @@ def test_a_five_tribes_tile_tapped_offline_says_at_once_that_it_was_not_kept(liv
     page.context.set_offline(False)
     page.get_by_test_id("ft-tile-A2").click()                    # back online, the same tap works
     expect(page.get_by_test_id("ft-tile-A1")).to_have_class(re.compile(r"\btap\b"))
+
+
+def test_a_five_tribes_meeple_tapped_offline_says_at_once_that_it_was_not_kept(live_server, new_phone):
+    """A meeple tapped in the order dropped draws the form again (POST /form): offline that is
+    no move to queue (sent later it would record nothing), so it says at once it needs the
+    connection, as a tile does."""
+    from tests.browser.test_five_tribes import gerdas_turn
+    from tests.scoring.five_tribes.test_meeples import BOARD
+    page = gerdas_turn(new_phone(), live_server, BOARD)
+    for tile in ("B1", "C1", "D1", "E1"):                         # B1 (M B A) → C1 → D1 → E1
+        page.get_by_test_id(f"ft-tile-{tile}").click()
+        expect(page.locator(f"[data-testid=ft-tile-{tile}].drafted")).to_have_count(1)
+    page.context.set_offline(True)
+    page.get_by_test_id("ft-drop-builder").click()
+    expect(page.get_by_test_id("tap-needs-connection")).to_contain_text("Offline: this tap needs the connection")
+    expect(page.get_by_test_id("pending")).to_be_hidden()        # nothing pretends to wait
+    page.context.set_offline(False)
+    page.get_by_test_id("ft-drop-builder").click()               # back online, the same tap works
+    expect(page.get_by_test_id("ft-sequence")).to_contain_text("C1: blue")

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from app import create_app
 from scoring import GAMES
+from tests.browser.test_five_tribes import DROPPED, tap_meeple
 from tests.conftest import api, sit
 from tests.web import as_a_browser
 from tests.web.test_label_is_record import EXAMPLES, Harness, _example, capturing
@@ -97,10 +98,23 @@ def _make(page, doc, choice) -> None:
 
 
 def _tap_path(page, data) -> None:
-    """Five Tribes: the path's tiles tapped on the board up to its last (its tile or Record)."""
+    """Five Tribes: the path's tiles tapped on the board, then the meeples in the order they
+    were dropped, up to the tap that records the move (a tile's, a meeple's or Record, which
+    the page's choices then hold)."""
     for tile in data["path"][:-1]:
         page.get_by_test_id(f"ft-tile-{tile}").click()
         expect(page.locator(f"[data-testid=ft-tile-{tile}].drafted")).to_have_count(1)
+    last = page.get_by_test_id(f"ft-tile-{data['path'][-1]}")
+    if last.evaluate("el => el.tagName") == "BUTTON":
+        return                                   # the rules leave no order: its tap records the move
+    last.click()
+    expect(page.get_by_test_id("ft-sequence")).to_be_visible()
+    while page.locator("button.ft-drop").count():
+        tribe = data["drops"][page.locator(DROPPED).count()]
+        meeple = page.get_by_test_id(f"ft-drop-{tribe}")
+        if meeple.get_attribute("formaction") is None:
+            return                               # its tap records the move
+        tap_meeple(page, meeple)
 
 
 def replay_on_phones(base, new_phone, solver, game, limit=None) -> dict:

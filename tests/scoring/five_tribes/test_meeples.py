@@ -290,12 +290,38 @@ def test_the_board_offers_only_legal_taps_and_lists_the_assassins_victims():
     assert "B1" not in d["taps"]                                            # never straight back
     assert draft("B1.C3")["path"] == ["B1"]                                 # an illegal tap in the address is dropped
     d = draft("B1.C1.D1.E1")                                               # E1 holds A A M: two tribes may be last
-    assert d["lasts"] == ["merchant", "assassin"] and d["outcome"]["tribe"] == "merchant"
-    o = draft("B1.C1.D1.E1", "assassin")["outcome"]                       # M, B on the way, A last
+    assert d["drops"] is None and "outcome" not in d                       # no order proposed
+    assert [o["tribe"] for o in d["offer"]] == ["merchant", "builder", "assassin"]
+    assert [s["tribe"] for s in d["sequence"]] == [None, None, None] and d["sequence"][0]["next"]
+    o = draft("B1.C1.D1.E1", None, {"drop": "merchant"})["outcome"]       # M tapped; then B, A: no other choice
+    assert (o["tribe"], o["count"], o["tile"]) == ("assassin", 3, "E1")
     assert (o["tribe"], o["count"], o["tile"]) == ("assassin", 3, "E1")
     victims = {v["value"]: v["fakirs"] for v in o["victims"]}
     assert victims["tile:E1:merchant"] == 0 and victims["tile:D1:elder"] == 0
     assert "tile:F5:elder" not in victims                                   # 5 steps away, reach 3, no fakirs
+
+
+def test_a_meeple_is_offered_next_exactly_when_some_order_of_the_rest_ends_legally():
+    """§4: the drops offered one by one are exactly the prefixes of the legal orders (every
+    order tried, on random boards and paths, the loop back to the end tile included)."""
+    import itertools
+    import random
+    from scoring.five_tribes.data import CELLS, TRIBES, can_drop, hand_of, neighbours, walk
+    rng, tried = random.Random(39), 0
+    while tried < 300:
+        meeples = [{t: rng.randint(0, 1) for t in TRIBES if rng.random() < .4} for _ in range(CELLS)]
+        path = [rng.randrange(CELLS)]
+        hand = hand_of(meeples, path[0])
+        if not 2 <= sum(hand.values()) <= 5:
+            continue
+        for _ in range(sum(hand.values())):
+            path.append(rng.choice([n for n in neighbours(path[-1], diagonal=False) if len(path) < 2 or n != path[-2]]))
+        orders = set(itertools.permutations([t for t, n in hand.items() for _ in range(n)]))
+        legal = {o for o in orders if walk(meeples, path, list(o))["count"] >= 2}
+        for order in orders:
+            for i, tribe in enumerate(order):
+                assert can_drop(meeples, path, list(order[:i]), tribe) == any(o[:i + 1] == order[:i + 1] for o in legal)
+        tried += 1
 
 
 def test_the_turn_offers_no_legal_move_only_when_the_app_finds_none():

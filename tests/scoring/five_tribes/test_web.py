@@ -190,6 +190,27 @@ def _dealt_and_bid(client, db):
     return game_id
 
 
+DROP = re.compile(r'name="drop" value="(\w+)"')
+RECORDS = re.compile(r'name="drop" value="(\w+)" data-testid')   # a meeple whose tap records the move
+
+
+def _tap_the_drops(client, db, game_id, page, path):
+    """The meeples tapped in the order dropped, the first offered each time, each tap drawing
+    the form again (POST /form, as without a script) until one records the move or the
+    outcome asks for what is left; the taps made."""
+    drops, taps = [], 0
+    while True:
+        if (records := RECORDS.findall(page)):
+            return _csrf_post(client, db, game_id, page, path=path, drops=".".join(drops), drop=records[0]), taps + 1
+        offered = DROP.findall(page)
+        if not offered:
+            return _csrf_post(client, db, game_id, page, action="meeples-moved", path=path, drops=".".join(drops)), taps + 1
+        drops.append(offered[0])
+        page = client.post(f"/games/{game_id}/form", data={"csrf_token": csrf_of(page), "path": path,
+                                                            "drops": ".".join(drops[:-1]), "drop": drops[-1]}).get_data(as_text=True)
+        taps += 1
+
+
 def test_the_app_deals_and_a_move_is_tapped_tile_by_tile(phone):
     client, db = phone
     game_id = _dealt_and_bid(client, db)
@@ -204,14 +225,18 @@ def test_the_app_deals_and_a_move_is_tapped_tile_by_tile(phone):
             taps += 1
             break
         links = TAP.findall(page)
-        assert links, "a path begun on an offered tile can always be finished"
+        if not links:                                 # the path is whole: the meeples, in the order dropped
+            r, dropping = _tap_the_drops(client, db, game_id, page, path)
+            taps += dropping
+            break
         path = f"{path}.{links[0]}" if path else links[0]
         taps += 1
-    assert r.status_code == 303
+    assert r.status_code == 303, r.get_data(as_text=True)[:800]
     moved = store.read_events(db, game_id)[-1]
-    assert moved.type == "meeples-moved" and moved.data["path"] == finals[0][1].split(".")
+    assert moved.type == "meeples-moved" and ".".join(moved.data["path"]) in (path, finals and finals[0][1])
     assert {"tile", "tribe", "count", "emptied", "drops"} <= set(moved.data)
-    assert taps == len(moved.data["path"])           # one tap a tile, the start included
+    # one tap a tile, the start included, and one a meeple the rules left a choice for
+    assert len(moved.data["path"]) <= taps <= 2 * len(moved.data["path"])
     assert load(db, game_id).game["next"]["moved"]
 
 
@@ -273,19 +298,30 @@ def _meeples_laid_and_bid(client, db):
     return game_id
 
 
+def _redraw(client, game_id, page, **fields):
+    return client.post(f"/games/{game_id}/form", data={"csrf_token": csrf_of(page), **fields}).get_data(as_text=True)
+
+
 def test_a_move_with_choices_asks_only_what_the_rules_leave_open(phone):
     client, db = phone
     game_id = _meeples_laid_and_bid(client, db)
     # B1 (M B A) → C1 → D1 → E1 (A A M): the last meeple may be the merchant or the assassin
     page = client.get(f"/games/{game_id}?path=B1.C1.D1").get_data(as_text=True)
     assert not FINAL.search(page) and 'data-testid="ft-tile-E1"' in page     # a choice is left: no record on tap
-    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1&last=assassin").get_data(as_text=True)
-    assert "Which colour do you take?" in page or "Melyik színt veszed fel?" in page
+    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1").get_data(as_text=True)
+    assert sorted(DROP.findall(page)) == ["assassin", "builder", "merchant"]  # each can start a legal order
+    assert 'name="victim"' not in page and 'data-testid="ft-record-move"' not in page   # no order proposed
+    # the merchant on C1: then only the builder on D1 lets the last (the assassin) stand on E1
+    page = _redraw(client, game_id, page, path="B1.C1.D1.E1", drop="merchant")
+    assert re.findall(r'<li data-tribe="(\w*)"', page) == ["merchant", "builder", "assassin"]
+    assert "no other choice" in page or "nincs más lehetőség" in page
     assert 'value="tile:D1:elder"' in page and 'name="victim"' in page
-    r = _csrf_post(client, db, game_id, page, action="meeples-moved", path="B1.C1.D1.E1", last="assassin",
+    assert 'name="drops" value="merchant"' in page
+    r = _csrf_post(client, db, game_id, page, action="meeples-moved", path="B1.C1.D1.E1", drops="merchant",
                    victim="tile:D1:elder")
     assert r.status_code == 303, r.get_data(as_text=True)[:500]
     moved = store.read_events(db, game_id)[-1].data
+    assert moved["drops"] == ["merchant", "builder", "assassin"]
     assert moved["tribe"] == "assassin" and moved["count"] == 3 and moved["victims"] == [{"tile": "D1", "tribe": "elder"}]
     assert load(db, game_id).game["meeples"][3] == {"elder": 1, "builder": 2}   # D1: E E B + B dropped, an elder killed
     page = client.get(f"/games/{game_id}").get_data(as_text=True)         # the path, numbered on the board
@@ -304,33 +340,51 @@ def test_buying_with_no_card_chosen_says_so_in_the_players_words_not_the_schemas
     assert "lapot" in problem.hu and problem.rule == rule(5)
 
 
-def test_the_victims_offered_are_those_of_the_drop_order_chosen_without_a_script(phone):
-    """Issue 34 item 3: B1 (M B A) → C1 → D1 → E1, the assassin last. The app proposes the merchant
-    on C1 and the builder on D1; the table dropped them the other way round, so D1 holds a merchant
-    to kill — the victims followed the proposed order and never offered it. The form is drawn again
-    for the order chosen (its button posts the form, no script needed) and records that victim."""
+def test_the_victims_offered_are_those_of_the_drop_order_tapped_without_a_script(phone):
+    """Issue 34 item 3, issue 39 item 3: B1 (M B A) → C1 → D1 → E1, the table dropped the builder
+    on C1 first, so D1 holds a merchant to kill. The app proposes no order: the meeples are
+    tapped as dropped (each tap posts the form, no script needed), the rest left no choice, and
+    the victims offered are those of that order."""
     client, db = phone
     game_id = _meeples_laid_and_bid(client, db)
-    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1&last=assassin").get_data(as_text=True)
-    assert 'value="tile:D1:merchant"' not in page and 'data-testid="ft-drops-show"' in page
-    order = {"path": "B1.C1.D1.E1", "last": "assassin", "drop_1": "builder", "drop_2": "merchant", "drop_3": "assassin"}
+    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1").get_data(as_text=True)
+    assert 'value="tile:D1:merchant"' not in page
     before = load(db, game_id).seq
-    redrawn = client.post(f"/games/{game_id}/form", data={"csrf_token": csrf_of(page), **order})
-    page = redrawn.get_data(as_text=True)
-    assert redrawn.status_code == 200 and 'value="tile:D1:merchant"' in page
-    assert re.search(r'<select name="drop_1"[^>]*>.*?<option value="builder" selected', page, re.S)
+    page = _redraw(client, game_id, page, path="B1.C1.D1.E1", drop="builder")
+    assert 'value="tile:D1:merchant"' not in page and sorted(DROP.findall(page)) == ["assassin", "merchant"]
+    page = _redraw(client, game_id, page, path="B1.C1.D1.E1", drops="builder", drop="merchant")
+    assert 'value="tile:D1:merchant"' in page and 'name="drops" value="builder.merchant"' in page
+    undone = _redraw(client, game_id, page, path="B1.C1.D1.E1", drops="builder.merchant", undrop="1")
+    assert 'name="drops" value="builder"' in undone and 'value="tile:D1:merchant"' not in undone   # ↶ the last tap
     assert load(db, game_id).seq == before                     # drawing the form again records nothing
-    r = _csrf_post(client, db, game_id, page, action="meeples-moved", victim="tile:D1:merchant", **order)
+    r = _csrf_post(client, db, game_id, page, action="meeples-moved", path="B1.C1.D1.E1", drops="builder.merchant",
+                   victim="tile:D1:merchant")
     assert r.status_code == 303, r.get_data(as_text=True)[:500]
     moved = store.read_events(db, game_id)[-1].data
     assert moved["drops"] == ["builder", "merchant", "assassin"] and moved["victims"] == [{"tile": "D1", "tribe": "merchant"}]
 
 
-def test_an_order_of_drops_that_cannot_end_says_why_instead_of_a_move(phone):
+def test_an_order_of_drops_that_cannot_end_is_not_offered_and_refused_when_sent(phone):
     client, db = phone
     game_id = _meeples_laid_and_bid(client, db)
-    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1&last=assassin").get_data(as_text=True)
-    order = {"path": "B1.C1.D1.E1", "drop_1": "assassin", "drop_2": "merchant", "drop_3": "builder"}  # no builder on E1
-    page = client.post(f"/games/{game_id}/form", data={"csrf_token": csrf_of(page), **order}).get_data(as_text=True)
-    assert 'data-testid="ft-order-refused"' in page and 'data-testid="ft-victims"' not in page
-    assert 'data-testid="ft-record-move"' in page              # recording it is refused with the same reason
+    page = client.get(f"/games/{game_id}?path=B1.C1.D1.E1").get_data(as_text=True)
+    # the assassin on C1 first: the merchant next would leave the builder last, and no builder stands on E1
+    page = _redraw(client, game_id, page, path="B1.C1.D1.E1", drop="assassin")
+    assert DROP.findall(page) == [] and 'data-testid="ft-outcome"' in page     # builder, then merchant: no other choice
+    before = load(db, game_id).seq
+    r = _csrf_post(client, db, game_id, page, action="meeples-moved", path="B1.C1.D1.E1", drops="assassin.merchant")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422 and "/rules/five-tribes#s4" in body and load(db, game_id).seq == before
+    r = _csrf_post(client, db, game_id, page, action="meeples-moved", path="B1.C1.D1.E1")   # nothing tapped
+    assert r.status_code == 422 and load(db, game_id).seq == before
+
+
+def test_the_board_has_a_key_to_its_tile_codes_in_the_pages_language(phone):
+    client, db = phone
+    game_id = _dealt_and_bid(client, db)
+    for lang, key in (("hu", "<b>NP</b> = Nagy piac"), ("en", "<b>LM</b> = Large market"), ("de", "<b>GM</b> = ")):
+        client.get(f"/lang/{lang}")
+        page = client.get(f"/games/{game_id}").get_data(as_text=True)
+        legend = re.search(r'data-testid="ft-tile-key">(.*?)</p>', page, re.S).group(1)
+        assert key in legend, (lang, legend)
+        assert legend.count("<b>") == 8                        # every kind of tile the board holds
