@@ -115,14 +115,17 @@ test-slow: setup $(VENV)/.test-installed chromium postgresql gettext
 
 # `make bench BASE=<commit or tag>`: that commit's code and today's, measured by turns in one run
 # on this machine, each figure as new ÷ base with both values and the load (bench/compare.py;
-# default BASE: the last commit before HEAD that changed docs/performance.md's figures). The
-# base gets a worktree and venv of its own under instance/bench-base/, kept for the next run.
+# default BASE: the previous release, 6421a71; default PARTS: issue 38's items 2–5 — a tap's
+# append and answer, history pages cold, sustained appends, other tables during imports).
+# The base gets a worktree and venv of its own under instance/bench-base/, kept for the next
+# run. BENCH_ARGS: more of bench.compare's options (`--quick --sizes 10,30`: a smoke run).
 # `make bench-alone` runs every part of today's code once, without a base.
-BASE ?=
-PARTS ?= sizes,real,max,history,imports
+BASE ?= 6421a71
+PARTS ?= taps,history,max,imports
 ROUNDS ?= 2
+BENCH_ARGS ?=
 bench: setup $(VENV)/.test-installed postgresql
-	$(PY) -m bench.compare $(if $(BASE),--base $(BASE)) --parts $(PARTS) --rounds $(ROUNDS)
+	$(PY) -m bench.compare $(if $(BASE),--base $(BASE)) --parts $(PARTS) --rounds $(ROUNDS) $(BENCH_ARGS)
 
 bench-alone: setup $(VENV)/.test-installed postgresql
 	$(PY) -m bench.run

@@ -8,7 +8,7 @@ alternating which goes first (base, new, new, base, …), so both see the same m
 shared machine; a figure is the median over the rounds, and the ratios of the rounds, each
 pair side by side in time, show how much the machine moved it.
 
-    python -m bench.compare [--base <commit>] [--parts sizes,real,max,history,imports]
+    python -m bench.compare [--base <commit>] [--parts taps,history,max,imports]
                             [--rounds 2] [--quick] [--out bench/results/compare.md]
 """
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -25,7 +26,7 @@ from bench.common import ROOT
 from bench.figures import figures, issue_targets
 from bench.run import PARTS as ALL_PARTS
 
-PARTS = ("sizes", "real", "max", "history", "imports")
+PARTS = ("taps", "history", "max", "imports")  # issue 38's items 2–5
 SIZES = "100,1000"  # two sizes: a move's answer should weigh the same at both
 # Lines of docs/performance.md holding a measured figure: what "changed the figures" means.
 FIGURE_LINE = r"[0-9] ?(ms|×|/s)"
@@ -132,16 +133,46 @@ def compare(trees: dict[str, str], parts: list[str], rounds: int, extra: list[st
         for n in range(rounds):
             for side in ("base", "new") if n % 2 == 0 else ("new", "base"):
                 report["loads"].append(os.getloadavg())
+                report.setdefault("part_loads", {}).setdefault(part, []).append(report["loads"][-1][0])
                 log(f"compare: {part}, round {n + 1} of {rounds}, {side} (load {report['loads'][-1][0]:.1f})")
-                args = extra + (["--sizes", sizes] if part == "sizes" else [])
-                results = run_part(trees[side], part, args, os.path.join(work, f"{part}-{n + 1}-{side}"))
+                args = extra + (["--sizes", sizes] if part in ("sizes", "taps") else [])
+                ran = stand_in(trees[side], part)
+                if ran is None:  # this tree's benchmark has no such part: "n/a" on its side
+                    report["runs"][part][side].append(None)
+                    report.setdefault("absent", []).append(f"{part} ({side})")
+                    continue
+                results = run_part(trees[side], ran, args, os.path.join(work, f"{part}-{n + 1}-{side}"))
                 if results is None:
                     report["failures"].append(f"{part} round {n + 1} {side}")
+                elif ran != part:
+                    results[part] = results.get(ran)
                 report["runs"][part][side].append(results)
     report["loads"].append(os.getloadavg())
     report["finished"] = _now()
     report["figures"] = combine(report)
     return report
+
+
+# The headings of issue 38's parts in the report (docs/performance.md's tables)
+TITLES = {"taps": "Item 2: a tap's append and answer (taps)", "history": "Item 3: history pages (history)",
+          "max": "Item 4: sustained appends (max)", "imports": "Item 5: other tables during imports (imports)"}
+# A part an older benchmark lacks, and the part of it whose results hold the same figures.
+STAND_INS = {"taps": "sizes"}
+
+
+def parts_of(tree: str) -> set[str]:
+    """The parts ``bench.run`` of ``tree`` runs unless skipped: every ``"<part>" not in skip``
+    of its run.py (an older one has no list of its parts)."""
+    with open(os.path.join(tree, "bench", "run.py"), encoding="utf-8") as f:
+        return set(re.findall(r'"(\w+)" not in skip', f.read()))
+
+
+def stand_in(tree: str, part: str) -> str | None:
+    """The part to run in ``tree`` for ``part``: itself, its stand-in, or None (not there)."""
+    have = parts_of(tree)
+    if part in have:
+        return part
+    return STAND_INS[part] if STAND_INS.get(part) in have else None
 
 
 def run_part(tree: str, part: str, args: list[str], stem: str) -> dict | None:
@@ -192,7 +223,7 @@ def combine(report: dict) -> dict:
 
 def _num(value) -> str:
     if value is None:
-        return "–"
+        return "n/a"
     if float(value).is_integer() and abs(value) < 100:
         return f"{value:.0f}"
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.2f}" if abs(value) < 10 else f"{value:,.1f}"
@@ -215,14 +246,20 @@ def render(report: dict) -> str:
            "its rounds, *rounds* gives new ÷ base of each pair run back to back. "
            f"Arguments: {' '.join(report['args']) or '(full size)'}; sizes part at {report['sizes']} events. "
            "Absolute values are this machine's at this load; the ratios are the comparison.", ""]
+    if report.get("absent"):
+        out += ["**Parts a tree's benchmark does not have** (n/a on its side): "
+                + ", ".join(dict.fromkeys(report["absent"])), ""]
     if report["failures"]:
         out += ["**Failed runs** (their output is in bench/results/runs-*): " + ", ".join(report["failures"]), ""]
     for part, rows in report["figures"].items():
-        out += [f"#### {part}", "", "| figure | base | new | new ÷ base | rounds | better |", "|---|---|---|---|---|---|"]
+        loads = report.get("part_loads", {}).get(part) or [0.0]
+        load = f"{min(loads):.1f}–{max(loads):.1f}"
+        out += [f"#### {TITLES.get(part, part)}", "",
+                "| figure | base | new | new ÷ base | rounds | better | load (1 min) |", "|---|---|---|---|---|---|---|"]
         for name, r in rows.items():
-            ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}×"
+            ratio = "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}×"
             rounds = ", ".join(f"{x:.2f}" for x in r["round_ratios"]) or "–"
-            out.append(f"| {name} | {_num(r['base'])} | {_num(r['new'])} | {ratio} | {rounds} | {r['better']} |")
+            out.append(f"| {name} | {_num(r['base'])} | {_num(r['new'])} | {ratio} | {rounds} | {r['better']} | {load} |")
         out.append("")
     targets = issue_targets(report["figures"])
     if targets:

@@ -40,6 +40,11 @@ import sys, time
 sys.path.insert(0, {root!r})
 from bench.common import make_app
 app = make_app({path!r})
+try:  # what a server worker does before it serves (gunicorn.conf.py), where the code has it
+    from app import compile_templates
+    compile_templates(app)
+except ImportError:
+    pass
 client = app.test_client()
 start, cpu = time.perf_counter(), time.process_time()
 response = client.get({url!r})

@@ -18,7 +18,7 @@ import time
 from bench import wal_pages
 from bench.common import kinds
 
-FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "big_appends": 20,
+FULL = {"sizes": [100, 1000, 10000], "taps_sizes": [100, 1000], "appends": 40, "states": 20, "big": 5000, "big_appends": 20,
         "big_states": 10, "load_tables": 200,
         "load_phones": 5, "load_seconds": 60, "load_move_every": 15.0, "max_seconds": 20, "max_clients": 16,
         "wal_appends": 300, "history_sizes": [1000, 10000], "live_tables": 400, "live_phones": 5,
@@ -30,7 +30,7 @@ FULL = {"sizes": [100, 1000, 10000], "appends": 40, "states": 20, "big": 5000, "
         "photo_samples": 6, "photo_size": (4032, 3024),
         "import_tables": 20, "import_game": 10000, "import_plays": 10000, "import_every": 0.5, "import_quiet": 10,
         "upload_tables": 20, "upload_photos": 8, "upload_every": 0.5, "upload_quiet": 10}
-QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
+QUICK = {"sizes": [30], "taps_sizes": [10, 30], "appends": 3, "states": 3, "load_tables": 3, "load_phones": 2,
          "load_seconds": 2, "load_move_every": 0.5, "max_seconds": 1, "max_clients": 2,
          "wal_appends": 10, "real_taps": 3, "history_sizes": [60, 120], "live_tables": 3,
          "live_phones": 3, "live_seconds": 3, "live_idle": 2, "poll_seconds": 3, "live_move_every": 0.5,
@@ -41,7 +41,7 @@ QUICK = {"sizes": [30], "appends": 3, "states": 3, "load_tables": 3, "load_phone
          "photo_samples": 2, "photo_size": (640, 480),
          "import_tables": 2, "import_game": 40, "import_plays": 20, "import_every": 0.3, "import_quiet": 1,
          "upload_tables": 2, "upload_photos": 2, "upload_every": 0.3, "upload_quiet": 1}
-PARTS = ("sizes", "turns", "real", "load", "max", "wal", "history", "live", "slow", "stats", "photos", "imports",
+PARTS = ("sizes", "taps", "turns", "real", "load", "max", "wal", "history", "live", "slow", "stats", "photos", "imports",
          "uploads", "engines", "servers", "imports_postgres", "uploads_postgres")
 
 
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
         tune_gc()
     plan = dict(QUICK if args.quick else FULL)
     if args.sizes:
-        plan["sizes"] = [int(s) for s in args.sizes.split(",")]
+        plan["sizes"] = plan["taps_sizes"] = [int(s) for s in args.sizes.split(",")]
     if args.load_seconds:
         plan["load_seconds"] = args.load_seconds
     games = args.games.split(",") if args.games else kinds()
@@ -85,6 +85,18 @@ def _saver(path: str | None):
     return save
 
 
+def _per_size(part: str, sizes: list[int], games: list[str], measure, results: dict, log, save) -> None:
+    """``measure(kind, size)`` for every game at every size, into ``results[part]``."""
+    for kind in games:
+        for size in sizes:
+            log(f"{part}: {kind} at {size} events")
+            r = measure(kind, size)
+            results[part].append(r)
+            save(results)
+            if r["base"] != size:
+                break  # the rules end this game earlier: a bigger size is the same game
+
+
 def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, save=None) -> dict:
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     save = save or (lambda results: None)
@@ -94,16 +106,17 @@ def run(plan: dict, games: list[str], skip: set[str] = frozenset(), log=None, sa
                "history": None, "live": None, "slow": None, "stats": None}
     if "sizes" not in skip:
         from bench.sizes import measure
-        for kind in games:
-            for size in plan["sizes"]:
-                log(f"sizes: {kind} at {size} events")
-                big = size >= plan.get("big", size + 1)  # fewer samples where each costs seconds
-                appends = plan["big_appends"] if big else plan["appends"]
-                r = measure(kind, size, appends, plan["big_states"] if big else plan["states"])
-                results["sizes"].append(r)
-                save(results)
-                if r["reached"] < size + appends:
-                    break  # the rules end this game earlier: a bigger size is the same game
+
+        def grown(kind: str, size: int) -> dict:
+            big = size >= plan.get("big", size + 1)  # fewer samples where each costs seconds
+            appends = plan["big_appends"] if big else plan["appends"]
+            return measure(kind, size, appends, plan["big_states"] if big else plan["states"])
+        _per_size("sizes", plan["sizes"], games, grown, results, log, save)
+    if "taps" not in skip:
+        from bench.sizes import measure
+        results["taps"] = []
+        _per_size("taps", plan["taps_sizes"], games, lambda kind, size: measure(
+            kind, size, plan["appends"], 0, peer=False, memory=False, taps_only=True), results, log, save)
     if "turns" not in skip:
         from bench import turn_times
         results["turns"] = []

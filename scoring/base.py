@@ -184,6 +184,7 @@ TEMPLATE_HOOKS = frozenset({
     "_players.html",   # a note above the new-game form's player rows
     "_live_oob.html",  # form parts refreshed out of band on a live update
     "_form_fields.html",  # the move form inside its pushed wrapper: rendered once per move and view, shared
+    "_board_parts.html",  # a board whose view lists its `rows` by `round`: the rows a move changed, and the totals
 })
 
 

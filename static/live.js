@@ -96,6 +96,39 @@
     if (live && pushed && Number(pushed[1]) <= Number(live.dataset.seq)) evt.preventDefault();
   });
 
+  // 2b'. A move's answer may carry only the regions the move changed (web/partial.py), each
+  //     swapped by its id, the page's seq first with the seq the answer builds on: a page
+  //     that does not show that one takes none of them and asks for the whole live region.
+  //     Forms the answer does not send again take the seq the page shows when tapped.
+  var outOfStep = false;
+  function liveSeq() { var live = document.getElementById("live"); return live ? live.dataset.seq : null; }
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail.target, fragment = evt.detail.fragment;
+    var marker = fragment && fragment.firstElementChild;
+    if (target && target.id === "live-seq" && marker && marker.dataset.from !== undefined) {
+      outOfStep = marker.dataset.from !== liveSeq();
+    }
+    if (outOfStep) evt.detail.shouldSwap = false;
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var live = document.getElementById("live"), marker = document.getElementById("live-seq");
+    if (evt.target === marker && live && !outOfStep) live.dataset.seq = marker.dataset.seq;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!outOfStep) return;
+    outOfStep = false;
+    var live = document.getElementById("live");
+    if (live) htmx.trigger(live, "refresh");
+  });
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var elt = evt.detail.elt, seq = liveSeq();
+    if (seq === null || !elt) return;
+    if (elt.id === "live") evt.detail.path = evt.detail.path.replace(/([?&]seq=)\d+/, "$1" + seq);
+    else if (evt.detail.verb === "post" && elt.closest && elt.closest("form[data-follows-table]")) {
+      evt.detail.parameters.expected_seq = seq;
+    }
+  });
+
   // 2c. A tap's answer replaces the table body (outerHTML): htmx puts the new body above
   //     the old one before removing it, and the browser's scroll anchoring followed the old
   //     one down to the end of the page, the answer ("✓ #18 …") far above the screen. The
@@ -556,7 +589,8 @@
         var list = pending().filter(function (m) { return m.id !== move.id; });
         if (!response.ok) list.forEach(function (m) { m.held = true; });  // a broken chain
         keep(list);
-        if (html) htmx.swap("#table-body", html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
+        var style = response.headers.get("HX-Reswap") === "none" ? "none" : "outerHTML";  // a move's regions alone
+        if (html) htmx.swap("#table-body", html, { swapStyle: style, swapDelay: 0, settleDelay: 20 });
         keep(pending());  // the swap put a fresh form in: say again what still waits
         if (response.ok) sendPending();
       });

@@ -14,6 +14,7 @@ from events.storage.group_commit import Committer
 from events.storage.snapshots import Snapshots
 from group.plays import Plays
 from group.roster import Rosters
+from web.partial import Seen
 from web.rendered import Rendered
 
 
@@ -23,6 +24,7 @@ class Caches:
     states: States = field(default_factory=States)        # folded states and history rows
     verified: Verified = field(default_factory=Verified)  # each game's verified prefix
     rendered: Rendered = field(default_factory=Rendered)  # live regions, once per move and view
+    seen: Seen = field(default_factory=Seen)              # each view's last table, region by region
     roster: Rosters = field(default_factory=Rosters)      # the roster, folded
     plays: Plays = field(default_factory=Plays)           # the statistics' plays with their people
 

@@ -23,7 +23,7 @@ from events.storage import store
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem
 from scoring.i18n import joined, msg
-from web import address, timing
+from web import address, partial, timing
 from web.db import caches, get_db, get_states
 from web.i18n import current_lang, day, tr
 from web.seating import seat_cookie
@@ -155,22 +155,24 @@ def game_view(table: TableState, read=None, last=None) -> dict:
     return rules.view(table.game, list(table.players), options=table.options, last=last)
 
 
-def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False) -> dict:
+def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False, newest: int | None = None) -> dict:
     """What the table page's templates render. ``shared``: the regions go to every phone
     of the same view (web/rendered.py), so nothing in them is this phone's alone — its
     CSRF token travels in the ``X-CSRFToken`` header htmx sends (base.html), the forms'
-    submission ids are the view's and the routes make them the seat's (``seat_scoped``)."""
+    submission ids are the view's and the routes make them the seat's (``seat_scoped``).
+    ``newest``: only that many of the log's entries, newest first (a move's answer sends its own)."""
     game_id, table = loaded.game_id, loaded.table
     rows = [{"event": e, "text": loaded.text(e),
              "who": table.players[e.seat]["name"] if e.seat is not None and e.seat < len(table.players) else "",
              "void": table.voided.get(e.seq), "flag": table.flagged.get(e.seq),
              "is_move": e.seq in table.game_seqs or e.seq in table.photos}
-            for e in reversed(loaded.recent)]
+            for e in list(reversed(loaded.recent))[:newest]]
     watch = watch_url(game_id)
     handed = loaded.revoked_seat if seat is None else None
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat,
             "view": game_view(table, last=loaded.last_move),
-            "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "over": table.rules.is_over(table.game),
+            "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "recent_count": len(loaded.recent),
+            "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, loaded.join_code), "watch_url": watch,
             "loopback_host": loopback_host(watch),
             "handed_away": table.players[handed]["name"] if handed is not None and handed < len(table.players) else None,
@@ -345,6 +347,8 @@ def render_table(game_id: str, table: TableState, seat, status: int = 200,
         ctx["live_region"] = live_region(loaded, seat, ctx | {"ack": None})
     else:  # a full page (its forms carry the phone's token) or a board drawn for this request
         ctx["live_region"] = Markup(render_template("_live_region.html", **ctx))
+    if not problems and not form and _shared_request():
+        _seen(game_id, table, seat, ctx)
     name = "_table_body.html" if fragment else "table.html"
     response = make_response(render_template(name, **ctx), status)
     response.headers["Vary"] = "HX-Request"
@@ -363,6 +367,7 @@ def render_live(game_id: str, table: TableState, seat) -> str:
         nonlocal loaded
         loaded = loaded or _load(game_id, table, seat)
         ctx = table_context(loaded, seat, shared=True)
+        _seen(game_id, table, seat, ctx)
         return render_template("_live.html", oob=True, live_region=live_region(loaded, seat, ctx),
                                **(ctx | _shared_parts(loaded, seat, ctx, form=_shared_request())))
     if not _shared_request():
@@ -453,13 +458,50 @@ def form_fields(html: str) -> dict:
 
 
 def after_write(game_id: str, seat, seq: int):
-    """The table again, saying briefly what was recorded (without JS: a redirect whose
-    ``done`` names the event, so a reload of the page never posts twice)."""
+    """The table again, saying briefly what was recorded: with htmx only the regions the move
+    changed where the page is known to show the table just before it (web/partial.py), else
+    the whole fragment; without JS a redirect whose ``done`` names the event, so a reload
+    of the page never posts twice."""
     if is_htmx():
-        return render_table(game_id, get_states().load(get_db(), game_id), seat, done=seq)
+        table = get_states().load(get_db(), game_id)
+        return partial_answer(game_id, table, seat, seq) or render_table(game_id, table, seat, done=seq)
     if request.args.get("alliances"):  # the part of the form the tap came from stays open (_move_form.html)
         return redirect(url_for("pages.table", game_id=game_id, done=seq, alliances=1, _anchor="han-alliances"), code=303)
     return redirect(url_for("pages.table", game_id=game_id, done=seq), code=303)
+
+
+def partial_answer(game_id: str, table: TableState, seat, seq: int):
+    """The answer to the game's move ``seq`` as the regions it changed, or None when the
+    whole fragment is the answer: not the table's newest move, the first moves (the join
+    code is shown open until then), the table before it not rendered for this view here, a
+    core event (undo, void, clock, photo), the game's end."""
+    view = view_of(table, seat)
+    before = caches().seen.get(game_id, view)
+    if (seat is None or seq != table.seq or seq < 3 or not _shared_request() or before is None
+            or before[0] != seq - 1 or before[1]["over"]):
+        return None
+    loaded = _load(game_id, table, seat, done=seq)
+    event = loaded.event(seq)
+    if event is None or event.type not in table.rules.event_types:
+        return None
+    ctx = table_context(loaded, seat, shared=True, newest=1)
+    ctx["ack"] = acknowledgement(loaded, seq)
+    if ctx["over"] or ctx["ack"] is None or ctx["ack"]["at"] != "move":
+        return None
+    fields = shared_form(loaded, seat, ctx | {"ack": None})
+    if fields is not None:
+        ctx["shared_form"] = fields
+    keys = partial.region_keys(ctx)
+    caches().seen.put(game_id, view, table.seq, keys)
+    response = partial.answer(ctx, before[1], keys)
+    response.headers["Vary"] = "HX-Request"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _seen(game_id: str, table: TableState, seat, ctx: dict) -> None:
+    """The region keys of the table this view now shows, for the next move's answer."""
+    caches().seen.put(game_id, view_of(table, seat), table.seq, partial.region_keys(ctx))
 
 
 HOME_PAGE_SIZE = 50

@@ -16,5 +16,5 @@ def named(options) -> dict | None:
 
 PRESENTATION = Presentation(
     title=msg("Generic score pad"), describe=describe, parse_form=parse_form, view=view, has_board=True,
-    templates=frozenset({"_board.html", "_live_oob.html"}), named=named, sheet=sheet,
+    templates=frozenset({"_board.html", "_live_oob.html", "_board_parts.html"}), named=named, sheet=sheet,
 )

@@ -259,7 +259,9 @@ def test_make_bench_passes_the_base_on():
     from bench.common import ROOT
     dry = subprocess.run(["make", "-n", "bench", "BASE=v1", "ROUNDS=3"], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout
-    assert "-m bench.compare --base v1 --parts sizes,real,max,history,imports --rounds 3" in dry
+    assert "-m bench.compare --base v1 --parts taps,history,max,imports --rounds 3" in dry
+    default = subprocess.run(["make", "-n", "bench"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "-m bench.compare --base 6421a71 --parts taps,history,max,imports --rounds 2" in default  # issue 38's items 2–5
 
 
 @pytest.mark.slow
@@ -282,3 +284,43 @@ def test_hostile_photo_uploads_beside_tables_are_each_answered_and_measured(quic
     assert r["workers"] and all(w["quiet_mb"] > 0 and w["peak_mb"] >= w["quiet_mb"] * 0.5 for w in r["workers"])
     _sane(r["phases"]["quiet"]["moves"])
     assert "### Hostile photo uploads beside tables (sqlite)" in bench.render(quick)
+
+
+def test_a_taps_answer_and_its_bytes_are_measured_at_two_lengths(quick_taps):
+    """Issue 38 item 2's part: every game's append and answer beside the floor's append, at
+    two game lengths (a game the rules end sooner: at its end), and the answer's bytes."""
+    rows = quick_taps["taps"]
+    assert {r["kind"] for r in rows} == set(kinds())
+    for r in rows:
+        for key in ("append_render", "append_cpu", "append_render_cpu", "floor_append"):
+            _sane(r[key])
+        assert r["fragment_bytes"] > 0 and "replay_ms" not in r  # the taps alone
+    from bench.figures import taps
+    figures = taps(quick_taps)
+    assert figures["scorepad at 30: append + render CPU p50 ÷ floor"][0] > 0
+    assert figures["scorepad: answer bytes at 30 ÷ at 10"][0] > 0
+
+
+@pytest.fixture(scope="module")
+def quick_taps():
+    return bench.run({**bench.QUICK, "appends": 2}, kinds(), set(bench.PARTS) - {"taps"}, log=lambda m: None)
+
+
+def test_a_part_the_bases_benchmark_lacks_is_na_and_taps_stand_in_from_its_sizes(tmp_path, monkeypatch):
+    """An older base (6421a71) has no taps part: its sizes part, whose rows hold the same
+    figures, runs instead; a part it has not at all is "n/a" on its side, not a crash."""
+    from bench import compare
+    from bench.common import ROOT
+    base = tmp_path / "base"
+    base.symlink_to(ROOT)  # this tree again, as an older base whose benchmark has sizes only
+    have = compare.parts_of
+    monkeypatch.setattr(compare, "parts_of", lambda tree: {"sizes"} if tree == str(base) else have(tree))
+    report = compare.compare({"base": str(base), "new": ROOT}, ["taps", "wal"], 1,
+                             ["--quick", "--games", "scorepad"], "10,30", log=lambda m: None)
+    report["commits"] = {}
+    rows = report["figures"]["taps"]
+    assert rows["scorepad at 30: answer bytes"]["base"] and rows["scorepad at 30: answer bytes"]["ratio"]
+    assert report["runs"]["wal"]["base"] == [None] and report["figures"]["wal"]
+    assert all(r["base"] is None for r in report["figures"]["wal"].values())
+    text = compare.render(report)
+    assert "| n/a | " in text and "wal (base)" in text and not report["failures"]

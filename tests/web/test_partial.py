@@ -1,0 +1,99 @@
+"""A tap's answer carries only what the move changed (issue 38 item 2; web/partial.py): its
+size does not grow with the game, and a page that takes it shows what a freshly loaded page
+shows. Sizes, not times."""
+import re
+
+import pytest
+
+from tests.conftest import post_move
+
+PLAYERS = ("Anna", "Béla", "Cili")
+
+
+def _grown(table_of, rounds: int):
+    """A score pad of three players, ``rounds`` rounds entered a whole round at a time."""
+    table = table_of("scorepad", PLAYERS)
+    for r in range(1, rounds + 1):
+        table.play("round-entered", {"round": r, "entries": [{"seat": s, "points": (r * 7 + s * 3) % 23 - 5}
+                                                             for s in range(len(PLAYERS))]}, r % len(PLAYERS))
+    return table
+
+
+def _answer(table, rounds_before: int) -> tuple[int, str]:
+    """The answer to the next round entered from seat 0's phone, which showed the table
+    just before it; with its move number."""
+    phone = table.phone(0)
+    url = f"/games/{table.id}"
+    assert phone.get(url).status_code == 200  # the phone shows the table before the move
+    r = rounds_before + 1
+    answer = phone.post(f"{url}/moves", headers={"HX-Request": "true"}, data={
+        "action": "round-entered", "round": str(r), "expected_seq": str(rounds_before + 1),
+        "client_event_id": f"tap-{r}", **{f"points_{s}": str(r % 9 + s) for s in range(len(PLAYERS))}})
+    assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
+    return rounds_before + 2, answer.get_data(as_text=True)
+
+
+def test_a_moves_answer_weighs_the_same_at_move_10_and_at_move_200(table_of):
+    """The whole table fragment was the answer: at move 10 its log, pad and scoreboard were
+    still short, at move 200 full. Only the regions the move changed weigh the same at any
+    length: within the digits of larger numbers and the standings rows' few more parts (a
+    row lists a player's last 12 parts; at move 10 each of the three players has 9, and the
+    round entered changes all three rows). The whole fragment grew by 11.8 kB here."""
+    seq_short, short = _answer(_grown(table_of, 8), 8)
+    seq_long, long = _answer(_grown(table_of, 198), 198)
+    assert (seq_short, seq_long) == (10, 200)
+    assert abs(len(long.encode()) - len(short.encode())) <= 2500, (len(short), len(long))
+    assert 'id="table-body"' not in long  # the regions alone, not the table fragment
+    assert 'data-testid="ack"' in long and "#200:" in long
+
+
+def test_the_answer_carries_the_moves_regions_by_their_ids(table_of):
+    """The answer holds the move's own log entry (added at the top of the list, the oldest
+    shown one taken away), the round it entered, the totals, its rows of the standings and
+    the next move form, each an out-of-band swap of a region the page has."""
+    table = _grown(table_of, 30)
+    _, answer = _answer(table, 30)
+    page = table.phone(0).get(f"/games/{table.id}").get_data(as_text=True)
+    swapped = re.findall(r'id="([^"]+)"[^>]*hx-swap-oob="true"', answer)
+    assert {"live-seq", "turn-clock", "pad-totals", "log-seq", "log-undo", "move-form"} <= set(swapped)
+    assert all(f'id="{region}"' in page for region in swapped)
+    assert re.search(r'<li id="e32"[^>]*hx-swap-oob="afterbegin:#events"', answer)
+    assert '<li id="e20" hx-swap-oob="delete">' in answer  # twelve entries shown: #21 to #32
+    assert re.search(r'id="pad-round-31"[^>]*hx-swap-oob="beforeend:#pad-rows"', answer)
+    assert any(region.startswith("standing-") for region in swapped)
+
+
+def test_without_a_known_table_before_the_answer_is_the_whole_fragment(table_of):
+    """A phone whose table this server has not rendered just before the move (another
+    worker did, or it is the first look) gets the whole fragment, as before."""
+    table = _grown(table_of, 5)
+    phone = table.phone(0)
+    answer = phone.post(f"/games/{table.id}/moves", headers={"HX-Request": "true"}, data={
+        "action": "round-entered", "round": "6", "expected_seq": "6", "client_event_id": "tap-6",
+        **{f"points_{s}": "1" for s in range(len(PLAYERS))}})
+    assert answer.status_code == 200 and 'id="table-body"' in answer.get_data(as_text=True)
+    assert "HX-Reswap" not in answer.headers
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_an_undo_is_answered_with_the_whole_table(table_of, htmx):
+    """An undo changes what the log and the board show further back: the whole fragment, or
+    without JavaScript the redirect to the whole page."""
+    table = _grown(table_of, 5)
+    phone = table.phone(0)
+    phone.get(f"/games/{table.id}")
+    answer = phone.post(f"/games/{table.id}/undo", headers={"HX-Request": "true"} if htmx else {},
+                        data={"expected_seq": "6", "client_event_id": "undo-6"})
+    if htmx:
+        assert answer.status_code == 200 and 'id="table-body"' in answer.get_data(as_text=True)
+    else:
+        assert answer.status_code == 303
+
+
+def test_without_javascript_a_move_is_the_redirect_to_the_whole_page(table_of):
+    table = _grown(table_of, 5)
+    phone = table.phone(0)
+    phone.get(f"/games/{table.id}")
+    answer = post_move(phone, f"/games/{table.id}", action="round-entered", round="6",
+                       **{f"points_{s}": "1" for s in range(len(PLAYERS))})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("?done=7")

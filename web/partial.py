@@ -1,0 +1,118 @@
+"""A tap's answer carries only what the move changed.
+
+The whole table fragment was the answer to every move, and rendering it was most of a
+tap's CPU. A move of the game changes a few regions of the table page: the clock (whose
+turn), the standings rows whose data changed, the board, its new log entry (and the one
+the log no longer shows), the Undo button that now names it, and the next move form. The
+answer is those regions alone, each an out-of-band swap by its stable id (htmx's
+``hx-swap-oob``; ``HX-Reswap: none`` leaves the rest of the page as it is), so its size and
+its rendering do not grow with the game.
+
+Which standings rows and whether the audit strip changed is decided from the data the
+regions render — a key per region of the table as the same view last rendered it, kept in
+the app's ``Seen`` — not from the kind of move. Where no such key of the move before is at
+hand (another worker rendered it, the phone's view is new), where the move is not a move of
+the game (an undo, a void, the clock, a photo), where it ends the game, or where the answer
+is not the plain one (a refusal, a board drawn for this request), the answer is the whole
+fragment as before; without JavaScript it is the redirect to the whole page.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import make_response, render_template
+
+SEEN = 4096  # (game, view) pairs whose region keys a server process keeps
+
+
+class Seen:
+    """Per game and view (web/views.py ``view_of``), the seq of the table last rendered for
+    it and a key per region of that table: what the next move's answer compares with."""
+
+    def __init__(self, size: int = SEEN):
+        self.size = size
+        self._kept: OrderedDict[tuple, tuple[int, dict]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, view: tuple) -> tuple[int, dict] | None:
+        with self._lock:
+            return self._kept.get((game_id, *view))
+
+    def put(self, game_id: str, view: tuple, seq: int, keys: dict) -> None:
+        with self._lock:
+            key = (game_id, *view)
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] > seq:
+                return  # a newer table of this view was rendered meanwhile
+            self._kept[key] = (seq, keys)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def forget(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+def region_keys(ctx: dict) -> dict:
+    """A key per region of the table page whose data does not change with every move: the
+    standings' order, each player's row (with the turn times it shows), the audit strip."""
+    seats = (ctx.get("clock") or {}).get("seats") or {}
+    keys = {"order": tuple(row["seat"] for row in ctx["standings"]), "nav": repr(ctx["nav"]),
+            "over": ctx["over"]}
+    for row in ctx["standings"]:
+        keys[f"row-{row['seat']}"] = repr((row, seats.get(row["seat"])))
+    return keys | board_keys(ctx)
+
+
+def board_keys(ctx: dict) -> dict:
+    """A board that names its parts (``_board_parts.html``: its view lists its ``rows`` by
+    ``round``, with ``hidden`` earlier ones and its ``totals``): which rounds it shows, and a
+    key per round; any other board is sent whole with each move of the game (its view is
+    the game's state)."""
+    view = ctx["view"]
+    if "_board_parts.html" not in ctx["game"].templates:
+        return {"parts": False}
+    keys = {"parts": True, "rounds": [row["round"] for row in view["rows"]], "hidden": view["hidden"],
+            "totals": repr(view["totals"])}
+    keys.update((f"round-{row['round']}", repr(row)) for row in view["rows"])
+    return keys
+
+
+def changed_regions(before: dict, now: dict, seq: int, recent: int) -> dict:
+    """What the answer sends, from the keys of the table before the move and after it."""
+    order_moved = before["order"] != now["order"]
+    rows = [seat for seat in now["order"] if before.get(f"row-{seat}") != now[f"row-{seat}"]]
+    return {"scoreboard": order_moved, "rows": rows, "nav": before["nav"] != now["nav"],
+            "board": _board_parts(before, now) if now["parts"] and before.get("parts") else None,
+            "gone": seq - recent if seq - recent >= 1 else None}
+
+
+def _board_parts(before: dict, now: dict) -> dict:
+    """The rounds a move changed, added and no longer shown, and whether the totals and the
+    count of earlier rounds changed."""
+    shown = set(before["rounds"])
+    return {"changed": [r for r in now["rounds"] if r in shown and before[f"round-{r}"] != now[f"round-{r}"]],
+            "added": [r for r in now["rounds"] if r not in shown],
+            "dropped": sorted(shown - set(now["rounds"])),
+            "totals": before["totals"] != now["totals"], "hidden": before["hidden"] != now["hidden"]}
+
+
+def answer(ctx: dict, before: dict, keys: dict):
+    """The answer to a move: its changed regions, out of band (templates/_partial.html)."""
+    table = ctx["table"]
+    changed = changed_regions(before, keys, table.seq, ctx["recent_count"])
+    shown = {seat: row for row in ctx["standings"] for seat in [row["seat"]]}
+    changed["rows"] = [shown[seat] for seat in changed["rows"]]
+    board = changed["board"]
+    if board is not None:
+        rounds = {row["round"]: row for row in ctx["view"]["rows"]}
+        board["changed"] = [rounds[r] for r in board["changed"]]
+        board["added"] = [rounds[r] for r in board["added"]]
+    response = make_response(render_template("_partial.html", changed=changed, **ctx))
+    response.headers["HX-Reswap"] = "none"  # only the out-of-band regions are swapped
+    return response
