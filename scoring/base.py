@@ -46,25 +46,41 @@ class Problem:
     def as_dict(self) -> dict[str, str]:
         return {"rule": self.rule, **self.text}
 
-    def naming(self, players) -> "Problem":
-        """The problem with each ``player(seat)`` in its texts replaced by that seat's name:
-        the rules know seats, the table knows who sits there (``events/domain/projection.py``
-        names every problem before it leaves the rules)."""
-        def name(found: re.Match) -> str:
-            seat = int(found[1])
-            return players[seat].get("name", f"#{seat + 1}") if 0 <= seat < len(players) else f"#{seat + 1}"
+    def naming(self, players, places: Mapping[str, str] | None = None) -> "Problem":
+        """The problem with each ``player(seat)`` in its texts replaced by that seat's name
+        and each ``place(id)`` by the name the table's board gives it (``places``): the rules
+        know seats and ids, the table knows who sits there and what its board calls a place
+        (``events/domain/projection.py`` names every problem before it leaves the rules)."""
         if not any("\u27e8" in said for said in self.text.values()):
             return self
-        return Problem(self.rule, {lang: _PLAYER.sub(name, said) for lang, said in self.text.items()})
+        return Problem(self.rule, named(self.text, players, places))
 
 
 _PLAYER = re.compile("\u27e8player (-?\\d+)\u27e9")
+_PLACE = re.compile("\u27e8place ([^\u27e9]*)\u27e9")
+
+
+def named(said: Text, players, places: Mapping[str, str] | None) -> dict[str, str]:
+    """A rules' text with its ``player(seat)`` and ``place(id)`` filled in with names."""
+    def seat_name(found: re.Match) -> str:
+        seat = int(found[1])
+        return players[seat].get("name", f"#{seat + 1}") if 0 <= seat < len(players) else f"#{seat + 1}"
+
+    def place_name(found: re.Match) -> str:
+        return (places or {}).get(found[1]) or found[1]
+    return {lang: _PLACE.sub(place_name, _PLAYER.sub(seat_name, text_)) for lang, text_ in said.items()}
 
 
 def player(seat: int) -> str:
     """The player of ``seat`` in a refusal's text, to be named by ``Problem.naming``: the
     state holds seats, not names (the table's players have them)."""
     return f"\u27e8player {seat}\u27e9"
+
+
+def place(place_id: str) -> str:
+    """A place of the board in a refusal's or a score part's text, to be named with the name
+    the table's board profile gives it (``Rules.place_names``): the state holds ids, not names."""
+    return f"\u27e8place {place_id}\u27e9"
 
 
 def hu_rulebook(where: str) -> dict[str, str]:
@@ -115,9 +131,13 @@ class ScorePart(NamedTuple):
     events: tuple[int, ...] = ()
     label: Text | None = None  # e.g. which province / alliance, for "why do I have 37?"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, players=(), places: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The part as pages and the API read it, its label's ``place(id)`` named (``places``)."""
+        label = self.label
+        if label and any("\u27e8" in said for said in label.values()):
+            label = named(label, players, places)
         return {"category": self.category, "points": self.points,
-                "events": list(self.events), "label": dict(self.label) if self.label else None}
+                "events": list(self.events), "label": dict(label) if label else None}
 
 
 @dataclass(frozen=True)
@@ -221,6 +241,10 @@ class Rules:
     # It must use every event type the game declares.
     demo: Callable[[], tuple[list[dict], dict, list[tuple[str, dict]]]] | None = None
     bgg_id: int | None = None  # BoardGameGeek's id of the published game, for BG Stats (docs/people.md §8)
+    # The names the table's board profile gives places, by id, from the set-up's options:
+    # (options) -> {place id: name}, for the ``place(id)`` of the rules' refusals and score
+    # parts (Han's provinces). The state keeps the ids only.
+    place_names: Callable[[Mapping[str, Any]], dict[str, str]] | None = None
 
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}

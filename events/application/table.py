@@ -15,7 +15,7 @@ from events.application.seats import HOST_SEAT, hash_token
 from events.application.states import States, UnknownGame, folded_after, uncached
 from events.domain.core_types import CORE_EVENTS, CORE_VERSION
 from events.domain.event import Event, NewEvent
-from events.domain.projection import TableState, fold, rules_check, upcast
+from events.domain.projection import TableState, fold, places, rules_check, upcast
 from events.storage import store
 from events.storage.store import StaleSequence, WithTheEvent, with_the_event
 from scoring import get_game, rules_for, text
@@ -230,7 +230,7 @@ def parse_move(table: TableState, form) -> tuple[str, dict]:
     try:
         return table.rules.parse_form(table.game, form)
     except FormError as err:
-        raise FormError([p.naming(table.players) for p in err.problems]) from None
+        raise FormError([p.naming(table.players, places(table)) for p in err.problems]) from None
 
 
 def check_move(table: TableState, type_: str, data) -> list[Problem]:

@@ -144,8 +144,15 @@ def step(table: TableState, event: Event, voided: dict, recheck: bool) -> TableS
 
 
 def rules_check(table: TableState, move: Move) -> list[Problem]:
-    """The game's refusals of ``move`` on ``table``, naming the players the rules name by seat."""
-    return [p.naming(table.players) for p in table.rules.check(table.game, move)]
+    """The game's refusals of ``move`` on ``table``, naming the players the rules name by
+    seat and the places they name by id."""
+    return [p.naming(table.players, places(table)) for p in table.rules.check(table.game, move)]
+
+
+def places(table: TableState) -> dict[str, str] | None:
+    """The names the table's board gives the places its rules name by id (``Rules.place_names``)."""
+    names = table.rules.place_names
+    return names(table.options) if names is not None else None
 
 
 def _core_step(table: TableState, event: Event) -> TableState:
@@ -200,6 +207,7 @@ def standings(table: TableState, last_parts: int | None = None) -> list[dict]:
     ``earlier`` (the table page; a long score pad game has thousands of parts)."""
     game = table.rules
     parts = game.score(table.game)
+    named = places(table)
     # The tie-break decides only a finished game; during play equal scores share a rank.
     breaks_ties = game.tiebreak is not None and game.is_over(table.game)
     rows = []
@@ -213,7 +221,7 @@ def standings(table: TableState, last_parts: int | None = None) -> list[dict]:
         tiebreak = game.tiebreak(table.game, seat) if breaks_ties else ()
         rows.append({"seat": seat, "player": player["name"], "colour": player.get("colour"),
                      "score": total, "breakdown": breakdown,
-                     "parts": [p.as_dict() for p in shown],
+                     "parts": [p.as_dict(table.players, named) for p in shown],
                      "earlier": {"count": len(mine) - len(shown),
                                  "points": total - sum(p.points for p in shown)},
                      "tiebreak": list(tiebreak)})

@@ -21,6 +21,7 @@ RULES = Rules(
     options=OPTIONS, check_setup=check_setup, tiebreak=tiebreak, demo=demo, totals=kept_totals,
     boards=Boards(validate=boards.validate, builtin=boards.BUILTIN, complete=boards.complete, learn=boards.learn,
                   learns_from=frozenset({"alliances-entered"})), turn=turn,
+    place_names=boards.place_names,
 )
 GAME = GameKind(RULES, "scoring.han.presentation")
 

@@ -253,8 +253,15 @@ def area_name(data_or_state, area_id) -> str:
     refusals): the profile's name, else "#n", its place in the profile (area id "a<n>")."""
     for i, area in enumerate(data_or_state["areas"], start=1):
         if area["id"] == area_id:
-            return area["name"] or f"#{i}"
+            return area.get("name") or f"#{i}"
     return str(area_id)
+
+
+def place_names(options) -> dict[str, str]:
+    """Each province's name by id as the pinned profile of the set-up's ``options`` gives it
+    (``area_name``): what the rules' ``place(id)`` and the board view say."""
+    data = ((options or {}).get("board") or {}).get("data") or {}
+    return {a["id"]: area_name(data, a["id"]) for a in data.get("areas", []) if isinstance(a, dict)}
 
 
 # ---- the editor's form ------------------------------------------------------------

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from scoring.base import Move, Problem, Text, player, text
-from scoring.han.boards import area_name
+from scoring.base import Move, Problem, Text, place, player, text
 from scoring.han.data import ALLIANCES, CARDS, COLOUR_TEXT, COLOURS, MAX_CARDS, MAX_PIECES, PIECE_TEXT, PILE_SLACK, SIDES
 from scoring.han.score import (alliance_pair, area_of, can_place, capacity, envoys, expected_pile, fortified, missing_alliances,
                                open_fortresses, pagodas, placed, supply, taken_sites, takes_site, touches,
@@ -259,7 +258,7 @@ def _check_empty(state: dict, pieces: list[dict]) -> list[Problem]:
         empty = not any(counts(p) and touches(p, area) for p in state["pieces"])
         here = [p for p in pieces if touches(p, area)]
         if empty and (len(here) > 1 or here[0]["type"] == "envoy"):
-            name = area_name(state, area)
+            name = place(area)
             fort = open_fortresses(state, area)
             lone = (msg(" (a fortress alone does not count)")
                     if fort else text("", ""))
@@ -284,7 +283,7 @@ def _check_sites(state: dict, pieces: list[dict], area: str) -> list[Problem]:
         full = target in state["scored"] or (cap is not None and used_sites(state, target) + len(here) > cap)
         if full:
             problems.append(Problem("docs/rules/han.md §2.9",
-                                  msg("%(value)s: every pagoda site is taken.", value=area_name(state, target))))
+                                  msg("%(value)s: every pagoda site is taken.", value=place(target))))
     kinds = Counter(p["site"] for p in taking)
     border = [p for p in taking if p["site"] == "border"]
     if border and free_border(state, area, border[0]["with"]) < len(border):
@@ -307,7 +306,7 @@ def _check_envoy_cap(state: dict, pieces: list[dict], area: str, seat: int) -> l
     there = sum(envoys(state, area))
     if there + new_envoys > cap:
         return [Problem("docs/rules/han.md §2.6",
-                      msg("%(value)s: at most %(cap)s envoys here (the most pagodas of one player), %(there)s already.", value=area_name(state, area), cap=cap, there=there))]
+                      msg("%(value)s: at most %(cap)s envoys here (the most pagodas of one player), %(there)s already.", value=place(area), cap=cap, there=there))]
     return []
 
 
@@ -325,7 +324,7 @@ def _check_cards(state: dict, pieces: list[dict], cards: list[str]) -> list[Prob
 
 def _not_paid(state: dict, pieces: list[dict], cards: list[str]) -> Problem:
     area = area_of(state, pieces[0]["area"])
-    colour, name = COLOUR_TEXT[area["colour"]], area_name(state, area["id"])
+    colour, name = COLOUR_TEXT[area["colour"]], place(area["id"])
     played = Counter(cards)
     cards = joined(", ", [msg("%(count)s× %(colour)s", count=k, colour=COLOUR_TEXT[c]) for c, k in played.items()])
     return Problem(
@@ -406,11 +405,11 @@ def _check_tally(state: dict, move: Move) -> list[Problem]:
     for area in state["areas"]:
         here = d["areas"][area["id"]]
         if sum(here["envoys"]) > max(here["pagodas"]):
-            problems.append(Problem("docs/rules/han.md §2.6", msg("%(name)s: more envoys than the most pagodas of one player.", name=area['name'])))
+            problems.append(Problem("docs/rules/han.md §2.6", msg("%(name)s: more envoys than the most pagodas of one player.", name=place(area["id"]))))
         recorded = pagodas(state, area["id"]), envoys(state, area["id"])
         if any(x < r for x, r in zip(here["pagodas"] + here["envoys"], recorded[0] + recorded[1])) or \
                 (area["id"] in state["scored"] and here["pagodas"] != recorded[0]):
-            problems.append(Problem("docs/rules/han.md §5", msg("%(name)s: fewer pieces than already recorded.", name=area['name'])))
+            problems.append(Problem("docs/rules/han.md §5", msg("%(name)s: fewer pieces than already recorded.", name=place(area["id"]))))
     problems += _check_tally_sites(state, d)
     if state["side"] != 1 and any(d["border_pagodas"]):
         problems.append(_none_on_this_side(NO_BORDER_SITES, sum(d["border_pagodas"]),
@@ -441,7 +440,7 @@ def _check_tally_sites(state: dict, d: dict) -> list[Problem]:
     for area in state["areas"]:
         cap = capacity(state, area["id"])
         if cap is not None and sum(d["areas"][area["id"]]["pagodas"]) > cap:
-            problems.append(Problem("docs/rules/han.md §2.9", msg("%(name)s: more pagodas than pagoda sites (%(cap)s).", name=area['name'], cap=cap)))
+            problems.append(Problem("docs/rules/han.md §2.9", msg("%(name)s: more pagodas than pagoda sites (%(cap)s).", name=place(area["id"]), cap=cap)))
     if state["side"] == 1 and sum(d["harbours"]) > len(state["harbour_areas"]):
         problems.append(Problem("docs/rules/han.md §2.8", msg("More harbour pagodas than harbours (%(count)s).", count=len(state['harbour_areas']))))
     if state["side"] == 1 and sum(d["border_pagodas"]) > len(state["border_pairs"]):

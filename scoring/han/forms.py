@@ -11,7 +11,7 @@ from scoring.base import Move, text
 from scoring.forms import fail as _fail
 from scoring.forms import form_int, player_name
 from scoring.han.data import COLOUR_TEXT, COLOURS, EVENT_TYPES, PIECE_TEXT, V1_END_REASON
-from scoring.han.boards import area_name
+from scoring.han.boards import area_name, place_names
 from scoring.han.score import missing_alliances
 from scoring.i18n import joined
 from scoring.i18n import msg
@@ -243,12 +243,14 @@ def parse_form(state: dict, form) -> tuple[str, dict]:
     return parser(state, form)
 
 
-def _area_names(state: dict | None):
-    """A province's name as the board view and the set-up call it (``area_name``: the
-    profile's name, else "#n", its place on the board); its id, capitalised, without a state."""
-    if not (state or {}).get("areas"):
+def _area_names(state: dict | None, options: dict | None):
+    """A province's name as the board view and the set-up call it: the pinned profile's
+    name (``place_names``), else "#n", its place on the board (``area_name``); its id,
+    capitalised, with neither the set-up nor a state at hand."""
+    names = place_names(options)
+    if not names and not (state or {}).get("areas"):
         return lambda area: str(area).capitalize()
-    return lambda area: area_name(state, area)
+    return lambda area: names.get(area) or area_name(state, area)
 
 
 def _describe_placed(move: Move, players: list[dict], area) -> dict:
@@ -300,4 +302,4 @@ def describe(move: Move, players: list[dict], state: dict | None = None,
     words = DESCRIBE.get(move.type)
     if words is None:  # the event's label says it all
         return dict(EVENT_TYPES[move.type].label)
-    return words(move, players, _area_names(state))
+    return words(move, players, _area_names(state, options))

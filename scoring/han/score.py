@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from scoring.base import ScorePart, text
-from scoring.han.boards import area_name
+from scoring.base import ScorePart, place, text
 from scoring.han.data import ALLIANCES, SUPPLY
 from scoring.i18n import joined
 from scoring.i18n import msg
@@ -199,7 +198,7 @@ def province_parts(state: dict, parts, area: str) -> None:
     forts = fortified(state, area)
     points = _double(rank_points(pagodas(state, area)), forts)
     parts.add("provinces", points, lambda: _province_events(state, area),
-              lambda: msg("Province %(name)s", name=area_name(state, area)), forts)
+              lambda: msg("Province %(name)s", name=place(area)), forts)
 
 
 def _province_events(state: dict, area: str) -> tuple[int, ...]:
@@ -244,7 +243,7 @@ def alliance_parts(state: dict, parts) -> None:
         x, y = result["areas"]
         points = [result["points"] if s in result["winners"] else 0 for s in range(state["n"])]
         parts.add("alliances", points, lambda: _seqs(state, lambda p: p["type"] == "envoy" and p["area"] in (x, y)),
-                  lambda: msg("Alliance %(n)s (%(names)s)", n=n, names=f"{area_name(state, x)}–{area_name(state, y)}"),
+                  lambda: msg("Alliance %(n)s (%(names)s)", n=n, names=f"{place(x)}–{place(y)}"),
                   set())
 
 

@@ -43,7 +43,9 @@ def setup(players: list[dict], options: dict, rules_version: int = RULES_VERSION
         "rules_version": rules_version,
         # Rule flow: whose turn it is and what the game waits for ("play", "final", "over").
         "next": {"seat": options["start_player"], "step": "play"},
-        "areas": [dict(a) for a in data["areas"]],
+        # the provinces by id, colour (what a piece costs) and sites; their names are the
+        # presentation's, read from the pinned profile (boards.place_names)
+        "areas": [{k: v for k, v in a.items() if k != "name"} for a in data["areas"]],
         "border_pairs": [list(b["areas"]) for b in data["border_sites"]],
         "harbour_areas": [h["area"] for h in data["harbours"]],
         "alliances": [list(a["areas"]) for a in data["alliances"]],

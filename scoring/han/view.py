@@ -1,20 +1,20 @@
 """Han: what the board view and the forms show, derived from the folded facts when a
-page renders (``GameKind.view``); templates read it as ``view``."""
+page renders (``Presentation.view``); templates read it as ``view``."""
 from __future__ import annotations
 
 from scoring.base import Move
 from scoring.han.apply import waiting_for
-from scoring.han.boards import area_name
+from scoring.han.boards import area_name, place_names
 from scoring.han.data import ALLIANCES, PILE_SLACK
 from scoring.han.score import (alliance_pair, alliance_result, can_place, expected_pile, capacity, envoys, fortified, free_road_sites, harbour_pagodas,
                                missing_alliances, open_fortresses, pagodas, supply, used_sites)
 
 
-def _area(state: dict, a: dict) -> dict:
+def _area(state: dict, a: dict, names: dict) -> dict:
     aid = a["id"]
     pag, env = pagodas(state, aid), envoys(state, aid)
     cap = capacity(state, aid)
-    return {"id": aid, "name": area_name(state, aid), "colour": a["colour"], "pagodas": pag, "envoys": env,
+    return {"id": aid, "name": names.get(aid) or area_name(state, aid), "colour": a["colour"], "pagodas": pag, "envoys": env,
             "free": None if cap is None or state["tally"] else cap - used_sites(state, aid),
             "room": max(pag) - sum(env), "scored": state["scored"].get(aid),
             "open_forts": open_fortresses(state, aid), "fortified": sorted(fortified(state, aid)),
@@ -48,10 +48,12 @@ def _open_pairs(state: dict) -> list[tuple[str, str]]:
 
 def view(state: dict, players: list[dict] | None = None, options: dict | None = None,
          last: Move | None = None) -> dict:
-    """``last``: the newest move of the game (GameKind.last_of), whose changes the board marks."""
+    """``last``: the newest move of the game (``Presentation.last_of``), whose changes the board
+    marks; ``options``: the table's set-up, whose board profile names the provinces."""
+    names = place_names(options)
     final = state["next"]["step"] in ("final", "over")
     missing = missing_alliances(state)
-    return {"areas": [_area(state, a) for a in state["areas"]], "last": _last(state, last),
+    return {"areas": [_area(state, a, names) for a in state["areas"]], "last": _last(state, last),
             "harbours": harbour_pagodas(state) if state["side"] == 1 else None,
             "supply": [supply(state, s) for s in range(state["n"])], "deck": expected_pile(state),
             "border": _border_pagodas(state),

@@ -139,15 +139,26 @@ def _maharaja_on_a_named_board():
     return replace(events[0], data={**events[0].data, "options": options}), events[1:], data
 
 
+def _shown_of_the_board(options: dict) -> set[str]:
+    """The names and free-text colours a pinned board profile gives places (Han's province
+    colours are the rules' own ids: what a piece costs)."""
+    data = (options.get("board") or {}).get("data") or {}
+    return {c[key] for c in data.get("cities", []) for key in ("name", "colour") if c[key]} | \
+        {v["name"] for v in data.get("villages", []) if v["name"]} | {a["name"] for a in data.get("areas", []) if a["name"]}
+
+
 def test_a_folded_state_holds_ids_not_the_names_and_colours_a_board_gives():
     """A board profile's names and colours are the presentation's, looked up by id from the
-    set-up (``scoring/maharaja/boards.py: place_names``), not folded into the state."""
+    set-up (``place_names`` of scoring/maharaja/boards.py and scoring/han/boards.py), not
+    folded into the state: every shipped example and demo, and Maharaja on a named board."""
     from events.application.states import walk
-    created, moves, data = _maharaja_on_a_named_board()
-    shown = {c["name"] for c in data["cities"]} | {c["colour"] for c in data["cities"]} | \
-        {v["name"] for v in data["villages"]}
-    for event, table in walk([created, *moves]):
-        assert not shown & set(_strings(table.game)), (event.seq, shown & set(_strings(table.game)))
+    created, moves, _ = _maharaja_on_a_named_board()
+    games = [*_recorded_games(), ("maharaja on a named board", [created, *moves])]
+    assert sum(bool(_shown_of_the_board(events[0].data["options"])) for _, events in games) >= 3
+    for name, events in games:
+        shown = _shown_of_the_board(events[0].data["options"])
+        for event, table in walk(events):
+            assert not shown & set(_strings(table.game)), (name, event.seq, shown & set(_strings(table.game)))
 
 
 def test_check_and_apply_never_mutate_their_input(game):

@@ -10,6 +10,7 @@ from werkzeug.datastructures import MultiDict
 from scoring.base import FormError, Move
 from scoring.han import GAME
 from scoring.han.apply import waiting_for
+from scoring.han.boards import place_names
 from scoring.han.demo import example_profile, pinned
 from scoring.han.score import expected_pile as expected_deck
 from scoring.han.score import rank_points, supply
@@ -44,6 +45,16 @@ def move(state, seat, cards, *pieces):
 
 def problems(state, seat, cards, *pieces):
     return GAME.check({**state, "next": {**state["next"], "seat": seat}}, move(state, seat, cards, *pieces))
+
+
+# The provinces' names of side 1's example profile, as the table's set-up gives them: the
+# rules name a province by id (``place``), the table's board names it.
+NAMES = place_names({"board": pinned(example_profile(1))})
+
+
+def said(part) -> str:
+    """A score part's label as a page shows it, its provinces named."""
+    return part.as_dict((), NAMES)["label"]["en"]
 
 
 def rules_of(found):
@@ -155,7 +166,7 @@ def test_example_6_alliance_3_scores_6_for_blue_and_alliance_4_nothing():
     s = put(s, MARK, ["green", "green"], E("su"), E("su"))
     s = put(s, EVA, ["green"], E("su"))
     s = final(s)
-    alliances = {p.label["en"]: (seat, p.points) for seat, parts in GAME.score(s).items()
+    alliances = {said(p): (seat, p.points) for seat, parts in GAME.score(s).items()
                  for p in parts if p.category == "alliances"}
     assert alliances["Alliance 3 (Vej–Csin)"] == (EVA, 6)
     assert not any(label.startswith("Alliance 4 ") for label in alliances)
@@ -316,7 +327,7 @@ def test_full_province_scored_at_once_with_its_events():
     assert marked == {"seq": seq, "areas": ["csi"], "scored": ["csi"]}
     parts = GAME.score(s)
     assert [p.points for p in parts[JENO]] == [2] and [p.points for p in parts[ANITA]] == [2]
-    assert seq in parts[JENO][0].events and parts[JENO][0].label["en"] == "Province Csi"
+    assert seq in parts[JENO][0].events and said(parts[JENO][0]) == "Province Csi"
 
 
 def test_province_with_unknown_site_count_is_scored_when_the_table_confirms():
@@ -368,7 +379,7 @@ def test_fortress_doubles_province_harbour_and_chain():
     # Lu: Jenő 1, Anita 1 -> 2 each; Jenő doubled. Harbours: the same counts.
     assert points(s, JENO, "provinces") == 4 and points(s, ANITA, "provinces") == 2
     assert points(s, JENO, "harbours") == 4 and points(s, ANITA, "harbours") == 2
-    labels = [p.label["en"] for p in GAME.score(s)[JENO]]
+    labels = [said(p) for p in GAME.score(s)[JENO]]
     assert "Province Lu (fortress: ×2)" in labels
 
 
@@ -384,7 +395,7 @@ def test_a_fortress_on_a_border_site_is_open_in_both_provinces_until_topped():
     assert points(s, MARK, "provinces") == 2 * 2   # Vej 2/2/1 scores 5/5/2: Márk's 2 doubled
     s = final(s)
     assert points(s, MARK, "provinces") == 2 * 2 + 2 * 1   # + Su, where his one pagoda scores 1, doubled
-    assert "Province Su (fortress: ×2)" in [p.label["en"] for p in GAME.score(s)[MARK]]
+    assert "Province Su (fortress: ×2)" in [said(p) for p in GAME.score(s)[MARK]]
 
 
 def test_harbours_score_as_an_extra_province_on_side_1():

@@ -87,7 +87,8 @@ def test_the_joker_refusal_says_a_pair_stands_for_a_card_of_a_different_colour()
     s = put(new(), ANITA, ["red"], P("vej"))
     found = problems(s, JENO, ["red", "red"], P("vej"))   # a pair of the province's own colour
     assert rules_of(found) == ["docs/rules/han.md §2.3–2.4"]
-    assert "different" in found[0].en and "red" in found[0].en and "Vej" in found[0].en
+    named = found[0].naming([], {"vej": "Vej"})  # the rules name the province by id, the table's board names it
+    assert "different" in named.en and "red" in named.en and "Vej" in named.en
     assert "más" in found[0].hu and "vörös" in found[0].hu
 
 

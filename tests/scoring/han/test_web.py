@@ -265,12 +265,14 @@ def test_final_tally_alliances_and_chains_through_the_forms(client, db):
     from events.application.table import load
     table = load(db, location.rsplit("/", 1)[1])
     assert table.rules.is_over(table.game)
-    parts = {(p.category, p.label["en"]): p.points for p in table.rules.score(table.game)[0]}
+    from events.domain.projection import standings
+    sheet = {row["seat"]: {(p["category"], p["label"]["en"]): p["points"] for p in row["parts"]}
+             for row in standings(table)}  # the parts as the final sheet names them
+    parts = sheet[0]
     # Vej 3/1: Anna 4, doubled by her fortress; her fortified chain of 4 doubled too.
     assert parts[("provinces", "Province Vej (fortress: ×2)")] == 8
     assert parts[("roads", "Road: chain of 4 pagodas (fortress: ×2)")] == 8
-    béla = {p.label["en"]: p.points for p in table.rules.score(table.game)[1]}
-    assert béla["Alliance 1 (Vej–Su)"] == 3               # envoys 2 + 1, majority in both
+    assert sheet[1][("alliances", "Alliance 1 (Vej–Su)")] == 3               # envoys 2 + 1, majority in both
     assert "A játék véget ért" in client.get(location).data.decode()
 
 
