@@ -45,7 +45,8 @@ def taps(results: dict, key: str = "taps") -> dict:
         out[f"{at}: append + render CPU p50 ÷ floor"] = (cpu / floor if cpu and floor else None, LOWER)
         out[f"{at}: answer bytes"] = (r.get("fragment_bytes"), LOWER)
         shorter = first.setdefault(r["kind"], r)
-        if shorter is not r and shorter.get("fragment_bytes") and r.get("fragment_bytes"):
+        ended = r.get("base", r["size"]) != r["size"]  # a game at its end: its answer ends the game
+        if shorter is not r and not ended and shorter.get("fragment_bytes") and r.get("fragment_bytes"):
             out[f"{r['kind']}: answer bytes at {_events(r)} ÷ at {_events(shorter)}"] = (
                 r["fragment_bytes"] / shorter["fragment_bytes"], LOWER)
     return out
