@@ -28,6 +28,9 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     expect(host.get_by_role("heading", name="Maharaja")).to_be_visible()
     screenshot(host, "maharaja-setup")
 
+    small = host.evaluate("""[...document.querySelectorAll('#move-form .mh-tile')].map(e => e.getBoundingClientRect())
+        .filter(r => r.width < 44 || r.height < 44).length""")
+    assert small == 0                                        # each city tile of the track a 44 px target
     track = Taps(host)
     for i, city in enumerate("ABCDEFG", start=1):           # A..G from the bottom; nothing preselected
         track.tap(host.locator(f'label.mh-tile:has(input[name="gov{i}"][value="{city}"])'), records=False)
@@ -96,8 +99,8 @@ def test_three_players_play_a_round_on_phones(live_server, new_phone):
     expect(guest.get_by_test_id("mh-step")).to_contain_text("2. forduló")
     expect(guest.get_by_role("button", name="Arany (+2)", exact=True)).to_be_visible()   # the second action reveals
     screenshot(guest, "maharaja-round-2-guest-hu")
-    small = host.evaluate("""[...document.querySelectorAll('#move-form button, #move-form select')]
-        .filter(e => e.offsetParent && e.getBoundingClientRect().height < 44).length""")
+    small = host.evaluate("""[...document.querySelectorAll('#move-form button, #move-form select, #move-form .mh-tile')]
+        .filter(e => e.offsetParent && Math.min(e.getBoundingClientRect().height, e.getBoundingClientRect().width) < 44).length""")
     assert small == 0
 
 
