@@ -7,10 +7,13 @@ an event whose line in the log names what the choice's label named; the event is
 at the store's append, so nothing is stored and the next choice meets the same state.
 
 How "names" is judged, over the choices a player picks one of (a select's options, a radio
-group, a form's buttons), in English: the words that set a label apart from its siblings'
-are its distinctive words; a recorded line must hold one of them whenever the group's lines
-echo labels at all, hold every player a label names, and hold no distinctive word of a
-sibling's label that is not in its own (among the words in which the group's lines differ).
+group, a form's buttons), in each of the three languages (the page and the log line in one,
+each test run in every one): the words that set a label apart from its siblings' are its
+distinctive words; a recorded line must hold one of them whenever the group's lines echo
+labels at all, hold every player a label names, and hold no distinctive word of a sibling's
+label that is not in its own (among the words in which the group's lines differ). A word is
+compared as ``words`` reads it: Hungarian and German inflect at a word's end, so there a long
+word counts by its first six letters.
 """
 from __future__ import annotations
 
@@ -43,13 +46,15 @@ class Captured(BaseException):
         self.db, self.game_id, self.new = db, game_id, new
 
 
-@pytest.fixture
-def harness(app, monkeypatch):
-    return capturing(app, monkeypatch)
+@pytest.fixture(params=["en", "hu", "de"])
+def harness(app, monkeypatch, request):
+    """A harness whose phones and log read one language: each test runs in every one."""
+    return capturing(app, monkeypatch, request.param)
 
 
-def capturing(app, monkeypatch) -> Harness:
-    """The app's appends captured, not stored (but for the moves a harness records itself)."""
+def capturing(app, monkeypatch, lang: str = "en") -> Harness:
+    """The app's appends captured, not stored (but for the moves a harness records itself);
+    its phones read the pages, and the log's lines are read, in ``lang``."""
     real_append = store.append
     held = {"record": False}
 
@@ -62,12 +67,12 @@ def capturing(app, monkeypatch) -> Harness:
     from web import views
     # a refusal's answer is the whole table page again; whether it was refused is all that counts here
     monkeypatch.setattr(views, "refuse", lambda *a, **k: ("refused", 422))
-    return Harness(app, held)
+    return Harness(app, held, lang)
 
 
 class Harness:
-    def __init__(self, app, held):
-        self.app, self.held = app, held
+    def __init__(self, app, held, lang: str = "en"):
+        self.app, self.held, self.lang = app, held, lang
         self.db = store.connect(app.config["DATABASE"], on_recorded=app.extensions["on_recorded"])
         self.problems: list[str] = []
         self.checked = {"choices": 0, "recorded": 0, "groups": 0, "states": 0, "typed": 0, "kinds": set(), "forms": set()}
@@ -94,7 +99,7 @@ class Harness:
 
     def phone(self, created, seat):
         client = self.app.test_client()
-        client.set_cookie("lang", "en")
+        client.set_cookie("lang", self.lang)
         client.set_cookie(f"seat_{created['id']}", created["seats"][seat]["token"])
         return client
 
@@ -110,7 +115,7 @@ class Harness:
         for choice, fields in as_a_browser.typed(doc):
             event, line = self.submit(client, game_id, choice, choice.pairs)
             if event is not None:
-                self.problems += typed_mismatches(choice, fields, line, self.players(created))
+                self.problems += typed_mismatches(choice, fields, line, self.players(created), self.lang)
                 self.checked["typed"] += 1
         self.checked["states"] += 1
         return out
@@ -131,20 +136,27 @@ class Harness:
         table = self.states.load(self.db, captured.game_id)
         new = captured.new
         event = Event(table.seq + 1, new.type, new.version, new.data, new.seat, new.device, "", new.client_event_id, "")
-        return event, describe(table, event)["en"]  # said on the table it is made on
+        return event, describe(table, event)[self.lang]  # said on the table it is made on
 
 
 WORD = re.compile(r"[#\w]+")
+# German participles put "ge" after a separable prefix ("wegschicken", "weggeschickt")
+PARTICLE = re.compile(r"^(ab|an|auf|aus|ein|fort|mit|nach|vor|weg|zu|zurück)ge(?=\w{4})")
 
 
-def words(text: str) -> list[str]:
-    """Lower case, "#" and an English plural's or verb's "s" dropped ("bids" is "bid")."""
+def words(text: str, lang: str = "en") -> list[str]:
+    """Lower case, "#" dropped; in English a plural's or verb's "s" too ("bids" is "bid"); in
+    Hungarian and German, which inflect a word at its end, a long word is its first six
+    letters ("elküldi", "elküldve": "elküld"; "Handwerkern": "handwe"), after a German
+    participle's "ge" ("weggeschickt": "wegsch")."""
     out = [w.lower().lstrip("#") for w in WORD.findall(text or "") if w.strip("#")]
-    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in out]
+    if lang == "en":
+        return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in out]
+    return [PARTICLE.sub(r"\1", w)[:6] for w in out]
 
 
-def tokens(text: str) -> set[str]:
-    return set(words(text))
+def tokens(text: str, lang: str = "en") -> set[str]:
+    return set(words(text, lang))
 
 
 def distinctive(label: list[str], siblings: list[list[str]]) -> set[str]:
@@ -158,28 +170,28 @@ def distinctive(label: list[str], siblings: list[list[str]]) -> set[str]:
 OWNERS_SHOWN = {"via", "place", "house_place", "move_from", "move_to"}
 
 
-def mismatches(looked: list[tuple], players: list[str]) -> list[str]:
+def mismatches(looked: list[tuple], players: list[str], lang: str = "en") -> list[str]:
     """What the recorded lines say against the labels, group by group (the module's docstring)."""
     groups: dict[str, list] = {}
     for choice, event, line in looked:
         groups.setdefault(choice.group, []).append((choice, event, line))
-    names = {p.lower() for p in players}
+    names = {w for p in players for w in words(p, lang)}
     found = []
     for group, items in groups.items():
         if group.endswith(" action"):   # a form's own buttons: each records the move it is for
             found += [f"{group}: '{c.label}' ({c.submitter.get('value')}) recorded {e.type}: '{line}'"
                       for c, e, line in items if e is not None and not c.submitter.get("value").startswith(e.type)]
             continue
-        labels = [words(c.label) for c, _, _ in items]
+        labels = [words(c.label, lang) for c, _, _ in items]
         own_words = [distinctive(lab, labels) for lab in labels]
-        recorded = [(c, own_words[i], line, tokens(line)) for i, (c, e, line) in enumerate(items) if e is not None]
+        recorded = [(c, own_words[i], line, tokens(line, lang)) for i, (c, e, line) in enumerate(items) if e is not None]
         distinct = {json.dumps([e.type, e.data], sort_keys=True) for _, e, _ in items if e is not None}
         if not recorded or (len(distinct) == 1 and len(recorded) > 1):
             continue   # nothing recorded, or every choice records the same (a row left empty): nothing named
         echoed = set().union(*(t for *_, t in recorded)) & set().union(*own_words)
         line_common = set.intersection(*(t for *_, t in recorded))
         for choice, own, line, said in recorded:
-            others = set().union(*own_words) - tokens(choice.label)
+            others = set().union(*own_words) - tokens(choice.label, lang)
             wrong = others & (said - line_common) if len(recorded) > 1 else set()
             if own and echoed and not own & said:  # the group's lines echo its labels, this one not its own
                 found.append(f"{group}: '{choice.label}' recorded '{line}', which names none of it")
@@ -190,10 +202,11 @@ def mismatches(looked: list[tuple], players: list[str]) -> list[str]:
     return found
 
 
-ROUND = re.compile(r"\bround (\d+)", re.IGNORECASE)
+ROUND = {"en": re.compile(r"\bround (\d+)", re.IGNORECASE), "hu": re.compile(r"\b(\d+)\. (?:kör|forduló)", re.IGNORECASE),
+         "de": re.compile(r"\brunde (\d+)", re.IGNORECASE)}
 
 
-def typed_mismatches(choice, fields: dict, line: str, players: list[str]) -> list[str]:
+def typed_mismatches(choice, fields: dict, line: str, players: list[str], lang: str = "en") -> list[str]:
     """Numbers typed: a line that holds a field's figure holds it after the player the field's
     label names (points beside their player: "Round 3: Anna +11, Béla +12"), and a line naming
     a round names the round the section is headed with."""
@@ -201,13 +214,13 @@ def typed_mismatches(choice, fields: dict, line: str, players: list[str]) -> lis
     said = [w for w in WORD.findall(line.lower())]
     names = {p.lower() for p in players}
     for label, value in fields.items():
-        persons = {w for w in words(label) if w in names}
+        persons = {w for w in words(label, "en") if w in names}
         if value not in said or not persons:
             continue
         before = [w for w in said[:said.index(value)] if w in names]
         if not before or before[-1] not in persons:
             found.append(f"{choice.group}: {value} typed beside '{label}' recorded '{line}'")
-    shown, recorded = ROUND.findall(choice.label), ROUND.findall(line)
+    shown, recorded = ROUND[lang].findall(choice.label), ROUND[lang].findall(line)
     if shown and recorded and shown[0] != recorded[0]:
         found.append(f"{choice.group}: '{choice.label}' recorded '{line}'")
     return found
@@ -217,7 +230,7 @@ def check_state(h: Harness, created, seats, players) -> list[tuple]:
     looked_all = []
     for seat in seats:
         looked = h.look(created, seat)
-        h.problems += mismatches(looked, players)
+        h.problems += mismatches(looked, players, h.lang)
         h.checked["choices"] += len(looked)
         h.checked["recorded"] += sum(1 for _, e, _ in looked if e is not None)
         h.checked["forms"] |= {c.group for c, _, _ in looked}
