@@ -19,16 +19,15 @@ import orjson
 from events.application import integrity, states, trust
 from events.domain import turns
 from events.domain.projection import TableState, changes_the_past, fold, standings
-from events.storage import store
+from events.storage import sql, store
+from events.storage import statements as S
 from events.storage.store import WithTheEvent
 from group import ratings
 from group import roster as roster_log
 from scoring import get_game
 
 
-_COLUMNS = ("game_id", "seat", "kind", "title", "bgg_id", "name", "players", "score", "rank",
-            "breakdown", "started_at", "ended_at", "imported",
-            "played_seconds", "turns", "turn_seconds", "longest_turn", "longest_turn_at", "score_given")
+_COLUMNS = S.STAT_COLUMNS
 _NO_TURNS = {"played_seconds": None, "turns": None, "turn_seconds": None, "longest_turn": None,
              "longest_turn_at": None, "score_given": None}
 
@@ -92,12 +91,11 @@ def _times(events: list, table: TableState) -> tuple[str, str]:
 
 
 def _replace(db, game_id: str, rows: list[dict]) -> None:
-    db.execute("UPDATE stat_version SET version = version + 1")  # readers' caches are stale now
-    db.execute("INSERT INTO stat_changes (version, game_id) SELECT version, ? FROM stat_version", [game_id])
-    db.execute("DELETE FROM stat_seats WHERE game_id = ?", [game_id])
-    insert = f"INSERT INTO stat_seats ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
-    for row in rows:  # db.execute: the store's adapter speaks to SQLite and PostgreSQL alike
-        db.execute(insert, [row[c] for c in _COLUMNS])
+    sql.run(db, S.STATS_CHANGED)  # readers' caches are stale now
+    sql.run(db, S.STATS_CHANGE_OF, game_id=game_id)
+    sql.run(db, S.DELETE_STAT_SEATS, game_id=game_id)
+    for row in rows:
+        sql.run(db, S.INSERT_STAT_SEAT, **row)
 
 
 def _finished_rows(game_id: str, table: TableState, events: list) -> list[dict]:
@@ -156,7 +154,7 @@ def rebuild(db) -> int:
 def rebuild_checked(db, cache: Plays | None = None) -> tuple[int, dict[str, tuple[int, str]]]:
     """``rebuild``, and the finished games left out because their record does not verify
     (events/application/integrity.py): their rows are not written (docs/people.md §6)."""
-    finished = [r[0] for r in db.execute("SELECT id FROM games WHERE finished = 1 ORDER BY id")]
+    finished = sql.column(db, S.FINISHED_GAMES)
     roster = roster_log.fold(roster_log.read_log(db), checked=False)
     rows: list[dict] = []
     left_out = {}
@@ -172,7 +170,7 @@ def rebuild_checked(db, cache: Plays | None = None) -> tuple[int, dict[str, tupl
     for seq, play in roster.imported.items():
         rows += imported_rows(seq, play)
     with store.write_lock(db):
-        db.execute("DELETE FROM stat_seats")
+        sql.run(db, S.DELETE_EVERY_STAT_SEAT)
         _replace(db, "", rows)
     if cache is not None:  # every finished game is verified again
         with cache.lock:
@@ -200,8 +198,7 @@ def unverified(db, verified, cache: Plays | None = None) -> dict[str, tuple[int,
     """The finished games whose stored record does not verify: {game_id: (from seq, why)}."""
     key = roster_log.db_key(db)
     found = {}
-    for game_id, ended_at in db.execute("SELECT DISTINCT game_id, ended_at FROM stat_seats WHERE imported = 0"
-                                        " ORDER BY game_id").fetchall():
+    for game_id, ended_at in sql.run(db, S.OWN_PLAYS_ENDED).fetchall():
         memo = None
         if cache is not None:
             with cache.lock:
@@ -218,12 +215,12 @@ def unverified(db, verified, cache: Plays | None = None) -> dict[str, tuple[int,
 
 def own_game_ids(db) -> set[str]:
     """This server's finished games (an imported play is none of them)."""
-    return {row[0] for row in db.execute("SELECT DISTINCT game_id FROM stat_seats WHERE imported = 0").fetchall()}
+    return set(sql.column(db, S.OWN_PLAYS))
 
 
 def dump(db) -> list[tuple]:
     """Every row in a fixed order (the test comparing incremental and rebuilt models)."""
-    return db.execute(f"SELECT {', '.join(_COLUMNS)} FROM stat_seats ORDER BY game_id, seat").fetchall()
+    return sql.run(db, S.EVERY_STAT_SEAT).fetchall()
 
 
 # ---- reading: plays with the people who sat at them ---------------------------------
@@ -251,7 +248,6 @@ def read(db, roster, key: str | None = None, people: tuple[int, ...] = (),
             and (not wanted or wanted <= p["people"]) and p["game_id"] not in leave_out]
 
 
-_ROW = ", ".join(_COLUMNS)
 _MAX_CHANGES = 500  # more changed games than this since a worker's last look: read everything
 
 
@@ -274,7 +270,7 @@ class Plays:
         return self.entry(db, roster)["plays"]
 
     def entry(self, db, roster) -> dict:
-        version = (db.execute("SELECT version FROM stat_version").fetchone() or (0,))[0]
+        version = sql.value(db, S.STATS_VERSION, 0)
         key, stamp = roster_log.db_key(db), (roster.seq, roster.hash)
         with self.lock:
             cached = self._kept.get(key)
@@ -321,15 +317,14 @@ def _all_plays(db, roster, cache: Plays | None) -> list[dict]:
 def _entry(db, roster, cache: Plays | None) -> dict:
     if cache is not None:
         return cache.entry(db, roster)
-    version = (db.execute("SELECT version FROM stat_version").fetchone() or (0,))[0]
+    version = sql.value(db, S.STATS_VERSION, 0)
     return _read_entry(db, roster, version, (roster.seq, roster.hash), None)
 
 
 def _games_since(db, cached: dict) -> dict[str, dict] | None:
     """The cached games with those changed since re-read; None when a rebuild (game "") or
     too many changes came in between."""
-    changed = {r[0] for r in db.execute("SELECT DISTINCT game_id FROM stat_changes WHERE version > ?",
-                                        [cached["version"]]).fetchall()}
+    changed = set(sql.column(db, S.STATS_CHANGED_SINCE, version=cached["version"]))
     if "" in changed or len(changed) > _MAX_CHANGES:
         return None
     games = dict(cached["games"])
@@ -341,9 +336,9 @@ def _games_since(db, cached: dict) -> dict[str, dict] | None:
 
 def _read_games(db, game_id: str) -> dict[str, dict]:
     """The plays of the read model (``game_id`` "": all of them), seats without people."""
-    sql = f"SELECT {_ROW} FROM stat_seats" + (" WHERE game_id = ?" if game_id else "") + " ORDER BY game_id, seat"
+    rows = sql.run(db, S.STAT_SEATS_OF, game_id=game_id) if game_id else sql.run(db, S.EVERY_STAT_SEAT)
     found: dict[str, dict] = {}
-    for row in db.execute(sql, [game_id] if game_id else []).fetchall():
+    for row in rows.fetchall():
         (game_id_, seat, kind, title, bgg_id, name, players, score, rank, breakdown, started, ended, imported,
          played, turns_, turn_seconds, longest, longest_at, given) = row
         play = found.get(game_id_)

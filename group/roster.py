@@ -335,10 +335,7 @@ class Rosters:
 
 
 def db_key(db) -> str:
-    if store.is_postgres(db):
-        return db.url
-    row = db.execute("PRAGMA database_list").fetchone()
-    return row[2] or str(id(db))
+    return store.database_key(db)
 
 
 def _copy(roster: Roster) -> Roster:

@@ -13,24 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from events.application import integrity, photos
-from events.storage import store
+from events.storage import sql, store
+from events.storage import statements as S
 from events.storage.log import GAMES, ROSTER
 from group import plays, roster
-
-_GAME_COLUMNS = ("id", "kind", "created_at", "players", "last_seq", "updated_at", "finished",
-                 "join_code", "imported_from", "last_hash", "origin", "signer", "import_check")
-# Seat access rows, copied as they are; a row already there is kept.
-_SEAT_TABLES = {
-    "seat_tokens": ("token_hash", "game_id", "seat", "issued_at"),
-    "seat_locks": ("game_id", "seat", "locked_at"),
-    "seat_handovers": ("code_hash", "game_id", "seat", "issued_at", "used_at"),
-    "revoked_seat_tokens": ("token_hash", "game_id", "seat", "revoked_at"),
-}
-# Whom the group trusts (events/application/trust.py): copied as they are; a row already there is kept.
-_TRUST_TABLES = {"trusted_keys": ("public_key", "name", "added_at", "own"),
-                 "accepted_games": ("game_id", "accepted_at")}
-_PROFILE_COLUMNS = ("kind", "profile_id", "version", "data", "created_at")
-
 
 class Diverged(Exception):
     """The target holds a different record of a game than the source."""
@@ -46,24 +32,23 @@ class Report:
     problems: list[str] = field(default_factory=list)
 
 
-def _insert(db, table: str, columns: tuple[str, ...], row, ignore: bool = False) -> int:
-    verb = "INSERT OR IGNORE" if ignore else "INSERT"
-    values = [row[c] for c in columns] if isinstance(row, dict) else list(row)
-    marks = ",".join("?" * len(columns))
-    return db.execute(f"{verb} INTO {table} ({', '.join(columns)}) VALUES ({marks})", values).rowcount
+def _insert(db, table: str, columns: tuple[str, ...], row) -> int:
+    """A row as stored, into ``table`` of ``db`` (a row already there is kept, but a game's)."""
+    values = {c: row[c] for c in columns} if isinstance(row, dict) else dict(zip(columns, row))
+    return sql.run(db, S.COPY_INTO[table], **values).rowcount
 
 
 def copy_all(source, target) -> Report:
     """Copy everything in ``source`` into ``target`` (both open stores, migrated)."""
     report = Report()
-    for row in source.execute(f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM board_profiles ORDER BY id"):
+    for row in sql.run(source, S.EVERY_PROFILE).fetchall():
         with target.atomic():
-            report.profiles += max(_insert(target, "board_profiles", _PROFILE_COLUMNS, row, True), 0)
-    for table, columns in _TRUST_TABLES.items():
+            report.profiles += max(_insert(target, "board_profiles", S.PROFILE_COLUMNS, row), 0)
+    for table, columns in S.TRUST_TABLES.items():
         with target.atomic():
-            for row in source.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall():
-                _insert(target, table, columns, row, ignore=True)
-    for game in source.query("SELECT * FROM games ORDER BY id"):
+            for row in sql.run(source, S.EVERY_TRUSTED[table]).fetchall():
+                _insert(target, table, columns, row)
+    for game in sql.dicts(source, S.EVERY_GAME):
         try:
             added = _copy_game(source, target, game)
         except Diverged as err:
@@ -110,7 +95,7 @@ def _copy_game(source, target, game: dict) -> int:
         if have and (not same or same[0].hash != have[1]):
             raise Diverged(f"the target's event {have_seq} differs from the source's; nothing copied")
         if store.game_row(target, game_id) is None:
-            _insert(target, "games", _GAME_COLUMNS, game)
+            _insert(target, "games", S.GAME_COLUMNS, game)
         rows = GAMES.stored_rows(source, game_id, after=have_seq)
         if rows:
             GAMES.insert_rows(target, game_id, rows)
@@ -118,10 +103,9 @@ def _copy_game(source, target, game: dict) -> int:
         if rows:
             GAMES.touch(target, game_id, game["last_seq"], game["last_hash"], updated_at=game["updated_at"],
                         finished=game["finished"])
-        for table, columns in _SEAT_TABLES.items():
-            for seat_row in source.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE game_id = ?",
-                                           [game_id]).fetchall():
-                _insert(target, table, columns, seat_row, ignore=True)
+        for table, columns in S.SEAT_TABLES.items():
+            for seat_row in sql.run(source, S.SEATS_OF_GAME[table], game_id=game_id).fetchall():
+                _insert(target, table, columns, seat_row)
         broken = integrity.verify_whole(target, game_id)
         if broken:  # rolls the whole game back
             raise Diverged(f"the copy does not verify from event {broken[0]} ({broken[1]}); nothing copied")

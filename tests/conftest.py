@@ -187,6 +187,13 @@ def become_organiser(app, client) -> None:
     assert client.get("/" + path).status_code == 303
 
 
+def run_sql(db, text: str, **params):
+    """A test's own statement, named parameters and all, on either engine
+    (events/storage/sql.py renders it as the store's are)."""
+    from events.storage.sql import Statement, run
+    return run(db, Statement(text), **params)
+
+
 def tamper(db, sql: str, params=()) -> None:
     """What someone with the SQLite file can do: drop the append-only triggers, change the
     logs (``sql``), and put the triggers back, so nothing looks touched."""

@@ -287,3 +287,23 @@ def test_views_parse_call_one_service_and_render():
     step by step: forms, API and commands call the same service for each write."""
     found = [w for path in sorted((ROOT / "web").glob("*.py")) for w in _writes_in(path)]
     assert not found, found
+
+
+SQL_TEXT = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|DROP|ALTER|PRAGMA|SAVEPOINT|RELEASE|"
+                      r"ROLLBACK|BEGIN|COMMIT|LISTEN|VACUUM)\b")
+
+
+def test_no_module_outside_the_storage_package_holds_sql():
+    """SQL is the storage package's (events/storage/): every other module of the product
+    asks it by name (docs/decisions.md, "One statement, two engines")."""
+    import ast
+    found = []
+    for folder in ("events", "group", "web", "services", "scoring"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            if name.startswith("events/storage/"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL_TEXT.match(node.value):
+                    found.append(f"{name}:{node.lineno}: {node.value[:60]}")
+    assert not found, "SQL outside events/storage/:\n" + "\n".join(found)

@@ -61,7 +61,7 @@ def verify_db_command() -> None:
     for sha, why in photos.bad_blobs(db):  # every stored image, even one no event names any more
         bad += 1
         click.echo(f"photo {sha}: {why}", err=True)
-    ok = "ok" if store.is_postgres(db) else db.execute("PRAGMA integrity_check").fetchone()[0]
+    ok = store.integrity_check(db)
     if ok != "ok":
         click.echo(f"integrity_check: {ok}", err=True)
         bad += 1

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 
 from events.application import integrity
-from events.storage import store
+from events.storage import sql, store
+from events.storage import statements as S
 
 
 def check_copy(path: str) -> tuple[int, list[str]]:
@@ -13,7 +14,7 @@ def check_copy(path: str) -> tuple[int, list[str]]:
     db = store.connect(path)
     try:
         problems = []
-        ok = db.execute("PRAGMA integrity_check").fetchone()[0]
+        ok = store.integrity_check(db)
         if ok != "ok":
             problems.append(f"integrity_check: {ok}")
         games = store.game_ids(db)
@@ -32,9 +33,9 @@ def copy(source_path: str, target_path: str) -> None:
     source = sqlite3.connect(source_path, timeout=30)
     target = sqlite3.connect(target_path, timeout=30)
     try:
-        source.execute("PRAGMA busy_timeout=30000")
+        sql.run(source, S.BUSY_TIMEOUT_30S)
         source.backup(target)
-        target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        sql.run(target, S.CHECKPOINT)
     finally:
         target.close()
         source.close()

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import re
 
+from events.storage import sql
+from events.storage import statements as S
 from events.storage.store import WithTheEvent, lock_game, now, write_lock
 from scoring.base import FormError, GameKind, Problem, Text
 from scoring.i18n import msg, msgp
@@ -33,14 +35,12 @@ def _problem(message: Text) -> Problem:
 def ensure_builtin(db, game: GameKind) -> None:
     """The game's shipped profiles as version 1, once (idempotent; reads first, so a page
     view takes no write lock once they are there)."""
-    have = {r[0] for r in db.execute("SELECT DISTINCT profile_id FROM board_profiles WHERE kind = ?",
-                                     [game.kind]).fetchall()}
+    have = set(sql.column(db, S.PROFILE_IDS, kind=game.kind))
     for profile in game.boards.builtin:
         if profile["id"] in have:
             continue
-        db.execute("INSERT OR IGNORE INTO board_profiles (kind, profile_id, version, data, created_at)"
-                   " VALUES (?,?,?,?,?)", [game.kind, profile["id"], 1,
-                                           json.dumps(profile["data"], ensure_ascii=False), now()])
+        sql.run(db, S.BUILTIN_PROFILE, kind=game.kind, profile_id=profile["id"],
+                data=json.dumps(profile["data"], ensure_ascii=False), at=now())
 
 
 def _row(row) -> dict:
@@ -51,8 +51,7 @@ def _row(row) -> dict:
 def list_profiles(db, game: GameKind) -> list[dict]:
     """The latest version of each profile, with the numbers of all its versions."""
     ensure_builtin(db, game)
-    rows = db.execute("SELECT profile_id, version, data, created_at FROM board_profiles WHERE kind = ?"
-                      " ORDER BY profile_id, version", [game.kind]).fetchall()
+    rows = sql.run(db, S.PROFILES, kind=game.kind).fetchall()
     latest: dict[str, dict] = {}
     for row in rows:
         profile = _row(row)
@@ -63,14 +62,12 @@ def list_profiles(db, game: GameKind) -> list[dict]:
 
 def load(db, game: GameKind, profile_id: str, version: int | None = None) -> dict | None:
     ensure_builtin(db, game)
-    sql = "SELECT profile_id, version, data, created_at FROM board_profiles WHERE kind = ? AND profile_id = ?"
-    params: list = [game.kind, profile_id]
-    if version is not None:
-        if not 1 <= version < 2**63:  # no such version; SQLite could not even bind it
-            return None
-        sql += " AND version = ?"
-        params.append(version)
-    row = db.execute(sql + " ORDER BY version DESC LIMIT 1", params).fetchone()
+    if version is None:
+        row = sql.one(db, S.LATEST_PROFILE, kind=game.kind, profile_id=profile_id)
+    elif not 1 <= version < 2**63:  # no such version; SQLite could not even bind it
+        return None
+    else:
+        row = sql.one(db, S.PROFILE_VERSION, kind=game.kind, profile_id=profile_id, version=version)
     return _row(row) if row else None
 
 
@@ -97,12 +94,9 @@ def save(db, game: GameKind, profile_id: str, data) -> dict:
 def _insert_version(db, game: GameKind, profile_id: str, data: dict) -> int:
     """``data`` as the next version of the profile, inside the caller's write lock."""
     lock_game(db, f"board:{game.kind}:{profile_id}")  # two editors cannot take one version
-    row = db.conn.execute("SELECT MAX(version) FROM board_profiles WHERE kind = ? AND profile_id = ?",
-                          [game.kind, profile_id]).fetchone()
-    version = (row[0] or 0) + 1
-    db.conn.execute("INSERT INTO board_profiles (kind, profile_id, version, data, created_at)"
-                    " VALUES (?,?,?,?,?)", [game.kind, profile_id, version,
-                                            json.dumps(data, ensure_ascii=False), now()])
+    version = (sql.value(db, S.LAST_PROFILE_VERSION, kind=game.kind, profile_id=profile_id) or 0) + 1
+    sql.run(db, S.INSERT_PROFILE, kind=game.kind, profile_id=profile_id, version=version,
+            data=json.dumps(data, ensure_ascii=False), at=now())
     return version
 
 

@@ -26,7 +26,7 @@ from events.domain.core_types import TOO_MANY  # noqa: F401
 from events.domain.photo_limits import (MAX_CAPTION, MAX_INPUT_PIXELS, MAX_INPUT_SIDE, MAX_PHOTOS, MAX_SIDE,  # noqa: F401
                                         MAX_UPLOAD_BYTES, MEDIA_TYPE, SHA256, THUMB_SIDE)
 from events.storage import store
-from events.storage.blobs import read_blob, store_blobs  # noqa: F401
+from events.storage.blobs import every_blob, read_blob, store_blobs  # noqa: F401
 from scoring.base import Problem, Text
 from scoring.i18n import msg
 
@@ -166,12 +166,8 @@ def bad_blobs(db) -> list[tuple[str, str]]:
     """Every stored image, referenced or not, whose bytes do not match its address, or that
     is not stored as bytes at all (SQLite keeps whatever is written: text, even text that
     is no UTF-8, which reading as text would fail on): (its address, why)."""
-    if store.is_postgres(db):  # bytea and text columns: nothing else fits in them
-        sql = "SELECT sha256, 'blob', data FROM photo_blobs ORDER BY sha256"
-    else:
-        sql = "SELECT CAST(sha256 AS BLOB), typeof(data), CAST(data AS BLOB) FROM photo_blobs ORDER BY sha256"
     bad = []
-    for sha, kind, data in db.execute(sql).fetchall():
+    for sha, kind, data in every_blob(db):
         sha = sha if isinstance(sha, str) else bytes(sha).decode("utf-8", "replace")
         if kind != "blob":
             bad.append((sha, f"its image is stored as {kind}, not as bytes"))

@@ -10,7 +10,8 @@ import hashlib
 import secrets
 from typing import Callable
 
-from events.storage import store
+from events.storage import sql, store
+from events.storage import statements as S
 from scoring.base import Problem
 from scoring.i18n import msg
 
@@ -36,7 +37,7 @@ def seat_for_token(db, game_id: str, token: str | None) -> int | None:
 def seats_by_token(db, game_id: str) -> Callable[[str | None], int | None]:
     """``seat_for_token`` for every phone of the game from one read of its tokens: the
     streams woken by a move share it (events/runtime/live.py, web/stream.py)."""
-    held = dict(db.execute("SELECT token_hash, seat FROM seat_tokens WHERE game_id = ?", [game_id]).fetchall())
+    held = dict(sql.run(db, S.SEAT_TOKENS_OF_GAME, game_id=game_id).fetchall())
 
     def seat_of(token: str | None) -> int | None:
         if not token or len(token) > 128:
@@ -53,7 +54,7 @@ def issue_seat_token(db, game_id: str, seat: int) -> str:
 
 
 def locked_seats(db, game_id: str) -> set[int]:
-    return {r[0] for r in db.execute("SELECT seat FROM seat_locks WHERE game_id = ?", [game_id])}
+    return set(sql.column(db, S.LOCKED_SEATS, game_id=game_id))
 
 
 def closed_to_join(db, game_id: str) -> set[int]:
@@ -79,24 +80,20 @@ def join_refused(seat: int | None, players: int, closed: set[int], over: bool = 
 def set_lock(db, game_id: str, seat: int, locked: bool) -> None:
     with db.atomic():
         if locked:
-            db.execute("INSERT OR IGNORE INTO seat_locks (game_id, seat, locked_at) VALUES (?,?,?)",
-                       [game_id, seat, store.now()])
+            sql.run(db, S.LOCK_SEAT, game_id=game_id, seat=seat, at=store.now())
         else:
-            db.execute("DELETE FROM seat_locks WHERE game_id = ? AND seat = ?", [game_id, seat])
+            sql.run(db, S.UNLOCK_SEAT, game_id=game_id, seat=seat)
 
 
 def phones_per_seat(db, game_id: str) -> dict[int, int]:
-    return dict(db.execute("SELECT seat, COUNT(*) FROM seat_tokens WHERE game_id = ? GROUP BY seat",
-                           [game_id]).fetchall())
+    return dict(sql.run(db, S.PHONES_PER_SEAT, game_id=game_id).fetchall())
 
 
 def revoked_seat(db, game_id: str, token: str | None) -> int | None:
     """The seat a hand-over took from this token (the phone is told what happened), or None."""
     if not token or len(token) > 128:
         return None
-    row = db.execute("SELECT seat FROM revoked_seat_tokens WHERE token_hash = ? AND game_id = ?",
-                     [hash_token(token), game_id]).fetchone()
-    return row[0] if row else None
+    return sql.value(db, S.REVOKED_SEAT, token_hash=hash_token(token), game_id=game_id)
 
 
 def hand_over(db, game_id: str, seat: int) -> str:
@@ -104,16 +101,12 @@ def hand_over(db, game_id: str, seat: int) -> str:
     one-time link code for it (earlier unused links of the seat stop working too)."""
     code = secrets.token_urlsafe(16)  # 128 bits
     with db.atomic():
-        db.execute("INSERT OR IGNORE INTO revoked_seat_tokens (token_hash, game_id, seat, revoked_at)"
-                   " SELECT token_hash, game_id, seat, ? FROM seat_tokens WHERE game_id = ? AND seat = ?",
-                   [store.now(), game_id, seat])
-        db.execute("DELETE FROM seat_tokens WHERE game_id = ? AND seat = ?", [game_id, seat])
-        db.execute("INSERT OR IGNORE INTO seat_locks (game_id, seat, locked_at) VALUES (?,?,?)",
-                   [game_id, seat, store.now()])
-        db.execute("UPDATE seat_handovers SET used_at = ? WHERE game_id = ? AND seat = ? AND used_at IS NULL",
-                   [store.now(), game_id, seat])
-        db.execute("INSERT INTO seat_handovers (code_hash, game_id, seat, issued_at) VALUES (?,?,?,?)",
-                   [hash_token(code), game_id, seat, store.now()])
+        at = store.now()
+        sql.run(db, S.REVOKE_SEAT_TOKENS, game_id=game_id, seat=seat, at=at)
+        sql.run(db, S.DELETE_SEAT_TOKENS, game_id=game_id, seat=seat)
+        sql.run(db, S.LOCK_SEAT, game_id=game_id, seat=seat, at=at)
+        sql.run(db, S.USE_UP_HANDOVERS, game_id=game_id, seat=seat, at=at)
+        sql.run(db, S.ISSUE_HANDOVER, code_hash=hash_token(code), game_id=game_id, seat=seat, at=at)
     return code
 
 
@@ -121,9 +114,7 @@ def handover_seat(db, game_id: str, code: str) -> int | None:
     """The seat an unused hand-over link opens, without using it up."""
     if not code or len(code) > 128:
         return None
-    row = db.execute("SELECT seat FROM seat_handovers WHERE code_hash = ? AND game_id = ? AND used_at IS NULL",
-                     [hash_token(code), game_id]).fetchone()
-    return row[0] if row else None
+    return sql.value(db, S.OPEN_HANDOVER, code_hash=hash_token(code), game_id=game_id)
 
 
 def take_handover(db, game_id: str, code: str) -> tuple[int, str] | None:
@@ -131,10 +122,8 @@ def take_handover(db, game_id: str, code: str) -> tuple[int, str] | None:
     if not code or len(code) > 128:
         return None
     # One statement claims the link, so two phones racing for it cannot both win.
-    claimed = db.execute("UPDATE seat_handovers SET used_at = ? WHERE code_hash = ? AND game_id = ?"
-                         " AND used_at IS NULL", [store.now(), hash_token(code), game_id])
+    claimed = sql.run(db, S.CLAIM_HANDOVER, code_hash=hash_token(code), game_id=game_id, at=store.now())
     if claimed.rowcount != 1:
         return None
-    seat = db.execute("SELECT seat FROM seat_handovers WHERE code_hash = ?",
-                      [hash_token(code)]).fetchone()[0]
+    seat = sql.value(db, S.HANDOVER_SEAT, code_hash=hash_token(code))
     return seat, issue_seat_token(db, game_id, seat)

@@ -9,68 +9,57 @@ out (``not_counted``: group/plays.py:left_out, the one place every figure asks).
 from __future__ import annotations
 
 from events.application import signing
-from events.storage import store
+from events.storage import sql, store
+from events.storage import statements as S
 
 
 def trust_own(db, public: str) -> None:
     """This server's key, trusted from its first start on (not withdrawable)."""
     with db.atomic():
-        db.execute("INSERT INTO trusted_keys (public_key, name, added_at, own) VALUES (?,?,?,1)"
-                   " ON CONFLICT (public_key) DO UPDATE SET own = 1", [public, "", store.now()])
+        sql.run(db, S.TRUST_OWN_KEY, public_key=public, at=store.now())
 
 
 def trust(db, public: str, name: str) -> None:
     with db.atomic():
-        db.execute("INSERT INTO trusted_keys (public_key, name, added_at, own) VALUES (?,?,?,0)"
-                   " ON CONFLICT (public_key) DO UPDATE SET name = excluded.name", [public, name, store.now()])
+        sql.run(db, S.TRUST_KEY, public_key=public, name=name, at=store.now())
 
 
 def distrust(db, public: str) -> None:
     """Another server's key no longer trusted (this server's own stays)."""
     with db.atomic():
-        db.execute("DELETE FROM trusted_keys WHERE public_key = ? AND own = 0", [public])
+        sql.run(db, S.DISTRUST_KEY, public_key=public)
 
 
 def trusted(db) -> list[dict]:
     """The trusted keys, this server's first, then by name."""
-    return list(db.query("SELECT public_key, name, added_at, own FROM trusted_keys ORDER BY own DESC, name, public_key"))
+    return sql.dicts(db, S.TRUSTED_KEYS)
 
 
 def own_keys(db) -> set[str]:
-    return {r[0] for r in db.execute("SELECT public_key FROM trusted_keys WHERE own = 1").fetchall()}
+    return set(sql.column(db, S.OWN_KEYS))
 
 
 def accept(db, game_id: str) -> None:
     with db.atomic():
-        db.execute("INSERT INTO accepted_games (game_id, accepted_at) VALUES (?,?) ON CONFLICT (game_id) DO NOTHING",
-                   [game_id, store.now()])
+        sql.run(db, S.ACCEPT_GAME, game_id=game_id, at=store.now())
 
 
 def withdraw(db, game_id: str) -> None:
     with db.atomic():
-        db.execute("DELETE FROM accepted_games WHERE game_id = ?", [game_id])
-
-
-_UNCOUNTED = ("FROM games g LEFT JOIN trusted_keys k ON k.public_key = g.signer"
-              " LEFT JOIN accepted_games a ON a.game_id = g.id"
-              " WHERE g.imported_from IS NOT NULL AND k.public_key IS NULL AND a.game_id IS NULL")
+        sql.run(db, S.WITHDRAW_GAME, game_id=game_id)
 
 
 def not_counted(db) -> dict[str, str]:
     """{game id: how its signature was found} of every imported game that counts nowhere
     until the organiser accepts it (or trusts the key that signed it)."""
     return {r[0]: r[1] or signing.UNSIGNED
-            for r in db.execute(f"SELECT g.id, g.import_check {_UNCOUNTED} ORDER BY g.id").fetchall()}
+            for r in sql.run(db, S.NOT_COUNTED).fetchall()}
 
 
 def imported(db) -> list[dict]:
     """Every imported game, newest first, with its signature, its signer (trusted or not),
     whether the organiser accepted it and whether it counts: the organiser's page."""
-    rows = db.query("SELECT g.id, g.kind, g.players, g.updated_at, g.import_check, g.signer, g.origin,"
-                    " k.public_key AS trusted_key, a.accepted_at FROM games g"
-                    " LEFT JOIN trusted_keys k ON k.public_key = g.signer"
-                    " LEFT JOIN accepted_games a ON a.game_id = g.id"
-                    " WHERE g.imported_from IS NOT NULL ORDER BY g.updated_at DESC, g.id")
+    rows = sql.dicts(db, S.IMPORTED_GAMES)
     return [{**r, "import_check": r["import_check"] or signing.UNSIGNED,
              "counts": bool(r["trusted_key"] or r["accepted_at"])} for r in rows]
 
@@ -78,7 +67,7 @@ def imported(db) -> list[dict]:
 def mark(db, game_id: str) -> dict | None:
     """What the game's pages say of an imported game that does not count: {"check"} (its
     signature: unsigned, altered, or signed by a key not trusted), else None."""
-    found = db.execute(f"SELECT g.import_check {_UNCOUNTED} AND g.id = ?", [game_id]).fetchone()
+    found = sql.one(db, S.NOT_COUNTED_GAME, game_id=game_id)
     return {"check": found[0] or signing.UNSIGNED} if found else None
 
 
@@ -86,16 +75,15 @@ def game_of_origin(db, origin: str) -> str | None:
     """The game here whose signed identity is ``origin``: recorded here under one of this
     database's own keys, or imported with that identity before."""
     server, _, game = origin.partition(":")
-    if server in own_keys(db) and db.execute("SELECT 1 FROM games WHERE id = ?", [game]).fetchone():
+    if server in own_keys(db) and store.game_row(db, game) is not None:
         return game
-    row = db.execute("SELECT id FROM games WHERE origin = ? ORDER BY id LIMIT 1", [origin]).fetchone()
-    return row[0] if row else None
+    return sql.value(db, S.GAME_OF_ORIGIN, origin=origin)
 
 
 def export_origin(db, game_id: str, own: str) -> dict | None:
     """The identity an export of ``game_id`` signs ({"server", "game"}), or None: a game
     that does not count here is not vouched for (its export goes unsigned)."""
-    row = db.execute("SELECT imported_from, origin FROM games WHERE id = ?", [game_id]).fetchone()
+    row = sql.one(db, S.IMPORT_OF_GAME, game_id=game_id)
     if row is None or game_id in not_counted(db):
         return None
     return signing.origin_of(row[1]) if row[1] else {"server": own, "game": game_id}
@@ -103,5 +91,4 @@ def export_origin(db, game_id: str, own: str) -> dict | None:
 
 def mark_import(db, game_id: str, found: signing.Verdict) -> None:
     """Inside the import's write transaction: the imported game's signature as found."""
-    db.execute("UPDATE games SET origin = ?, signer = ?, import_check = ? WHERE id = ?",
-               [found.origin, found.key, found.check, game_id])
+    sql.run(db, S.MARK_IMPORT, origin=found.origin, signer=found.key, import_check=found.check, game_id=game_id)

@@ -33,7 +33,8 @@ import threading
 import time
 from typing import Callable
 
-from events.storage import pg, store
+from events.storage import pg, sql, store
+from events.storage import statements as S
 
 WATCH_INTERVAL = 0.05  # seconds between the watcher's looks at SQLite
 RECONNECT_INTERVAL = 1.0  # seconds before the PostgreSQL watcher connects again
@@ -162,7 +163,7 @@ class Hub:
                 with self._lock:
                     games = list(self._waiting)
                 if games:
-                    now = db.execute("PRAGMA data_version").fetchone()[0]
+                    now = sql.value(db, S.DATA_VERSION)
                     if now != version:
                         version = now
                         self._wake_changed(db, games)
@@ -179,7 +180,7 @@ class Hub:
                 time.sleep(RECONNECT_INTERVAL)
                 continue
             try:
-                db.execute(f"LISTEN {pg.CHANNEL}")
+                pg.listen(db)
                 self._wake_all()  # moves made while this watcher was not listening
                 while self._database == database:
                     # the notifications of one packet at once, then one read of their games
@@ -204,9 +205,7 @@ class Hub:
         """Wake the streams of the games whose last event is newer than announced here."""
         for start in range(0, len(games), 500):  # SQLite's limit on bound parameters
             chunk = games[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            for game_id, last in db.execute(f"SELECT id, last_seq FROM games WHERE id IN ({marks})",
-                                            chunk).fetchall():
+            for game_id, last in sql.run(db, S.LAST_SEQS, game_ids=chunk).fetchall():
                 self.published(game_id, last)
 
 

@@ -19,8 +19,13 @@ from typing import Callable
 from events.domain.event import Event
 from events.domain.hashing import GENESIS, chain_hash, first_broken_link
 from events.runtime.greenlets import cooperate
+from events.storage import sql
+from events.storage.sql import Statement
 
 VERIFY_CHUNK = 256  # events read and hashed between two turns of the worker's other connections
+# The summary's columns an append may set beside the last event: the games' (its time,
+# whether it ended; a copy sets both), the roster's none.
+TOUCHED = ((), ("updated_at",), ("updated_at", "finished"))
 _READ = object()  # a summary row not given: read it
 ENVELOPE = ("seq", "type", "version", "data", "seat", "device", "recorded_at", "client_event_id", "hash")
 
@@ -41,35 +46,51 @@ class Log:
     cut: str
     differs: str
 
-    def _where(self, extra: str = "") -> str:
-        parts = ([f"{self.key} = ?"] if self.key else []) + ([extra] if extra else [])
+    def __post_init__(self) -> None:
+        """Each statement of this log, written once here from the log's description."""
+        columns = ", ".join(self.stored)
+        table, where = self.table, self._where
+        statements = {
+            "head": f"SELECT seq, hash FROM {table}{where()} ORDER BY seq DESC LIMIT 1",
+            "read": f"SELECT {columns} FROM {table}{where('seq > :after')} ORDER BY seq",
+            "read_upto": f"SELECT {columns} FROM {table}{where('seq > :after', 'seq <= :upto')} ORDER BY seq",
+            "seqs": f"SELECT seq FROM {table}{where()} ORDER BY seq",
+            "hash_at": f"SELECT hash FROM {table}{where('seq = :seq')}",
+            "by_client_id": f"SELECT {columns} FROM {table}{where('client_event_id = :client_event_id')}",
+            "insert": f"INSERT INTO {table} ({', '.join(self._columns())})"
+                      f" VALUES ({', '.join(':' + c for c in self._columns())})",
+            "summary_row": f"SELECT last_seq, last_hash FROM {self.summary} WHERE {self.summary_key} = :key",
+        }
+        for also in TOUCHED:
+            sets = ", ".join(f"{c} = :{c}" for c in ("last_seq", "last_hash", *also))
+            statements[also] = f"UPDATE {self.summary} SET {sets} WHERE {self.summary_key} = :key"
+        object.__setattr__(self, "statements", {name: Statement(text) for name, text in statements.items()})
+
+    def _where(self, *conditions: str) -> str:
+        parts = ([f"{self.key} = :key"] if self.key else []) + list(conditions)
         return f" WHERE {' AND '.join(parts)}" if parts else ""
 
-    @staticmethod
-    def _keyed(key, *params) -> list:
-        return ([key] if key is not None else []) + list(params)
+    def _columns(self) -> list[str]:
+        return ([self.key] if self.key else []) + list(self.stored)
 
     # ---- reading -----------------------------------------------------------------
 
     def head(self, db, key=None) -> tuple[int, str]:
         """The log's last (seq, hash): (0, GENESIS) while it is empty."""
-        row = db.execute(f"SELECT seq, hash FROM {self.table}{self._where()} ORDER BY seq DESC LIMIT 1",
-                         self._keyed(key)).fetchone()
+        row = sql.one(db, self.statements["head"], key=key)
         return (row[0], row[1]) if row else (0, GENESIS)
 
     def read(self, db, key=None, after: int = 0, upto: int | None = None, make: Callable = Event) -> list:
         """The events after ``after`` (to ``upto``), in order, each ``make(**envelope)``."""
-        sql = f"SELECT {', '.join(self.stored)} FROM {self.table}{self._where('seq > ?')}"
-        params = self._keyed(key, sql_int(after))
-        if upto is not None:
-            sql += " AND seq <= ?"
-            params.append(sql_int(upto))
-        return [self.made(row, make) for row in db.execute(sql + " ORDER BY seq", params).fetchall()]
+        if upto is None:
+            rows = sql.run(db, self.statements["read"], key=key, after=sql_int(after))
+        else:
+            rows = sql.run(db, self.statements["read_upto"], key=key, after=sql_int(after), upto=sql_int(upto))
+        return [self.made(row, make) for row in rows.fetchall()]
 
     def stored_rows(self, db, key=None, after: int = 0) -> list:
         """The rows after ``after`` exactly as stored (``stored``'s order): a copy to another store."""
-        return db.execute(f"SELECT {', '.join(self.stored)} FROM {self.table}{self._where('seq > ?')} ORDER BY seq",
-                          self._keyed(key, sql_int(after))).fetchall()
+        return sql.run(db, self.statements["read"], key=key, after=sql_int(after)).fetchall()
 
     def made(self, row, make: Callable = Event):
         """One stored row (in ``stored``'s order) as an event."""
@@ -78,18 +99,14 @@ class Log:
         return make(**envelope)
 
     def seqs(self, db, key=None) -> list[int]:
-        return [r[0] for r in db.execute(f"SELECT seq FROM {self.table}{self._where()} ORDER BY seq",
-                                         self._keyed(key))]
+        return sql.column(db, self.statements["seqs"], key=key)
 
     def hash_at(self, db, key, seq: int) -> str | None:
-        row = db.execute(f"SELECT hash FROM {self.table}{self._where('seq = ?')}",
-                         self._keyed(key, sql_int(seq))).fetchone()
-        return row[0] if row else None
+        return sql.value(db, self.statements["hash_at"], key=key, seq=sql_int(seq))
 
     def by_client_id(self, db, key, client_event_id: str, make: Callable = Event):
         """The event recorded with this client event id, or None."""
-        row = db.execute(f"SELECT {', '.join(self.stored)} FROM {self.table}{self._where('client_event_id = ?')}",
-                         self._keyed(key, client_event_id)).fetchone()
+        row = sql.one(db, self.statements["by_client_id"], key=key, client_event_id=client_event_id)
         return self.made(row, make) if row else None
 
     def catch_up(self, db, key, seq: int, hash_: str, make: Callable = Event) -> tuple[bool, list]:
@@ -125,22 +142,18 @@ class Log:
         return [json.dumps(envelope[f], ensure_ascii=False) if f == "data" else envelope[f]
                 for f in self.stored]
 
-    def insert_rows(self, db, key, rows: list[list]) -> None:
-        """Rows ``row`` made, hashed and checked already (an import), as one prepared batch."""
-        columns = ([self.key] if self.key else []) + list(self.stored)
-        sql = f"INSERT INTO {self.table} ({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})"
-        rows = [self._keyed(key, *r) for r in rows]
-        if len(rows) == 1:
-            db.execute(sql, rows[0])
+    def insert_rows(self, db, key, rows: list) -> None:
+        """Rows ``row`` made, hashed and checked already (an import, a copy), as one prepared batch."""
+        named = [{**dict(zip(self.stored, row)), **({self.key: key} if self.key else {})} for row in rows]
+        if len(named) == 1:
+            sql.run(db, self.statements["insert"], **named[0])
         else:
-            db.conn.executemany(sql, rows)
+            sql.run_many(db, self.statements["insert"], named)
 
     def touch(self, db, key, seq: int, hash_: str, **also) -> None:
-        """The summary row names the log's last event (and ``also``'s columns), in the
-        append's own transaction: a log cut off its end is told by it."""
-        sets = ", ".join(f"{c} = ?" for c in ("last_seq", "last_hash", *also))
-        db.execute(f"UPDATE {self.summary} SET {sets} WHERE {self.summary_key} = ?",
-                   [seq, hash_, *also.values(), self._summary_id(key)])
+        """The summary row names the log's last event (and ``also``'s columns, one of
+        ``TOUCHED``), in the append's own transaction: a log cut off its end is told by it."""
+        sql.run(db, self.statements[tuple(also)], last_seq=seq, last_hash=hash_, key=self._summary_id(key), **also)
 
     def record(self, db, key, envelope: dict, expected_seq: int | None = None, **also) -> dict:
         """``insert`` then ``touch``: one event and its summary row."""
@@ -154,8 +167,7 @@ class Log:
         return key if self.key else 1
 
     def summary_row(self, db, key=None) -> tuple[int, str | None] | None:
-        row = db.execute(f"SELECT last_seq, last_hash FROM {self.summary} WHERE {self.summary_key} = ?",
-                         [self._summary_id(key)]).fetchone()
+        row = sql.one(db, self.statements["summary_row"], key=self._summary_id(key))
         return (row[0], row[1]) if row else None
 
     def first_break(self, db, key, summary, seq: int = 0, prev: str = GENESIS,

@@ -201,7 +201,7 @@ _MIGRATION_LOCK = 7_405_118_319
 def apply_postgres(db) -> None:
     """Apply the pending PostgreSQL steps, all in one transaction under one lock."""
     with db.atomic():
-        db.execute("SELECT pg_advisory_xact_lock(?)", [_MIGRATION_LOCK])
+        db.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")  # a constant of ours
         db.execute("CREATE TABLE IF NOT EXISTS tablescribe_migrations ("
                    "name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
         done = {r[0] for r in db.execute("SELECT name FROM tablescribe_migrations").fetchall()}
@@ -210,7 +210,7 @@ def apply_postgres(db) -> None:
                 continue
             for sql in statements:
                 db.conn.raw.execute(sql)  # DDL as written: no placeholders to translate
-            db.execute("INSERT INTO tablescribe_migrations (name) VALUES (?)", [name])
+            db.execute("INSERT INTO tablescribe_migrations (name) VALUES (%s)", [name])  # PostgreSQL's only
 
 
 # ---- what a migrated store holds, engine aside ---------------------------------------

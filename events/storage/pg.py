@@ -1,10 +1,11 @@
 """The PostgreSQL engine behind the same store (``DATABASE_URL=postgresql://…``).
 
-The code in ``events/`` talks to its database through the few calls sqlite-utils'
+The storage package talks to its database through the few calls sqlite-utils'
 ``Database`` offers (``execute``, ``query``, ``atomic``, ``conn``); ``PgDatabase`` offers
 the same calls on a psycopg 3 connection, so one module of SQL serves both engines.
-Statements are written for SQLite with ``?`` placeholders; ``_dialect`` turns the two
-spellings that differ (the placeholder, ``INSERT OR IGNORE``) into PostgreSQL's. What
+Statements are written once in a dialect both engines accept, with named parameters
+rendered per engine when the statement is made (events/storage/sql.py): what reaches
+``execute`` here is PostgreSQL's text already, passed on as it is. What
 differs in substance (the write lock, the schema, change notifications) is written
 out per engine where it happens: ``store.write_lock``/``store.lock_game``,
 ``migrations.POSTGRES``, ``live.Hub``.
@@ -12,10 +13,8 @@ out per engine where it happens: ``store.write_lock``/``store.lock_game``,
 from __future__ import annotations
 
 import os
-import re
 import threading
 from contextlib import contextmanager
-from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
 SCHEMES = ("postgresql://", "postgres://")
@@ -39,35 +38,12 @@ class Unreachable(RuntimeError):
     """PostgreSQL could not be reached; the message names DATABASE_URL, no traceback."""
 
 
-# The pieces of a statement _dialect must not touch: quoted text, quoted names, comments.
-_QUOTED = re.compile(r"\$\$.*?\$\$|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/", re.S)
-
-
-@lru_cache(maxsize=256)
-def _dialect(sql: str) -> str:
-    """A statement written for SQLite, as psycopg takes it: each ``?`` placeholder becomes
-    ``%s`` — outside quoted text, quoted names and comments only, so a literal ``'?'``
-    stays a question mark — and every ``%`` is doubled (psycopg reads ``%`` anywhere in
-    the statement as the start of a placeholder, inside a literal ``'10%'`` too).
-    ``INSERT OR IGNORE`` becomes ``INSERT … ON CONFLICT DO NOTHING``."""
-    out, last = [], 0
-    for quoted in _QUOTED.finditer(sql):
-        out.append(sql[last:quoted.start()].replace("%", "%%").replace("?", "%s"))
-        out.append(quoted.group(0).replace("%", "%%"))
-        last = quoted.end()
-    out.append(sql[last:].replace("%", "%%").replace("?", "%s"))
-    sql = "".join(out)
-    if sql.lstrip().upper().startswith("INSERT OR IGNORE"):
-        sql = sql.replace("INSERT OR IGNORE", "INSERT", 1) + "\nON CONFLICT DO NOTHING"  # after any -- comment
-    return sql
-
-
 _PARAM_CASTS = {bool: int}  # SQLite stores booleans as 0/1; the columns are INTEGER
 
 
 def _params(params) -> list:
     if params is None:
-        return []
+        return None  # no parameters: psycopg leaves the text as it is (a % in DDL)
     if isinstance(params, dict):
         raise TypeError("named parameters are not used by the store")
     return [_PARAM_CASTS[type(p)](p) if type(p) in _PARAM_CASTS else p for p in params]
@@ -86,7 +62,7 @@ class _Conn:
     def _seen(self, sql: str) -> str:
         if self.seen is not None:
             self.seen(sql)
-        return _dialect(sql)
+        return sql
 
     def execute(self, sql: str, params=None):
         return self.raw.execute(self._seen(sql), _params(params))
@@ -94,7 +70,7 @@ class _Conn:
     def executemany(self, sql: str, rows) -> None:
         self._seen(sql)
         with self.raw.cursor() as cur:
-            cur.executemany(_dialect(sql), [_params(row) for row in rows])
+            cur.executemany(sql, [_params(row) for row in rows])
 
     @property
     def in_transaction(self) -> bool:
@@ -192,6 +168,11 @@ class Pools:
         except PoolTimeout as err:
             raise Unreachable(f"PostgreSQL at DATABASE_URL={redacted(url)}: no connection free ({err})") from None
         return PgDatabase(raw, url, release=pool.putconn)
+
+
+def listen(db) -> None:
+    """From now on ``db``'s connection is told of every committed event (its game's id)."""
+    db.execute(f"LISTEN {CHANNEL}")
 
 
 def lost_connection_errors() -> tuple[type[BaseException], ...]:

@@ -22,7 +22,8 @@ import pickle
 import zlib
 from pathlib import Path
 
-from events.storage import store
+from events.storage import sql, store
+from events.storage.sql import Statement
 
 log = logging.getLogger(__name__)
 FORMAT = 1       # the payload's layout (GameStates.frozen); part of the code version
@@ -88,17 +89,22 @@ class Snapshots:
             return False
 
 
+_ROW = ("game_id", "seq", "hash", "rules_version", "code_version", "mac", "data", "made_at")
+READ = Statement("SELECT seq, hash, rules_version, code_version, mac, data FROM state_snapshots WHERE game_id = :game_id")
+WRITE = Statement(
+    "INSERT INTO state_snapshots (game_id, seq, hash, rules_version, code_version, mac, data, made_at)"
+    " VALUES (:game_id, :seq, :hash, :rules_version, :code_version, :mac, :data, :made_at)"
+    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash,"
+    " rules_version = excluded.rules_version, code_version = excluded.code_version, mac = excluded.mac,"
+    " data = excluded.data, made_at = excluded.made_at")
+
+
 def read(db, game_id: str) -> tuple | None:
-    row = db.execute("SELECT seq, hash, rules_version, code_version, mac, data FROM state_snapshots"
-                     " WHERE game_id = ?", [game_id]).fetchone()
+    row = sql.one(db, READ, game_id=game_id)
     return None if row is None else (*row[:5], bytes(row[5]))
 
 
 def write(db, row: list) -> None:
     """One short transaction: the game's row inserted, or replaced (derived data)."""
     with store.write_lock(db):
-        db.execute("INSERT INTO state_snapshots (game_id, seq, hash, rules_version, code_version, mac, data,"
-                   " made_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
-                   " seq = excluded.seq, hash = excluded.hash, rules_version = excluded.rules_version,"
-                   " code_version = excluded.code_version, mac = excluded.mac, data = excluded.data,"
-                   " made_at = excluded.made_at", row)
+        sql.run(db, WRITE, **dict(zip(_ROW, row)))

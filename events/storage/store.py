@@ -21,10 +21,31 @@ import sqlite_utils
 from events.domain.event import Event, NewEvent
 from events.domain.hashing import first_broken_link
 from events.runtime.greenlets import off_the_hub
-from events.storage import pg
+from events.storage import pg, sql
 from events.storage.blobs import store_blobs
 from events.storage.log import ENVELOPE, GAMES, StaleSequence, sql_int
 from events.storage.migrations import apply_postgres, migrations
+from events.storage import statements as S
+from events.storage.sql import Statement
+
+GAME_LOCK = Statement("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")  # PostgreSQL's only
+ORGANISER_SALT = Statement("SELECT salt FROM organiser_link WHERE id = 1")
+SET_ORGANISER_SALT = Statement("INSERT INTO organiser_link (id, salt) VALUES (1, :salt)"
+                               " ON CONFLICT (id) DO UPDATE SET salt = excluded.salt")
+EVENTS_OF_TYPES = Statement(f"SELECT game_id, {', '.join(ENVELOPE)} FROM events WHERE game_id IN (:game_ids)"
+                            " AND type IN (:types) ORDER BY game_id, seq")
+INSERT_GAME = Statement("INSERT INTO games (id, kind, created_at, players, last_seq, updated_at, finished, join_code,"
+                        " imported_from) VALUES (:id, :kind, :created_at, :players, 0, :created_at, 0, :join_code,"
+                        " :imported_from)")
+GAME_ROW = Statement("SELECT * FROM games WHERE id = :id")
+GAME_ROWS = Statement("SELECT * FROM games WHERE id IN (:ids) ORDER BY id")
+GAME_OF_FIRST_HASH = Statement("SELECT game_id FROM events WHERE seq = 1 AND hash = :hash ORDER BY game_id LIMIT 1")
+LIST_GAMES = Statement("SELECT * FROM games WHERE last_seq > 0 AND finished = :finished"
+                       " ORDER BY updated_at DESC, id LIMIT :limit OFFSET :offset")
+ADD_SEAT_TOKEN = Statement("INSERT INTO seat_tokens (token_hash, game_id, seat, issued_at)"
+                           " VALUES (:token_hash, :game_id, :seat, :issued_at)")
+SEAT_OF_TOKEN_HASH = Statement("SELECT seat FROM seat_tokens WHERE token_hash = :token_hash AND game_id = :game_id")
+GAME_IDS = Statement("SELECT DISTINCT game_id FROM events ORDER BY game_id")
 
 
 @dataclass(frozen=True)
@@ -87,8 +108,7 @@ def into_wal(conn, within: float = WAL_WITHIN, sleep=time.sleep) -> None:
             sleep(0.005 + random.random() * 0.02)  # apart, so the next tries do not meet again
 
 
-def is_postgres(db) -> bool:
-    return getattr(db, "engine", "sqlite") == "postgresql"
+is_postgres = sql.is_postgres
 
 
 def trace(db, seen: Callable[[str], None]) -> None:
@@ -146,7 +166,7 @@ def lock_game(db, key: str) -> None:
     not wait. SQLite's write lock already serialises every write; PostgreSQL takes a
     lock on the key until the transaction ends."""
     if is_postgres(db):
-        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [key])
+        sql.run(db, GAME_LOCK, key=key)
 
 
 def prepare(path: str) -> None:
@@ -184,14 +204,24 @@ def migrate(db: sqlite_utils.Database) -> None:
 
 def organiser_salt(db) -> str:
     """The salt of the organiser's link (web/organiser.py): "" until a new link was made."""
-    row = db.execute("SELECT salt FROM organiser_link WHERE id = 1").fetchone()
-    return row[0] if row else ""
+    return sql.value(db, ORGANISER_SALT, "")
 
 
 def set_organiser_salt(db, salt: str) -> None:
     with db.atomic():
-        db.execute("INSERT INTO organiser_link (id, salt) VALUES (1, ?)"
-                   " ON CONFLICT (id) DO UPDATE SET salt = excluded.salt", [salt])
+        sql.run(db, SET_ORGANISER_SALT, salt=salt)
+
+
+def integrity_check(db) -> str:
+    """SQLite's check of its own file ("ok"); PostgreSQL keeps its own pages: "ok"."""
+    return "ok" if is_postgres(db) else sql.value(db, S.INTEGRITY_CHECK)
+
+
+def database_key(db) -> str:
+    """What names the database ``db`` is open on (caches keyed by it): its URL, its file."""
+    if is_postgres(db):
+        return db.url
+    return sql.one(db, S.DATABASE_LIST)[2] or str(id(db))
 
 
 def now() -> str:
@@ -206,10 +236,8 @@ def events_of_types(db, game_ids: list[str], types: tuple[str, ...]) -> dict[str
     """The events of these types in these games, by game, in order (one query)."""
     if not game_ids:
         return {}
-    sql = (f"SELECT game_id, {', '.join(ENVELOPE)} FROM events WHERE game_id IN ({','.join('?' * len(game_ids))})"
-           f" AND type IN ({','.join('?' * len(types))}) ORDER BY game_id, seq")
     found: dict[str, list[Event]] = {}
-    for row in db.execute(sql, [*game_ids, *types]).fetchall():
+    for row in sql.run(db, EVENTS_OF_TYPES, game_ids=list(game_ids), types=list(types)).fetchall():
         found.setdefault(row[0], []).append(GAMES.made(row[1:]))
     return found
 
@@ -292,7 +320,7 @@ def insert_verified(db, game_id: str, rows: list[list], last: Event, finished: b
     one prepared batch, so the write lock is held for the rows alone (Han at 10,000 events:
     ~80 ms instead of ~0.5 s of hashing and one look-up per row, docs/performance.md)."""
     lock_game(db, game_id)
-    if db.execute("SELECT 1 FROM events WHERE game_id = ? LIMIT 1", [game_id]).fetchone():
+    if GAMES.head(db, game_id)[0]:
         raise StaleSequence(last_seq(db, game_id))
     GAMES.insert_rows(db, game_id, rows)
     _touch_summary(db, game_id, last, finished)
@@ -314,17 +342,15 @@ def insert_game(db, game_id: str, kind: str, players: list[dict], join_code: str
     """The game's summary row and seat tokens; the caller appends event 1 next."""
     stamp = now()
     with db.atomic():
-        db.execute("INSERT INTO games (id, kind, created_at, players, last_seq, updated_at,"
-                   " finished, join_code, imported_from) VALUES (?,?,?,?,0,?,0,?,?)",
-                   [game_id, kind, stamp, json.dumps(players, ensure_ascii=False), stamp,
-                    join_code, imported_from])
+        sql.run(db, INSERT_GAME, id=game_id, kind=kind, created_at=stamp,
+                players=json.dumps(players, ensure_ascii=False), join_code=join_code, imported_from=imported_from)
         for seat, token_hash in enumerate(token_hashes):
             if token_hash:  # None: a seat nobody holds yet (it is joined by QR code)
                 add_seat_token(db, game_id, seat, token_hash)
 
 
 def game_row(db, game_id: str) -> dict | None:
-    rows = list(db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+    rows = sql.dicts(db, GAME_ROW, id=game_id)
     return rows[0] if rows else None
 
 
@@ -332,34 +358,26 @@ def game_rows(db, game_ids: list[str]) -> list[dict]:
     """The rows of these games that are here, in one read."""
     if not game_ids:
         return []
-    return list(db.query(f"SELECT * FROM games WHERE id IN ({','.join('?' * len(game_ids))}) ORDER BY id",
-                         list(game_ids)))
+    return sql.dicts(db, GAME_ROWS, ids=list(game_ids))
 
 
 def game_of_first_hash(db, first_hash: str) -> str | None:
     """The game here whose event 1 has this hash (the same game, imported or not), if any."""
-    row = db.execute("SELECT game_id FROM events WHERE seq = 1 AND hash = ? ORDER BY game_id LIMIT 1",
-                     [first_hash]).fetchone()
-    return row[0] if row else None
+    return sql.value(db, GAME_OF_FIRST_HASH, hash=first_hash)
 
 
 def list_games(db, finished: bool, limit: int = 50, offset: int = 0) -> list[dict]:
     """Running or finished games, the most recently played first, one page at a time
     (abandoned games never end: they must not push the finished ones off the list)."""
-    return list(db.query("SELECT * FROM games WHERE last_seq > 0 AND finished = ? "
-                         "ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
-                         [int(finished), limit, sql_int(offset)]))
+    return sql.dicts(db, LIST_GAMES, finished=int(finished), limit=limit, offset=sql_int(offset))
 
 
 def add_seat_token(db, game_id: str, seat: int, token_hash: str) -> None:
-    db.execute("INSERT INTO seat_tokens (token_hash, game_id, seat, issued_at) VALUES (?,?,?,?)",
-               [token_hash, game_id, seat, now()])
+    sql.run(db, ADD_SEAT_TOKEN, token_hash=token_hash, game_id=game_id, seat=seat, issued_at=now())
 
 
 def seat_of_token_hash(db, game_id: str, token_hash: str) -> int | None:
-    row = db.execute("SELECT seat FROM seat_tokens WHERE token_hash = ? AND game_id = ?",
-                     [token_hash, game_id]).fetchone()
-    return row[0] if row else None
+    return sql.value(db, SEAT_OF_TOKEN_HASH, token_hash=token_hash, game_id=game_id)
 
 
 def verify_game(db, game_id: str) -> tuple[int, str] | None:
@@ -372,5 +390,5 @@ def event_seqs(db, game_id: str) -> list[int]:
 
 
 def game_ids(db) -> list[str]:
-    return [r[0] for r in db.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id")]
+    return sql.column(db, GAME_IDS)
 

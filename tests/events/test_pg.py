@@ -18,7 +18,8 @@ from events.application.export import export_game, import_game
 from events.application.table import new_game
 from events.domain.event import NewEvent
 from events.runtime import live
-from events.storage import migrations, store
+from events.storage import sql, migrations, store
+from events.storage.sql import Statement
 from tests.conftest import app_on
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -88,14 +89,15 @@ def test_a_migration_is_described_once_and_both_engines_are_built_from_it(tmp_pa
     assert list(migrations.POSTGRES) == list(migrations.MIGRATIONS)
 
 
-def test_a_question_mark_or_percent_sign_in_a_literal_reaches_postgresql_as_written(postgres_url):
-    """The store's SQL is SQLite's; on PostgreSQL only the placeholders outside quotes
-    change (events/storage/pg.py:_dialect), so a literal keeps its '?' and '%'."""
+def test_a_question_mark_percent_sign_or_colon_in_a_literal_reaches_postgresql_as_written(postgres_url):
+    """A statement is rendered for PostgreSQL once, when it is made (events/storage/sql.py):
+    only its named parameters outside quotes and comments become placeholders, so a
+    literal keeps its '?', '%' and ':name', and a cast's '::' stays a cast."""
     store.prepare(postgres_url)
     db = store.connect(postgres_url)
-    row = db.execute("SELECT '?', ?, 'it''s 10%?', '%' || ? -- a comment? 100%", ["a", "b"]).fetchone()
-    assert tuple(row) == ("?", "a", "it's 10%?", "%b")
-    assert [r["q"] for r in db.query("SELECT ? AS q WHERE 'x' LIKE '%'", ["c"])] == ["c"]
+    said = Statement("SELECT '?', :a, 'it''s 10%?', '%' || :b, ':b', 2::text -- a comment? 100% :c")
+    assert tuple(sql.one(db, said, a="a", b="b")) == ("?", "a", "it's 10%?", "%b", ":b", "2")
+    assert sql.dicts(db, Statement("SELECT :c AS q WHERE 'x' LIKE '%'"), c="c") == [{"q": "c"}]
 
 
 def test_servers_starting_together_create_the_schema_once(postgres_url):

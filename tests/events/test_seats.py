@@ -5,6 +5,7 @@ revokes the seat's phones and works once."""
 import pytest
 
 from events.application import seats
+from tests.conftest import run_sql
 
 
 @pytest.fixture
@@ -17,7 +18,7 @@ def test_a_token_opens_its_own_games_seat_only_and_is_stored_as_its_hash(db, gam
     assert seats.seat_for_token(db, game.id, game.tokens[1]) == 1
     assert seats.seat_for_token(db, other.id, game.tokens[1]) is None
     assert [seats.seat_for_token(db, game.id, t) for t in (None, "", "x" * 129, "unknown")] == [None] * 4
-    stored = {r[0] for r in db.execute("SELECT token_hash FROM seat_tokens WHERE game_id = ?", [game.id])}
+    stored = {r[0] for r in run_sql(db, "SELECT token_hash FROM seat_tokens WHERE game_id = :id", id=game.id)}
     assert seats.hash_token(game.tokens[1]) in stored and game.tokens[1] not in stored
 
 

@@ -9,6 +9,7 @@ import pytest
 from events.domain.event import NewEvent
 from events.storage import store
 from events.storage.store import StaleSequence
+from tests.conftest import run_sql
 
 
 def _new(n: int, client: str | None = None) -> NewEvent:
@@ -124,8 +125,8 @@ def test_a_row_edited_behind_our_back_breaks_the_chain_at_that_event(app, db, ga
         db.execute("DROP TRIGGER events_no_change ON events")
     else:
         db.execute("DROP TRIGGER events_no_update")
-    db.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 3",
-               ['{"seat": 0, "points": 1000}', game_id])
+    run_sql(db, "UPDATE events SET data = :data WHERE game_id = :id AND seq = 3",
+            data='{"seat": 0, "points": 1000}', id=game_id)
     broken = store.verify_game(db, game_id)
     assert broken is not None and broken[0] == 3
 

@@ -10,6 +10,7 @@ from events.application.table import record
 from events.domain.projection import fold
 from events.storage import store
 from events.storage.snapshots import EVERY, Snapshots, code_version
+from tests.conftest import run_sql
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def _worker(key: str = "secret", code: str | None = None) -> tables.States:
 
 
 def _stored(db, game_id: str) -> tuple:
-    return db.execute("SELECT seq, hash, code_version FROM state_snapshots WHERE game_id = ?", [game_id]).fetchone()
+    return run_sql(db, "SELECT seq, hash, code_version FROM state_snapshots WHERE game_id = :id", id=game_id).fetchone()
 
 
 def test_a_restarted_worker_folds_on_from_the_stored_snapshot(db, steps):
@@ -89,7 +90,7 @@ def test_a_snapshot_not_signed_with_this_key_or_changed_in_the_store_is_not_used
     _worker(key="another server's key").game(db, game_id)
     steps.clear()
     assert _worker().load(db, game_id) == fold(events) and steps[0] == 1
-    db.execute("UPDATE state_snapshots SET seq = seq - 1 WHERE game_id = ?", [game_id])  # signed for its seq
+    run_sql(db, "UPDATE state_snapshots SET seq = seq - 1 WHERE game_id = :id", id=game_id)  # signed for its seq
     steps.clear()
     assert _worker().load(db, game_id) == fold(events) and steps[0] == 1
     assert [e.hash for e in store.read_events(db, game_id)] == [e.hash for e in events]  # the events untouched
@@ -100,11 +101,13 @@ def test_a_snapshot_of_another_record_under_the_same_id_is_not_used(db, steps):
     events are not the ones folded (here: a store where the game is another one) folds afresh."""
     game_id, _ = _long_game(db)
     _worker().game(db, game_id)
-    row = db.execute("SELECT seq, hash, rules_version, code_version, mac, data, made_at FROM state_snapshots"
-                     " WHERE game_id = ?", [game_id]).fetchone()
+    row = run_sql(db, "SELECT seq, hash, rules_version, code_version, mac, data, made_at FROM state_snapshots"
+                  " WHERE game_id = :id", id=game_id).fetchone()
     other_id, other = _long_game(db)
-    db.execute("INSERT INTO state_snapshots (game_id, seq, hash, rules_version, code_version, mac, data, made_at)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [other_id, *row])
+    names = ("seq", "hash", "rules_version", "code_version", "mac", "data", "made_at")
+    run_sql(db, "INSERT INTO state_snapshots (game_id, seq, hash, rules_version, code_version, mac, data, made_at)"
+            " VALUES (:game_id, :seq, :hash, :rules_version, :code_version, :mac, :data, :made_at)",
+            game_id=other_id, **dict(zip(names, row)))
     steps.clear()
     assert _worker().load(db, other_id) == fold(other) and steps[0] == 1
 

@@ -4,6 +4,7 @@ follows the text policy, saying which character it refuses."""
 from __future__ import annotations
 
 import pytest
+from tests.conftest import run_sql
 
 
 def _profile_document(name_en: str = "Our board") -> str:
@@ -16,8 +17,8 @@ def _profile_document(name_en: str = "Our board") -> str:
 
 
 def _versions(db, profile_id: str = "han-side1") -> int:
-    return db.execute("SELECT COUNT(*) FROM board_profiles WHERE kind = 'han' AND profile_id = ?",
-                      [profile_id]).fetchone()[0]
+    return run_sql(db, "SELECT COUNT(*) FROM board_profiles WHERE kind = 'han' AND profile_id = :id",
+                   id=profile_id).fetchone()[0]
 
 
 def test_only_the_organiser_publishes_a_new_version_of_a_board_profile(hall):

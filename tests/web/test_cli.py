@@ -9,6 +9,7 @@ import pytest
 from events.application.export import export_game
 from events.storage import store
 from tests.events.test_export import play
+from tests.conftest import run_sql
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FLASK = os.path.join(os.path.dirname(sys.executable), "flask")
@@ -76,8 +77,8 @@ def test_verify_db_names_a_row_changed_behind_the_apps_back(exported):
     db_path, game_id, _ = exported
     db = store.connect(str(db_path))
     db.execute("DROP TRIGGER events_no_update")  # what only someone with the file could do
-    db.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 4",
-               ['{"seat": 1, "points": 41}', game_id])
+    run_sql(db, "UPDATE events SET data = :data WHERE game_id = :game_id AND seq = 4",
+            data='{"seat": 1, "points": 41}', game_id=game_id)
     db.conn.close()
     result = flask(db_path, "verify-db")
     assert result.returncode != 0 and f"game {game_id}: event 4:" in result.stderr

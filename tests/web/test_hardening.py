@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from app import create_app
-from tests.conftest import become_organiser, csrf_of, tamper
+from tests.conftest import run_sql, become_organiser, csrf_of, tamper
 from events.application.export import export_game
 from events.application.table import new_game, record
 from events.domain.hashing import chain_hash
@@ -80,9 +80,9 @@ def test_an_import_with_an_out_of_range_field_is_refused_with_a_reason(client, d
 def test_a_stored_time_the_clock_cannot_show_never_breaks_a_page(client, db):
     """Whatever got stored (by an older version, by hand): every page still renders."""
     game = _played(db)
-    db.execute("UPDATE games SET updated_at = ? WHERE id = ?", [ODD_TIME, game["id"]])
+    run_sql(db, "UPDATE games SET updated_at = :at WHERE id = :id", at=ODD_TIME, id=game["id"])
     db.execute("DROP TRIGGER events_no_update")
-    db.execute("UPDATE events SET recorded_at = ? WHERE game_id = ?", [ODD_TIME, game["id"]])
+    run_sql(db, "UPDATE events SET recorded_at = :at WHERE game_id = :id", at=ODD_TIME, id=game["id"])
     for path in _pages(game["id"]):
         assert client.get(path).status_code == 200, path
 
@@ -115,8 +115,8 @@ def test_a_handed_over_seat_stays_with_the_new_phone(app, db):
     rejoin = lost.post(f"/games/{game['id']}/join/{game['join_code']}", data={"seat": "2", "csrf_token": _csrf(lost)})
     assert rejoin.status_code == 403
     assert store.seat_of_token_hash(db, game["id"], "x") is None
-    assert db.execute("SELECT COUNT(*) FROM seat_tokens WHERE game_id = ? AND seat = 2",
-                      [game["id"]]).fetchone()[0] == 1  # the new phone's only
+    assert run_sql(db, "SELECT COUNT(*) FROM seat_tokens WHERE game_id = :id AND seat = 2",
+                   id=game["id"]).fetchone()[0] == 1  # the new phone's only
 
 
 # ---- 3. lone surrogates, huge digit strings ----------------------------------------------

@@ -13,7 +13,7 @@ from PIL import Image
 from app import create_app
 from events.application import photos
 from events.storage import store
-from tests.conftest import csrf_of, guarded_app
+from tests.conftest import run_sql, csrf_of, guarded_app
 from tests.events.test_photos import HTML, SVG, bomb, gps_jpeg
 
 
@@ -145,13 +145,13 @@ def _change_one_byte(db, sha: str) -> None:
     """What an attacker with the database file could do: the triggers are in the way."""
     if store.is_postgres(db):
         db.execute("ALTER TABLE photo_blobs DISABLE TRIGGER photo_blobs_no_change")
-        db.execute("UPDATE photo_blobs SET data = overlay(data placing '\\x00'::bytea from 200 for 1) "
-                   "WHERE sha256 = ?", [sha])
+        run_sql(db, "UPDATE photo_blobs SET data = overlay(data placing '\\x00'::bytea from 200 for 1) "
+                "WHERE sha256 = :sha", sha=sha)
     else:
         db.execute("DROP TRIGGER photo_blobs_no_update")
         data = bytearray(photos.read_blob(db, sha))
         data[200] ^= 0xFF
-        db.execute("UPDATE photo_blobs SET data = ? WHERE sha256 = ?", [bytes(data), sha])
+        run_sql(db, "UPDATE photo_blobs SET data = :data WHERE sha256 = :sha", data=bytes(data), sha=sha)
 
 
 def test_stored_images_cannot_be_changed_or_deleted(table):

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.conftest import app_on, bits_of, csrf_of, game_by_api, holding_seat
+from tests.conftest import run_sql, app_on, bits_of, csrf_of, game_by_api, holding_seat
 from events.storage import store
 
 XSS_NAME = '<script>alert("n")</script>'
@@ -55,7 +55,7 @@ def test_the_language_switch_is_no_open_redirect(client, target):
 
 def test_only_hashes_of_tokens_are_stored(app, client, db):
     game = game_by_api(client)
-    stored = {r[0] for r in db.execute("SELECT token_hash FROM seat_tokens WHERE game_id = ?", [game["id"]])}
+    stored = {r[0] for r in run_sql(db, "SELECT token_hash FROM seat_tokens WHERE game_id = :id", id=game["id"])}
     assert stored == {hashlib.sha256(s["token"].encode()).hexdigest() for s in game["seats"]}
     raw = open(app.config["DATABASE"], "rb").read()
     wal = app.config["DATABASE"] + "-wal"
