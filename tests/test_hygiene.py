@@ -307,3 +307,30 @@ def test_no_module_outside_the_storage_package_holds_sql():
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL_TEXT.match(node.value):
                     found.append(f"{name}:{node.lineno}: {node.value[:60]}")
     assert not found, "SQL outside events/storage/:\n" + "\n".join(found)
+
+
+# A test makes its app through the one harness (tests/conftest.py: ``app_on``, the ``app``
+# fixture and an ``app_config`` override), so a newcomer changing how tests make apps changes
+# one place. Only a test about making an app calls the factory itself; each says why here.
+MAKES_ITS_OWN_APP = {
+    "tests/conftest.py": "the harness itself (app_on)",
+    "tests/fixtures/make_old_database.py": "a script, not a test: it makes the old fixture as its day's app did",
+    "tests/web/test_make_run.py": "the factory with no config reads the time zone from the environment",
+    "tests/web/test_logs.py": "the server's own secret key from the instance, as `make run` has it",
+}
+
+
+def _calls_of(path: pathlib.Path, function: str) -> list[int]:
+    """The lines where ``path`` calls ``function`` (by name or as a module's attribute)."""
+    import ast
+    return [node.lineno for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Call) and function in {getattr(node.func, "id", None), getattr(node.func, "attr", None)}]
+
+
+def test_test_modules_make_their_apps_through_the_harness():
+    found = [f"{p.relative_to(ROOT).as_posix()}:{line}" for p in sorted((ROOT / "tests").rglob("*.py"))
+             if p.relative_to(ROOT).as_posix() not in MAKES_ITS_OWN_APP for line in _calls_of(p, "create_app")]
+    assert not found, "make the app with tests/conftest.py's app_on or an app_config override:\n" + "\n".join(found)
+    excused_wrongly = [name for name in MAKES_ITS_OWN_APP if not _calls_of(ROOT / name, "create_app")]
+    assert not excused_wrongly, f"excused but makes no app of its own: {excused_wrongly}"
+

@@ -14,10 +14,9 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from app import create_app
 from scoring import GAMES
 from tests.browser.test_five_tribes import DROPPED, tap_meeple
-from tests.conftest import api, sit
+from tests.conftest import api, app_on, sit
 from tests.web import as_a_browser
 from tests.web.test_label_is_record import EXAMPLES, Harness, _example, capturing
 
@@ -30,7 +29,7 @@ LOCALES = {"hu": "hu-HU", "en": "en-GB", "de": "de-DE"}
 @pytest.fixture
 def solver(tmp_path, monkeypatch):
     """An in-process copy of the table whose appends are captured, never stored."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "s.db"), "WTF_CSRF_ENABLED": False})
+    app = app_on(str(tmp_path / "s.db"))
     return capturing(app, monkeypatch)
 
 

@@ -17,8 +17,7 @@ import subprocess
 
 import pytest
 
-from app import create_app
-from tests.conftest import create_database
+from tests.conftest import app_on, create_database
 
 FIXTURE = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "main-6421a71"
 
@@ -40,7 +39,7 @@ def old(request, tmp_path):
         subprocess.run([psql, "-q", "-v", "ON_ERROR_STOP=1", "-f", str(FIXTURE / "postgresql.sql"), database],
                        check=True, capture_output=True)
         answers = json.loads((FIXTURE / "answers-postgresql.json").read_text(encoding="utf-8"))
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, "WTF_CSRF_ENABLED": False})
+    app = app_on(database)
     yield app, answers
     app.extensions["pg_pools"].close()
 
@@ -66,7 +65,7 @@ def test_every_game_verifies_and_answers_as_before(old):
         assert (state["seq"], state["over"], state["standings"]) == (before["seq"], before["over"], before["standings"])
         exported = client.get(f"/games/{game_id}/export.json").get_json()
         assert _digest(exported["events"]) == before["export_events"], game_id
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": _fresh(app), "WTF_CSRF_ENABLED": False})
+    fresh = app_on(_fresh(app))
     from events.storage import migrations, store
     assert migrations.describe(store.connect(app.config["DATABASE"])) == \
         migrations.describe(store.connect(fresh.config["DATABASE"]))  # migrated in place to today's schema

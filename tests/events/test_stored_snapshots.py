@@ -10,7 +10,7 @@ from events.application.table import record
 from events.domain.projection import fold
 from events.storage import store
 from events.storage.snapshots import EVERY, Snapshots, code_version
-from tests.conftest import run_sql
+from tests.conftest import app_on, run_sql
 
 
 @pytest.fixture
@@ -122,15 +122,14 @@ def test_a_short_game_is_not_stored(db):
 def test_the_history_pages_of_a_restarted_server_walk_no_event_again(tmp_path, steps):
     """The app stores its snapshots with its secret key: a second app on the same store
     (a restarted server) shows the timeline and the table without walking the game."""
-    from app import create_app
-    config = {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "t.db"), "WTF_CSRF_ENABLED": False}
-    first = create_app(config)
-    db = store.connect(config["DATABASE"])
+    database = str(tmp_path / "t.db")
+    first = app_on(database)
+    db = store.connect(database)
     game_id, events = _long_game(db)
     before = first.test_client().get(f"/games/{game_id}/timeline")
     assert before.status_code == 200 and steps[0] == 1
     steps.clear()
-    restarted = create_app(config).test_client()
+    restarted = app_on(database).test_client()
     after = restarted.get(f"/games/{game_id}/timeline")
     assert after.status_code == 200 and restarted.get(f"/games/{game_id}").status_code == 200
     assert steps == []

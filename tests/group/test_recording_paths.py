@@ -12,7 +12,7 @@ import app as tablescribe
 from events.application.export import import_game
 from events.storage import store
 from group import plays
-from tests.conftest import demo_played
+from tests.conftest import app_on, demo_played
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -40,7 +40,7 @@ def test_a_bare_connection_runs_nothing(tmp_path):
     """The subscribers come with the connection, not from a module list some import filled."""
     path = str(tmp_path / "bare.db")
     store.prepare(path)
-    tablescribe.create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "other.db")})
+    app_on(str(tmp_path / "other.db"))  # an app made, its subscribers with it
     db = store.connect(path)
     demo_played(db, linked=False)
     assert plays.dump(db) == []

@@ -13,7 +13,7 @@ import sys
 import time
 import urllib.request
 
-from tests.conftest import ROOT, free_port
+from tests.conftest import app_on, free_port, ROOT
 
 BIN = os.path.dirname(sys.executable)
 
@@ -146,8 +146,7 @@ def assert_store_sound(db_path: str, subprocess_cli: bool = True) -> None:
         verified = flask_cli(db_path, "verify-db")
         assert verified.returncode == 0, verified.stderr + verified.stdout
         return
-    from app import create_app
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": db_path})
+    app = app_on(db_path)
     with app.app_context():  # as `flask` itself provides
         result = app.test_cli_runner().invoke(args=["verify-db"])
     assert result.exit_code == 0, result.output

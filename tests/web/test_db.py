@@ -8,7 +8,8 @@ import pkgutil
 
 import pytest
 
-from app import create_app
+from tests.conftest import app_on
+
 
 PACKAGES = ("events", "group", "scoring", "web")
 
@@ -70,12 +71,10 @@ def _serve_a_few_tables(app) -> None:
 
 
 def test_serving_tables_changes_no_modules_globals_and_the_app_keeps_what_it_caches(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.db"),
-                      "WTF_CSRF_ENABLED": False})
+    app = app_on(str(tmp_path / "c.db"))
     _serve_a_few_tables(app)  # every module imported, every template compiled
     before = _module_state()
-    other = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "d.db"),
-                        "WTF_CSRF_ENABLED": False})
+    other = app_on(str(tmp_path / "d.db"))
     _serve_a_few_tables(other)
     after = _module_state()
     changed = sorted(name for name in set(before) | set(after)

@@ -24,8 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from app import create_app
-from tests.conftest import csrf_of
+from tests.conftest import app_on, csrf_of
 from events.domain.core_types import CORE_SCHEMAS
 from tests.reliability.kit import Phone, ROOT, Server, create_game, from_schema, hostile_strategies, record_figures
 from scoring import GAMES
@@ -202,7 +201,7 @@ def _judge(request: dict, status: int, body: bytes, ctype: str, added: int, worl
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
     db_path = str(tmp_path_factory.mktemp("fuzz") / "fuzz.db")
-    app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": db_path})  # CSRF on
+    app = app_on(db_path, WTF_CSRF_ENABLED=True)
     client = app.test_client()
     games = []
     for kind in sorted(GAMES):

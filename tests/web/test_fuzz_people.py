@@ -19,10 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app import create_app
 from events.storage import store
 from group import roster
-from tests.conftest import become_organiser, csrf_of
+from tests.conftest import app_on, become_organiser, csrf_of
 from tests.reliability.kit import hostile_strategies, record_figures
 
 REQUESTS = int(os.environ.get("FUZZ_PEOPLE_REQUESTS", "600"))  # each sent to both engines
@@ -46,7 +45,7 @@ class Engine:
     play; three phones."""
 
     def __init__(self, database: str):
-        self.app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": database})  # CSRF on
+        self.app = app_on(database, WTF_CSRF_ENABLED=True)
         self.db = store.connect(database)
         self.phones = {"organiser": self.app.test_client(), "seated": self.app.test_client(),
                        "stranger": self.app.test_client()}

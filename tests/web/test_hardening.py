@@ -11,8 +11,7 @@ import sqlite3
 
 import pytest
 
-from app import create_app
-from tests.conftest import run_sql, become_organiser, csrf_of, tamper
+from tests.conftest import app_on, become_organiser, csrf_of, run_sql, tamper
 from events.application.export import export_game
 from events.application.table import new_game, record
 from events.domain.hashing import chain_hash
@@ -316,8 +315,7 @@ def test_format_version_is_an_integer(client, db, version):
 
 
 def test_a_500_under_api_is_json(tmp_path, monkeypatch):
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE": str(tmp_path / "e.db"),
-                      "PROPAGATE_EXCEPTIONS": False})
+    app = app_on(str(tmp_path / "e.db"), WTF_CSRF_ENABLED=True, PROPAGATE_EXCEPTIONS=False)
     client = app.test_client()
     game = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]}).json
 
@@ -401,8 +399,7 @@ def test_a_write_that_cannot_get_the_lock_is_503_with_retry_after(tmp_path, monk
     """Issue 25 §5: a long import held SQLite's write lock and moves elsewhere got 500
     'database is locked'; now 503 with Retry-After, nothing written, and the same move sent
     again is recorded."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE": str(tmp_path / "l.db"),
-                      "PROPAGATE_EXCEPTIONS": False})
+    app = app_on(str(tmp_path / "l.db"), WTF_CSRF_ENABLED=True, PROPAGATE_EXCEPTIONS=False)
     client = app.test_client()
     game = client.post("/api/games", json={"kind": "scorepad", "players": [{"name": "A"}, {"name": "B"}]}).json
     move = {"type": "points-recorded", "data": {"seat": 0, "points": 3}, "expected_seq": 1, "client_event_id": "m1"}

@@ -15,12 +15,12 @@ import pytest
 
 from app import create_app
 from events.storage import store
-from tests.conftest import ROOT, become_organiser, csrf_of, free_port, new_pad, phones_with_forms, stop_server
+from tests.conftest import app_on, become_organiser, csrf_of, free_port, new_pad, phones_with_forms, ROOT, stop_server
 
 
 @pytest.fixture
 def logged(database, caplog):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, "PROPAGATE_EXCEPTIONS": False})
+    app = app_on(database, WTF_CSRF_ENABLED=True, PROPAGATE_EXCEPTIONS=False)
 
     @app.get("/boom/<code>")
     def boom(code):  # an exception no handler expects, on a path holding a code
@@ -102,7 +102,7 @@ def test_make_runs_access_log_holds_no_secret(tmp_path):
     """gunicorn as `make run` starts it (gunicorn.conf.py, --access-logfile), its access
     and error logs in files: a join link, the organiser's link and a hand-over link opened."""
     database = str(tmp_path / "run.db")
-    app = create_app({"TESTING": True, "DATABASE": database})  # the instance's secret key, as the server's
+    app = create_app({"TESTING": True, "DATABASE": database})  # not app_on: the instance's secret key, as the server's
     host, = phones_with_forms(app, 1)
     game = new_pad(host)
     db = store.connect(database)

@@ -143,6 +143,7 @@ def test_the_clock_is_the_host_machines_time_zone_unless_timezone_says_another(m
     # the earlier one back after this test
     monkeypatch.setattr(tzlocal.unix, "_cache_tz_name", None)
     tzlocal.reload_localzone()
+    # the factory itself, not app_on: with no config it reads the zone as `make run` does
     assert create_app().config["TIMEZONE"] == "Asia/Tokyo"
     monkeypatch.setenv("TIMEZONE", "Europe/Lisbon")
     assert create_app().config["TIMEZONE"] == "Europe/Lisbon"

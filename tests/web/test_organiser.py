@@ -10,9 +10,8 @@ import re
 
 import pytest
 
-from app import create_app
 from group import roster
-from tests.conftest import become_organiser, csrf_of, new_pad, phones_with_forms
+from tests.conftest import app_on, become_organiser, csrf_of, new_pad, phones_with_forms
 
 LINK = re.compile(r"https?://\S+/organiser/\S+")
 
@@ -22,8 +21,7 @@ def hall(tmp_path):
     """(app, the organiser's phone, a seated phone (seat 1), a phone with no seat, the game, db):
     every phone with its own cookies and CSRF token."""
     from events.storage import store
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "h.db"),
-                      "ORGANISER_MARKER": str(tmp_path / "shown")})
+    app = app_on(str(tmp_path / "h.db"), WTF_CSRF_ENABLED=True, ORGANISER_MARKER=str(tmp_path / "shown"))
     organiser, seated, stranger = phones_with_forms(app, 3)
     become_organiser(app, organiser)
     game = new_pad(organiser)
@@ -101,8 +99,7 @@ def test_the_organisers_link_opens_only_with_its_code(hall):
 
 
 def test_the_cli_prints_the_link_and_make_run_until_it_is_opened(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "h.db"),
-                      "ORGANISER_MARKER": str(tmp_path / "opened")})
+    app = app_on(str(tmp_path / "h.db"), WTF_CSRF_ENABLED=True, ORGANISER_MARKER=str(tmp_path / "opened"))
     runner = app.test_cli_runner()
     first = runner.invoke(args=["organiser-link", "--until-opened", "--host", "192.168.1.20", "--port", "5000"])
     assert "http://192.168.1.20:5000/organiser/" in first.output

@@ -10,10 +10,9 @@ import re
 import pytest
 from PIL import Image
 
-from app import create_app
 from events.application import photos
 from events.storage import store
-from tests.conftest import run_sql, csrf_of, guarded_app
+from tests.conftest import app_on, csrf_of, guarded_app, run_sql
 from tests.events.test_photos import HTML, SVG, bomb, gps_jpeg
 
 
@@ -178,7 +177,7 @@ def test_export_import_verify_round_trip_carries_the_photos(table, tmp_path):
     runner = app.test_cli_runner()
     verified = runner.invoke(args=["verify", str(path)])
     assert verified.exit_code == 0, verified.output
-    other = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "other.db")})
+    other = app_on(str(tmp_path / "other.db"), WTF_CSRF_ENABLED=True)
     phone = other.test_client()  # another server: this one refuses a game it holds already
     page = phone.get("/import").get_data(as_text=True)
     imported = phone.post("/import", data={"csrf_token": csrf_of(page), "file": (io.BytesIO(exported.data), "game.json")},
@@ -241,8 +240,7 @@ def test_an_old_reader_refuses_a_file_with_photos_and_old_files_import_as_before
 
 
 def test_a_backup_carries_the_photos_and_checks_them(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "b.db"),
-                      "WTF_CSRF_ENABLED": False})
+    app = app_on(str(tmp_path / "b.db"))
     host = app.test_client()
     created = host.post("/games/new", data={"kind": "scorepad", "name": ["Anna", "Béla"]})
     game_id = created.headers["Location"].rsplit("/", 1)[1]

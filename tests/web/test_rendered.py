@@ -10,6 +10,7 @@ from flask import template_rendered
 
 from events.application import seats
 from web.db import get_db
+from tests.conftest import app_on
 
 
 @pytest.fixture
@@ -291,8 +292,7 @@ def test_a_phone_whose_seat_was_handed_over_gets_no_more_of_its_secret(app):
 
 def _server(database: str):
     """One server: an app of its own (its own hub, watcher and caches) on the shared store."""
-    from app import create_app
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database, "WTF_CSRF_ENABLED": False})
+    app = app_on(database)
     app.extensions["tablescribe"].rendered.max_age = 600  # renders are counted, not seconds
     return app
 

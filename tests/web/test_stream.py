@@ -6,6 +6,7 @@ from events.application.table import record
 from events.domain.event import NewEvent
 from events.runtime import live
 from events.storage import store
+from tests.conftest import app_on
 
 
 @pytest.fixture
@@ -171,11 +172,10 @@ def test_one_phone_and_one_address_cannot_take_every_stream(app, game):
     assert phone.get(f"/games/{game}/stream", buffered=False, environ_base=lan).status_code == 200  # given back
 
 
-def test_each_app_counts_the_streams_its_phones_hold(app, game):
+def test_each_app_counts_the_streams_its_phones_hold(app, app_config, game):
     """Two apps in one process are two servers: an address one holds full is not full on the other."""
-    from app import create_app
     app.config.update(STREAMS_PER_ADDRESS=1)
-    other = create_app({**app.config, "STREAMS_PER_ADDRESS": 1})
+    other = app_on(app.config["DATABASE"], **app_config, STREAMS_PER_ADDRESS=1)
     lan = {"REMOTE_ADDR": "192.168.1.50"}
     held = app.test_client().get(f"/games/{game}/stream", buffered=False, environ_base=lan)
     assert held.status_code == 200

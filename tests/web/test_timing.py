@@ -5,7 +5,7 @@ import re
 
 from events.domain.event import NewEvent
 from events.storage import store
-from tests.conftest import csrf_of
+from tests.conftest import app_on, csrf_of
 
 
 def _game(client, token, kind="scorepad") -> str:
@@ -110,10 +110,9 @@ def test_the_standings_final_sheet_and_replay_show_each_players_turn_times(guard
 
 
 def test_a_game_with_breaks_and_a_timer_exports_verifies_and_imports_with_its_times(guarded, tmp_path):
-    from app import create_app
     from events.application.export import export_game, import_game, verify
     app, client, token, db = guarded
-    other = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "other.db")})
+    other = app_on(str(tmp_path / "other.db"), WTF_CSRF_ENABLED=True)
     elsewhere = store.connect(other.config["DATABASE"])
     url = _game(client, token)
     _post(client, url, "timer", turn="1:00")

@@ -13,13 +13,12 @@ import re
 
 import pytest
 
-from app import create_app
 from events.application import photos
 from events.storage import store
 from events.domain.hashing import GENESIS, chain_hash
 from events.application.table import new_game, record
 from group import roster
-from tests.conftest import become_organiser, create_database, csrf_of
+from tests.conftest import app_on, become_organiser, create_database, csrf_of
 from tests.events.test_photos import gps_jpeg, metadata_jpeg
 
 
@@ -30,8 +29,7 @@ def servers(database, request, tmp_path):
         else str(tmp_path / "b.db")
     made = {}
     for name, url in (("a", database), ("b", other)):
-        app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": url,
-                          "SIGNING_KEY": str(tmp_path / f"{name}.pem")})
+        app = app_on(url, WTF_CSRF_ENABLED=True, SIGNING_KEY=str(tmp_path / f"{name}.pem"))
         client = app.test_client()
         client.set_cookie("lang", "en")
         made[name] = (app, client)
@@ -191,8 +189,8 @@ def test_the_photos_of_an_imported_game_are_prepared_again_exactly_as_an_upload(
 
 
 def test_init_db_makes_the_servers_key_pair_in_its_instance_folder(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "k.db"),
-                      "SIGNING_KEY": str(tmp_path / "instance" / "export-signing-key.pem")})
+    app = app_on(str(tmp_path / "k.db"), WTF_CSRF_ENABLED=True,
+                 SIGNING_KEY=str(tmp_path / "instance" / "export-signing-key.pem"))
     assert app.test_cli_runner().invoke(args=["init-db"]).exit_code == 0
     key = tmp_path / "instance" / "export-signing-key.pem"
     assert key.exists() and oct(key.stat().st_mode & 0o777) == "0o600"

@@ -3,8 +3,7 @@ import re
 
 import pytest
 
-from app import create_app
-from tests.conftest import csrf_of
+from tests.conftest import app_on, csrf_of
 from events.application.table import load, record
 from events.domain.projection import standings
 from events.storage import store
@@ -157,7 +156,7 @@ def test_ties_are_shared_with_no_tie_break(client, db):
 @pytest.fixture
 def phone(tmp_path):
     """A phone on an app with CSRF on: every post carries the page's token."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "ft", "DATABASE": str(tmp_path / "ft.db")})
+    app = app_on(str(tmp_path / "ft.db"), WTF_CSRF_ENABLED=True)
     return app.test_client(), store.connect(app.config["DATABASE"])
 
 

@@ -10,8 +10,7 @@ from events.application import boards
 from events.storage import store
 from scoring import get_game
 from scoring.han.demo import example_profile
-from tests.conftest import become_organiser
-from tests.conftest import post_move
+from tests.conftest import app_on, become_organiser, post_move
 
 HAN = get_game("han")
 
@@ -325,9 +324,8 @@ JUNK_BOARDS = [
 def test_junk_in_the_board_completion_is_a_422_with_csrf_on_and_nothing_is_stored(tmp_path):
     """The new-game form with its CSRF token: any bytes in the chosen profile or the colour
     fields answer 422 (400 for a NUL) with a reason, never a 500, and no game or profile version is stored."""
-    from app import create_app
     from tests.conftest import csrf_of
-    app = create_app({"TESTING": True, "SECRET_KEY": "csrf", "DATABASE": str(tmp_path / "csrf.db")})
+    app = app_on(str(tmp_path / "csrf.db"), WTF_CSRF_ENABLED=True)
     phone = app.test_client()
     token = csrf_of(phone.get("/games/new?kind=han").data.decode())
     for board in JUNK_BOARDS:
@@ -437,8 +435,7 @@ def test_an_unnamed_province_has_one_name_at_set_up_on_the_board_and_in_the_log(
 
 
 def test_the_profile_learns_the_alliances_through_the_api_on_both_engines(database):
-    from app import create_app
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": database, "WTF_CSRF_ENABLED": False})
+    app = app_on(database)
     api, db = app.test_client(), store.connect(database)
     created = api.post("/api/games", json={"kind": "han", "players": [{"name": n} for n in ("A", "B", "C")],
                                            "options": {"board": {"id": "han-side1", "colours": SIDE1_COLOURS}}}).json
