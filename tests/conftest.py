@@ -347,6 +347,42 @@ def upload(client, path: str, content: bytes, token: str | None = None, name: st
                        content_type="multipart/form-data")
 
 
+@pytest.fixture
+def scored_pad(table_of) -> dict:
+    """A score pad of Anna, Béla and Cili, its first round scored (10, 8, 30 "big") and
+    closed: its id and each seat's token."""
+    table = table_of(names=("Anna", "Béla", "Cili"), moves=[
+        (0, "points-recorded", {"seat": 0, "points": 10}),
+        (1, "points-recorded", {"seat": 1, "points": 8}),
+        (1, "points-recorded", {"seat": 2, "points": 30, "note": "big"}),
+        (2, "round-closed", {})])
+    return {"id": table.id, "tokens": table.tokens}
+
+
+def sit_at(client, game: dict, seat: int = 0):
+    """``client`` holding ``seat`` of ``game`` (``scored_pad``'s shape): the client."""
+    client.set_cookie(f"seat_{game['id']}", game["tokens"][seat])
+    return client
+
+
+def post_form(client, url: str, **form):
+    return client.post(url, data=form)
+
+
+def attach_photo(phone, game_id, raw: bytes, filename="board.jpg", mimetype="image/jpeg", **fields):
+    """A photo posted from ``phone``'s table page, its CSRF token and all: the answer."""
+    import io
+    page = phone.get(f"/games/{game_id}").get_data(as_text=True)
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)  # a spectator's page has no form
+    form = {"csrf_token": token, "about": "game", "caption": "", **fields,
+            "photo": (io.BytesIO(raw), filename, mimetype)}
+    return phone.post(f"/games/{game_id}/photos", data=form, content_type="multipart/form-data")
+
+
+def photos_stored(db) -> int:
+    return db.execute("SELECT COUNT(*) FROM photo_blobs").fetchone()[0]
+
+
 def upload_bgstats(client, token, content: bytes):
     """A BG Stats export uploaded on the roster's import page: the page's answer."""
     return upload(client, "/people/import-bgstats", content, token)
@@ -397,6 +433,7 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHONE = {"width": 390, "height": 844}
+HAN_EXAMPLE = os.path.join(ROOT, "examples", "han-side1-3p.json")  # a finished game of Han, three seats
 ARTIFACTS = os.path.join(ROOT, "test-artifacts")
 # Phones reach the table by a name on the LAN over plain http, which is not a secure context
 # (127.0.0.1 is: crypto.randomUUID, the Wake Lock API… exist there and on no phone at a table).

@@ -334,3 +334,72 @@ def test_test_modules_make_their_apps_through_the_harness():
     excused_wrongly = [name for name in MAKES_ITS_OWN_APP if not _calls_of(ROOT / name, "create_app")]
     assert not excused_wrongly, f"excused but makes no app of its own: {excused_wrongly}"
 
+
+
+# Helpers still read from another test module, to be moved into a harness module under a
+# public name as tests/conftest.py's scored_pad, attach_photo and HAN_EXAMPLE were: the list
+# only shrinks (a pair no longer imported must leave it), and no new pair may join it.
+NOT_YET_MOVED = {
+    ("tests/browser/taps.py", "tests.web.test_label_is_record"),
+    ("tests/browser/test_final_sheet_layout.py", "tests.browser.test_live"),
+    ("tests/browser/test_final_sheet_layout.py", "tests.events.test_photos"),
+    ("tests/browser/test_five_tribes.py", "tests.browser.test_contrast"),
+    ("tests/browser/test_five_tribes.py", "tests.browser.test_tap_feedback"),
+    ("tests/browser/test_five_tribes.py", "tests.browser.test_taps"),
+    ("tests/browser/test_five_tribes.py", "tests.scoring.five_tribes.test_meeples"),
+    ("tests/browser/test_game_texts.py", "tests.browser.test_tap_feedback"),
+    ("tests/browser/test_han_chips.py", "tests.browser.test_contrast"),
+    ("tests/browser/test_han_chips.py", "tests.browser.test_touch"),
+    ("tests/browser/test_move_reach.py", "tests.browser.test_fit"),
+    ("tests/browser/test_move_reach.py", "tests.web.test_label_is_record"),
+    ("tests/browser/test_offline.py", "tests.browser.test_five_tribes"),
+    ("tests/browser/test_offline.py", "tests.scoring.five_tribes.test_meeples"),
+    ("tests/browser/test_partial_answers.py", "tests.browser.test_tap_feedback"),
+    ("tests/browser/test_photos.py", "tests.browser.test_live"),
+    ("tests/browser/test_photos.py", "tests.events.test_photos"),
+    ("tests/browser/test_rules.py", "tests.browser.test_tap_feedback"),
+    ("tests/browser/test_statistics_pages.py", "tests.browser.test_stats"),
+    ("tests/browser/test_taps.py", "tests.browser.test_tap_feedback"),
+    ("tests/browser/test_whole_games.py", "tests.browser.test_five_tribes"),
+    ("tests/browser/test_whole_games.py", "tests.web.test_label_is_record"),
+    ("tests/events/test_pixels.py", "tests.events.test_photos"),
+    ("tests/scoring/dragon/test_game.py", "tests.scoring.test_contract"),
+    ("tests/scoring/five_tribes/test_fuzz.py", "tests.scoring.test_contract"),
+    ("tests/scoring/five_tribes/test_meeples.py", "tests.scoring.five_tribes.test_game"),
+    ("tests/scoring/five_tribes/test_rules.py", "tests.scoring.five_tribes.test_game"),
+    ("tests/scoring/five_tribes/test_web.py", "tests.scoring.five_tribes.test_meeples"),
+    ("tests/scoring/han/test_refusals.py", "tests.scoring.han.test_game"),
+    ("tests/scoring/maharaja/test_board.py", "tests.scoring.maharaja.test_game"),
+    ("tests/scoring/maharaja/test_decisions.py", "tests.scoring.maharaja.test_game"),
+    ("tests/scoring/maharaja/test_web.py", "tests.scoring.test_contract"),
+    ("tests/web/test_audit.py", "tests.events.test_export"),
+    ("tests/web/test_cli.py", "tests.events.test_export"),
+    ("tests/web/test_decoding.py", "tests.events.test_photos"),
+    ("tests/web/test_photo_process.py", "tests.events.test_photos"),
+    ("tests/web/test_photos.py", "tests.events.test_photos"),
+    ("tests/web/test_spreadsheet.py", "tests.group.test_files_people_have"),
+    ("tests/web/test_trust.py", "tests.events.test_photos"),
+}
+
+
+def test_no_test_module_imports_from_another_test_module():
+    """A helper two test modules share lives in a harness module (tests/conftest.py,
+    tests/browser/taps.py, tests/web/as_a_browser.py…) under a public name, where a newcomer
+    looks for it, not inside one test module that another reaches into."""
+    imported = {(p.relative_to(ROOT).as_posix(), module): lineno for p in sorted((ROOT / "tests").rglob("*.py"))
+                for lineno, module in _test_modules_imported_by(p)}
+    found = [f"{name}:{lineno} imports {module}" for (name, module), lineno in imported.items()
+             if (name, module) not in NOT_YET_MOVED]
+    assert not found, "\n".join(found)
+    moved = sorted(pair for pair in NOT_YET_MOVED if pair not in imported)
+    assert not moved, f"moved already: take them off NOT_YET_MOVED: {moved}"
+
+
+def _test_modules_imported_by(path: pathlib.Path) -> list[tuple[int, str]]:
+    import ast
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                   else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        found += [(node.lineno, m) for m in modules if m.startswith("tests.") and m.split(".")[-1].startswith("test_")]
+    return found

@@ -4,46 +4,26 @@ import io
 import json
 import re
 
-import pytest
-
 from events.application.export import export_game
 from events.application.table import load, record
 from events.domain.projection import standings
 from events.storage import store
 from scoring import GAMES, RETIRED, scorepad
 from scoring.base import ScorePart
+from tests.conftest import post_form, sit_at
 from tests.events.test_export import MOVES, play
-
-
-@pytest.fixture
-def game(table_of):
-    table = table_of(names=("Anna", "Béla", "Cili"), moves=[
-        (0, "points-recorded", {"seat": 0, "points": 10}),
-        (1, "points-recorded", {"seat": 1, "points": 8}),
-        (1, "points-recorded", {"seat": 2, "points": 30, "note": "big"}),
-        (2, "round-closed", {})])
-    return {"id": table.id, "tokens": table.tokens}
-
-
-def seated(client, game, seat=0):
-    client.set_cookie(f"seat_{game['id']}", game["tokens"][seat])
-    return client
 
 
 def count(db, gid):
     return store.last_seq(db, gid)
 
 
-def post(client, url, **form):
-    return client.post(url, data=form)
-
-
 def scores_in(html: str, prefix: str) -> dict[int, int]:
     return {int(s): int(v) for s, v in re.findall(rf'data-testid="{prefix}-(\d+)">(-?\d+)<', html)}
 
 
-def test_timeline_lists_every_event_with_words_recorder_time_and_score_change(client, db, game):
-    html = client.get(f"/games/{game['id']}/timeline?lang=en").get_data(as_text=True)
+def test_timeline_lists_every_event_with_words_recorder_time_and_score_change(client, db, scored_pad):
+    html = client.get(f"/games/{scored_pad['id']}/timeline?lang=en").get_data(as_text=True)
     for seq in range(1, 6):
         assert f'id="e{seq}"' in html
     assert "Cili: +30 points (big)" in html and "Round closed" in html
@@ -51,10 +31,10 @@ def test_timeline_lists_every_event_with_words_recorder_time_and_score_change(cl
     assert html.count('<span class="delta ') == 3  # the three points changed a score, the rest did not
 
 
-def test_timeline_filters_by_player_and_by_event_type(client, game):
-    by_cili = client.get(f"/games/{game['id']}/timeline?seat=2").get_data(as_text=True)
+def test_timeline_filters_by_player_and_by_event_type(client, scored_pad):
+    by_cili = client.get(f"/games/{scored_pad['id']}/timeline?seat=2").get_data(as_text=True)
     assert re.findall(r'id="e(\d+)"', by_cili) == ["4", "5"]  # the +30 for Cili, the round she closed
-    closes = client.get(f"/games/{game['id']}/timeline?type=round-closed").get_data(as_text=True)
+    closes = client.get(f"/games/{scored_pad['id']}/timeline?type=round-closed").get_data(as_text=True)
     assert re.findall(r'id="e(\d+)"', closes) == ["5"]
 
 
@@ -66,15 +46,15 @@ def test_a_voids_link_leads_to_the_void_even_on_a_filtered_timeline(client, db):
     assert 'id="e5"' not in filtered and f'href="/games/{gid}/timeline#e5">#5</a>' in filtered
 
 
-def test_a_watcher_cannot_dispute_and_nothing_is_appended(client, db, game):
-    response = post(client, f"/games/{game['id']}/events/4/dispute", comment="no", expected_seq=5)
-    assert response.status_code == 403 and count(db, game["id"]) == 5
+def test_a_watcher_cannot_dispute_and_nothing_is_appended(client, db, scored_pad):
+    response = post_form(client, f"/games/{scored_pad['id']}/events/4/dispute", comment="no", expected_seq=5)
+    assert response.status_code == 403 and count(db, scored_pad["id"]) == 5
 
 
-def test_dispute_what_if_then_void_matches_the_what_if(client, db, game):
-    seated(client, game, 0)
-    gid = game["id"]
-    opened = post(client, f"/games/{gid}/events/4/dispute?lang=en", comment="Cili had 3, not 30",
+def test_dispute_what_if_then_void_matches_the_what_if(client, db, scored_pad):
+    sit_at(client, scored_pad, 0)
+    gid = scored_pad["id"]
+    opened = post_form(client, f"/games/{gid}/events/4/dispute?lang=en", comment="Cili had 3, not 30",
                   expected_seq=5, client_event_id="d1")
     assert opened.status_code == 303 and opened.location.endswith(f"/games/{gid}/disputes/6")
     assert "Disputed move #4" in client.get(f"/games/{gid}?lang=en").get_data(as_text=True)
@@ -87,12 +67,12 @@ def test_dispute_what_if_then_void_matches_the_what_if(client, db, game):
     assert "The rules allow this move" in page and "Round 1" in page
     whatif = scores_in(page, "whatif")
 
-    seated(client, game, 2)
-    assert post(client, f"/games/{gid}/disputes/6/comment", comment="I did score 30",
+    sit_at(client, scored_pad, 2)
+    assert post_form(client, f"/games/{gid}/disputes/6/comment", comment="I did score 30",
                 expected_seq=6).status_code == 303
-    refused = post(client, f"/games/{gid}/disputes/6/resolve", outcome="voided", reason="", expected_seq=7)
+    refused = post_form(client, f"/games/{gid}/disputes/6/resolve", outcome="voided", reason="", expected_seq=7)
     assert refused.status_code == 422 and count(db, gid) == 7
-    assert post(client, f"/games/{gid}/disputes/6/resolve", outcome="voided", reason="recount: 3",
+    assert post_form(client, f"/games/{gid}/disputes/6/resolve", outcome="voided", reason="recount: 3",
                 expected_seq=7).status_code == 303
     table = load(db, gid)
     assert {r["seat"]: r["score"] for r in standings(table)} == whatif
@@ -103,31 +83,31 @@ def test_dispute_what_if_then_void_matches_the_what_if(client, db, game):
     assert "Disputed move" not in client.get(f"/games/{gid}?lang=en").get_data(as_text=True)
 
 
-def test_a_kept_dispute_changes_nothing(client, db, game):
-    seated(client, game, 1)
-    gid = game["id"]
-    post(client, f"/games/{gid}/events/2/dispute", comment="?", expected_seq=5)
+def test_a_kept_dispute_changes_nothing(client, db, scored_pad):
+    sit_at(client, scored_pad, 1)
+    gid = scored_pad["id"]
+    post_form(client, f"/games/{gid}/events/2/dispute", comment="?", expected_seq=5)
     before = standings(load(db, gid))
-    assert post(client, f"/games/{gid}/disputes/6/resolve", outcome="kept", reason="",
+    assert post_form(client, f"/games/{gid}/disputes/6/resolve", outcome="kept", reason="",
                 expected_seq=6).status_code == 303
     assert standings(load(db, gid)) == before and load(db, gid).disputes[6]["status"] == "kept"
     # kept is not for ever: a new argument may dispute the move again
     timeline = client.get(f"/games/{gid}/timeline").get_data(as_text=True)
     assert f'action="/games/{gid}/events/2/dispute"' in timeline
-    assert post(client, f"/games/{gid}/events/2/dispute", comment="new evidence", expected_seq=7).status_code == 303
+    assert post_form(client, f"/games/{gid}/events/2/dispute", comment="new evidence", expected_seq=7).status_code == 303
     assert f'action="/games/{gid}/events/2/dispute"' not in client.get(f"/games/{gid}/timeline").get_data(as_text=True)
 
 
-def test_undoing_a_disputed_move_closes_its_dispute_everywhere(client, db, game):
+def test_undoing_a_disputed_move_closes_its_dispute_everywhere(client, db, scored_pad):
     """The disputed move is voided from the log (here: undone) instead of through the
     dispute: the table no longer lists it as open, and the dispute page says what became
     of it and offers neither "keep" (which would claim the move stands) nor "void"."""
-    seated(client, game, 0)
-    gid = game["id"]
-    post(client, f"/games/{gid}/events/4/dispute", comment="30 is too many", expected_seq=5)
+    sit_at(client, scored_pad, 0)
+    gid = scored_pad["id"]
+    post_form(client, f"/games/{gid}/events/4/dispute", comment="30 is too many", expected_seq=5)
     table = client.get(f"/games/{gid}?lang=en").get_data(as_text=True)
     assert "Disputed move #4" in table
-    post(client, f"/games/{gid}/events/4/void", reason="recount", expected_seq=6)
+    post_form(client, f"/games/{gid}/events/4/void", reason="recount", expected_seq=6)
     assert load(db, gid).voided[4]["by"] == 7
     table = client.get(f"/games/{gid}?lang=en").get_data(as_text=True)
     live = client.get(f"/games/{gid}/live?seq=6&lang=en").get_data(as_text=True)
@@ -137,14 +117,14 @@ def test_undoing_a_disputed_move_closes_its_dispute_everywhere(client, db, game)
     assert "Open dispute" not in page and 'value="kept"' not in page and "Add comment" not in page
 
 
-def test_a_stale_dispute_form_is_refused_with_409(client, db, game):
-    seated(client, game, 0)
-    response = post(client, f"/games/{game['id']}/events/2/dispute", comment="late", expected_seq=3)
-    assert response.status_code == 409 and count(db, game["id"]) == 5
+def test_a_stale_dispute_form_is_refused_with_409(client, db, scored_pad):
+    sit_at(client, scored_pad, 0)
+    response = post_form(client, f"/games/{scored_pad['id']}/events/2/dispute", comment="late", expected_seq=3)
+    assert response.status_code == 409 and count(db, scored_pad["id"]) == 5
 
 
-def test_replay_shows_the_standings_at_each_step_and_highlights_the_change(client, db, game):
-    gid = game["id"]
+def test_replay_shows_the_standings_at_each_step_and_highlights_the_change(client, db, scored_pad):
+    gid = scored_pad["id"]
     for at in range(1, 6):
         html = client.get(f"/games/{gid}/replay?at={at}").get_data(as_text=True)
         expected = {r["seat"]: r["score"] for r in standings(load(db, gid, at))}
@@ -202,8 +182,8 @@ def test_the_tie_break_line_says_its_values_in_words_not_its_sorting_key(client,
     assert "Béla 2. (20 Gold, Person 2)" in client.get(f"/games/{gid}/final?lang=de").get_data(as_text=True)
 
 
-def test_audit_pages_have_no_inline_style_or_script(client, game):
-    gid = game["id"]
+def test_audit_pages_have_no_inline_style_or_script(client, scored_pad):
+    gid = scored_pad["id"]
     for path in ("", "/timeline", "/replay?at=2", "/final", "/rescore", "/disputes/99"):
         response = client.get(f"/games/{gid}{path}")
         html = response.get_data(as_text=True)
@@ -211,8 +191,8 @@ def test_audit_pages_have_no_inline_style_or_script(client, game):
         assert 'style="' not in html and not re.search(r"<script(?![^>]*\bsrc=)", html), path
 
 
-def test_the_score_race_is_a_lazy_image_of_the_game(client, db, game):
-    gid = game["id"]
+def test_the_score_race_is_a_lazy_image_of_the_game(client, db, scored_pad):
+    gid = scored_pad["id"]
     page = client.get(f"/games/{gid}").get_data(as_text=True)
     assert f'loading="lazy" src="/games/{gid}/race.svg?seq=5"' in page
     chart = client.get(f"/games/{gid}/race.svg")
@@ -226,8 +206,8 @@ def _doubled(state):
             for seat, parts in scorepad.GAME.score(state).items()}
 
 
-def test_old_games_keep_their_rules_and_rescore_shows_the_difference_first(client, db, game, monkeypatch):
-    gid = game["id"]
+def test_old_games_keep_their_rules_and_rescore_shows_the_difference_first(client, db, scored_pad, monkeypatch):
+    gid = scored_pad["id"]
     monkeypatch.setitem(GAMES, "scorepad", scorepad.GAME.changed(rules_version=2, score=_doubled))
     monkeypatch.setitem(RETIRED, ("scorepad", 1), scorepad.GAME)
     assert {r["seat"]: r["score"] for r in standings(load(db, gid))} == {0: 10, 1: 8, 2: 30}  # pinned v1
@@ -235,17 +215,17 @@ def test_old_games_keep_their_rules_and_rescore_shows_the_difference_first(clien
     preview = client.get(f"/games/{gid}/rescore?lang=en").get_data(as_text=True)
     assert count(db, gid) == 5
     assert re.search(r"Cili</th>\s*<td class=\"num\">30 \(1\.\)</td><td class=\"num\">60 \(1\.\)</td>", preview)
-    assert post(client, f"/games/{gid}/rescore", expected_seq=5).status_code == 403
-    seated(client, game)
-    assert post(client, f"/games/{gid}/rescore", expected_seq=5).status_code == 303
+    assert post_form(client, f"/games/{gid}/rescore", expected_seq=5).status_code == 403
+    sit_at(client, scored_pad)
+    assert post_form(client, f"/games/{gid}/rescore", expected_seq=5).status_code == 303
     table = load(db, gid)
     assert table.rules_version == 2 and {r["seat"]: r["score"] for r in standings(table)} == {0: 20, 1: 16, 2: 60}
     assert load(db, gid, at=5).rules_version == 1  # the replay before the rescore still scores as v1
-    assert post(client, f"/games/{gid}/rescore", expected_seq=6).status_code == 422
+    assert post_form(client, f"/games/{gid}/rescore", expected_seq=6).status_code == 422
 
 
-def test_export_download_and_import_upload(client, db, game, other_app, other_db):
-    gid = game["id"]
+def test_export_download_and_import_upload(client, db, scored_pad, other_app, other_db):
+    gid = scored_pad["id"]
     response = client.get(f"/games/{gid}/export.json")
     assert "attachment" in response.headers["Content-Disposition"]
     doc = json.loads(response.get_data(as_text=True))
@@ -261,7 +241,7 @@ def test_export_download_and_import_upload(client, db, game, other_app, other_db
     new_id = imported.location.rsplit("/", 1)[1]
     assert new_id != gid and standings(load(other_db, new_id)) == standings(load(db, gid))
     # The importing phone holds the host's seat of the new game: it can go on recording and
-    # show the join code to the others (before, nobody could ever sit at an imported game).
+    # show the join code to the others (before, nobody could ever sit at an imported scored_pad).
     table = other.get(f"/games/{new_id}?lang=en").get_data(as_text=True)
     assert 'id="move-form"' in table and 'data-testid="join-link"' in table
     assert other.post(f"/games/{new_id}/moves", data={"seat": "1", "points": "2", "expected_seq": "5"}).status_code == 303
@@ -317,16 +297,16 @@ def test_a_flagged_move_is_marked_on_the_table_page_and_the_timeline(client, db)
         assert re.search(r'<li id="e2"[^>]*class="voided', html), page
 
 
-def test_an_import_may_be_larger_than_a_move_form(client, app, db, game, other_app):
-    doc = export_game(db, game["id"])
+def test_an_import_may_be_larger_than_a_move_form(client, app, db, scored_pad, other_app):
+    doc = export_game(db, scored_pad["id"])
     doc["padding"] = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1000)  # unknown keys are ignored
     response = other_app.test_client().post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                            content_type="multipart/form-data")
     assert response.status_code == 303
 
 
-def test_an_import_refusal_speaks_hungarian_too(client, db, game):
-    doc = export_game(db, game["id"])
+def test_an_import_refusal_speaks_hungarian_too(client, db, scored_pad):
+    doc = export_game(db, scored_pad["id"])
     del doc["events"][2]
     response = client.post("/import?lang=hu", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                            content_type="multipart/form-data")

@@ -12,9 +12,8 @@ from PIL import ImageFile
 from events.application import photos
 from events.storage import store
 from events.application.table import record
-from tests.conftest import guarded_app
+from tests.conftest import attach_photo, guarded_app, photos_stored
 from tests.events.test_photos import gps_jpeg, hostile_webp
-from tests.web.test_photos import _attach, _stored
 
 
 def _table(database, **config):
@@ -40,7 +39,7 @@ def test_a_game_with_all_its_photos_refuses_the_next_before_anything_is_decoded(
         raise AssertionError("decoded a photo the game has no room for")
     monkeypatch.setattr(ImageFile.ImageFile, "load", no_decoding)  # decoding here
     monkeypatch.setattr(subprocess, "run", no_decoding)            # or in a process of its own
-    answer = _attach(host, game_id, hostile_webp(), "board.webp", "image/webp")
+    answer = attach_photo(host, game_id, hostile_webp(), "board.webp", "image/webp")
     assert answer.status_code == 422
     assert f"at most {photos.MAX_PHOTOS} photos" in answer.get_data(as_text=True)
     db.conn.close()
@@ -49,11 +48,11 @@ def test_a_game_with_all_its_photos_refuses_the_next_before_anything_is_decoded(
 def test_an_image_past_the_decoding_memory_is_refused_and_the_worker_keeps_its_memory(database):
     app, host, game_id = _table(database, PHOTO_MEMORY=256 * 2**20)
     before = _resident_mb()
-    answer = _attach(host, game_id, hostile_webp(), "board.webp", "image/webp")
+    answer = attach_photo(host, game_id, hostile_webp(), "board.webp", "image/webp")
     assert answer.status_code == 422 and "The image is too large" in answer.get_data(as_text=True)
     assert _resident_mb() < before + 100
     db = store.connect(database)
-    assert store.last_seq(db, game_id) == 1 and _stored(db) == 0
+    assert store.last_seq(db, game_id) == 1 and photos_stored(db) == 0
     db.conn.close()
 
 
@@ -61,11 +60,11 @@ def test_uploads_past_the_workers_decoding_slots_are_answered_503_with_retry_aft
     app, host, game_id = _table(database, PHOTOS_AT_ONCE=2)
     slots = app.extensions["photo_slots"]
     with slots, slots:  # two uploads being decoded
-        busy = _attach(host, game_id, gps_jpeg())
+        busy = attach_photo(host, game_id, gps_jpeg())
     assert busy.status_code == 503 and int(busy.headers["Retry-After"]) > 0
     assert "send yours again" in busy.get_data(as_text=True)
     db = store.connect(database)
-    assert store.last_seq(db, game_id) == 1 and _stored(db) == 0
-    assert _attach(host, game_id, gps_jpeg()).status_code == 303  # the slots free again
-    assert _stored(db) == 2
+    assert store.last_seq(db, game_id) == 1 and photos_stored(db) == 0
+    assert attach_photo(host, game_id, gps_jpeg()).status_code == 303  # the slots free again
+    assert photos_stored(db) == 2
     db.conn.close()

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.web.test_audit import game, post, seated  # noqa: F401 (the fixture)
+from tests.conftest import post_form, sit_at
 
 # A valid date, time or duration string (HTML's "time" element, the forms this app writes).
 _MOMENT = re.compile(r"\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?)?")
@@ -43,11 +43,11 @@ def _read(html: str) -> Page:
 
 
 @pytest.fixture
-def pages(client, db, game):  # noqa: F811
+def pages(client, db, scored_pad):
     """The table page with its running clock, the timeline, the final sheet and a dispute page."""
-    seated(client, game, 0)
-    gid = game["id"]
-    assert post(client, f"/games/{gid}/events/4/dispute?lang=en", comment="Cili had 3, not 30",
+    sit_at(client, scored_pad, 0)
+    gid = scored_pad["id"]
+    assert post_form(client, f"/games/{gid}/events/4/dispute?lang=en", comment="Cili had 3, not 30",
                 expected_seq=5, client_event_id="d1").status_code == 303
     return {name: client.get(url).get_data(as_text=True) for name, url in [
         ("table", f"/games/{gid}?lang=en"), ("timeline", f"/games/{gid}/timeline?lang=en"),

@@ -8,7 +8,7 @@ import threading
 
 from events.application import export
 from events.storage import store
-from tests.web.test_importing import EXAMPLE
+from tests.conftest import HAN_EXAMPLE
 
 
 def _priority() -> tuple[int, int]:
@@ -30,7 +30,7 @@ def test_the_checking_runs_at_a_lower_priority_than_the_writing(db, monkeypatch)
 
     monkeypatch.setattr(export, "_verify", verify)
     monkeypatch.setattr(store, "insert_verified", insert)
-    with open(EXAMPLE, "rb") as f:
+    with open(HAN_EXAMPLE, "rb") as f:
         answer = import_process.answer_of(db, "game", f.read(), {"device": "dev", "organiser": False})
     assert answer["status"] == 303
     (checked_on, checked_at), (written_on, written_at) = seen["checked"], seen["written"]

@@ -6,16 +6,13 @@ on both engines."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 from events.application import export
 from events.storage import store
 from group import bgstats
-from tests.conftest import ROOT, become_organiser, csrf_of, guarded_app, many_plays, upload
-
-EXAMPLE = os.path.join(ROOT, "examples", "han-side1-3p.json")
+from tests.conftest import HAN_EXAMPLE, become_organiser, csrf_of, guarded_app, many_plays, upload
 
 
 def _never_here(*args, **kwargs):
@@ -37,7 +34,7 @@ def every_file_in_a_process(database):
 def test_a_game_file_is_checked_and_written_by_another_process(every_file_in_a_process, monkeypatch):
     app, client, token, db = every_file_in_a_process
     monkeypatch.setattr(export, "_verify", _never_here)
-    with open(EXAMPLE, "rb") as f:
+    with open(HAN_EXAMPLE, "rb") as f:
         content = f.read()
     response = upload(client, "/import", content, token)
     assert response.status_code == 303, response.get_data(as_text=True)[:500]
@@ -55,7 +52,7 @@ def test_a_game_file_is_checked_and_written_by_another_process(every_file_in_a_p
 def test_a_refusal_from_the_other_process_names_its_event_and_rule(every_file_in_a_process, monkeypatch):
     app, client, token, db = every_file_in_a_process
     monkeypatch.setattr(export, "_verify", _never_here)
-    with open(EXAMPLE, encoding="utf-8") as f:
+    with open(HAN_EXAMPLE, encoding="utf-8") as f:
         doc = json.load(f)
     doc["events"][4]["hash"] = "0" * 64
     response = upload(client, "/import", json.dumps(doc).encode(), token)
@@ -102,7 +99,7 @@ def test_a_worker_runs_at_most_its_import_processes_at_once(every_file_in_a_proc
         slots = importing._import_slots()
     for _ in range(importing.IMPORTS_AT_ONCE):
         assert slots.acquire(blocking=False)  # every slot taken by imports in flight
-    with open(EXAMPLE, "rb") as f:
+    with open(HAN_EXAMPLE, "rb") as f:
         content = f.read()
     games_before = len(store.game_ids(db))
     busy = upload(client, "/import", content, token)
@@ -134,7 +131,7 @@ def test_a_large_upload_refused_for_want_of_a_slot_is_never_read_into_memory(eve
         slots = importing._import_slots()
     for _ in range(importing.IMPORTS_AT_ONCE):
         assert slots.acquire(blocking=False)
-    with open(EXAMPLE, "rb") as f:
+    with open(HAN_EXAMPLE, "rb") as f:
         content = f.read()
     for path in ("/import", "/people/import-bgstats"):
         assert upload(client, path, content, token).status_code == 503

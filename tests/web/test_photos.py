@@ -5,14 +5,13 @@ exports and backups; on both engines, with CSRF on."""
 from __future__ import annotations
 
 import io
-import re
 
 import pytest
 from PIL import Image
 
 from events.application import photos
 from events.storage import store
-from tests.conftest import app_on, csrf_of, guarded_app, run_sql
+from tests.conftest import app_on, attach_photo, csrf_of, guarded_app, photos_stored, run_sql
 from tests.events.test_photos import HTML, SVG, bomb, gps_jpeg
 
 
@@ -31,28 +30,16 @@ def table(database):
     db.conn.close()
 
 
-def _attach(phone, game_id, raw, filename="board.jpg", mimetype="image/jpeg", **fields):
-    page = phone.get(f"/games/{game_id}").get_data(as_text=True)
-    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)  # a spectator's page has no form
-    form = {"csrf_token": token, "about": "game", "caption": "", **fields,
-            "photo": (io.BytesIO(raw), filename, mimetype)}
-    return phone.post(f"/games/{game_id}/photos", data=form, content_type="multipart/form-data")
-
-
-def _stored(db) -> int:
-    return db.execute("SELECT COUNT(*) FROM photo_blobs").fetchone()[0]
-
-
 def test_a_seated_phone_attaches_a_photo_every_phone_sees_it_and_it_is_served_as_a_jpeg(table):
     app, host, spectator, game_id, db = table
-    answer = _attach(host, game_id, gps_jpeg(), caption="Round two")
+    answer = attach_photo(host, game_id, gps_jpeg(), caption="Round two")
     assert answer.status_code == 303
     event = store.read_events(db, game_id)[-1]
     assert event.type == "photo-attached" and event.seat == 0
     assert event.data | {"sha256": "", "thumb_sha256": "", "bytes": 0} == {
         "sha256": "", "thumb_sha256": "", "bytes": 0, "media_type": "image/jpeg", "width": 200, "height": 400,
         "caption": "Round two", "about": "game"}
-    assert _stored(db) == 2  # the image and its thumbnail
+    assert photos_stored(db) == 2  # the image and its thumbnail
     page = spectator.get(f"/games/{game_id}").get_data(as_text=True)
     thumb_url = f"/games/{game_id}/photos/{event.data['thumb_sha256']}.jpg"
     assert thumb_url in page and "Round two" in page and 'name="photo"' not in page
@@ -77,33 +64,33 @@ def test_a_seated_phone_attaches_a_photo_every_phone_sees_it_and_it_is_served_as
 def test_what_is_not_a_photo_is_refused_with_4xx_and_nothing_is_stored(table, name, raw, filename, mimetype):
     app, host, spectator, game_id, db = table
     before = store.last_seq(db, game_id)
-    answer = _attach(host, game_id, raw, filename, mimetype)
+    answer = attach_photo(host, game_id, raw, filename, mimetype)
     assert 400 <= answer.status_code < 500
     assert 'role="alert"' in answer.get_data(as_text=True)
-    assert store.last_seq(db, game_id) == before and _stored(db) == 0
+    assert store.last_seq(db, game_id) == before and photos_stored(db) == 0
 
 
 def test_a_spectator_cannot_attach_and_a_form_without_csrf_is_refused(table):
     app, host, spectator, game_id, db = table
     spectator.get(f"/games/{game_id}")
-    answer = _attach(spectator, game_id, gps_jpeg())
+    answer = attach_photo(spectator, game_id, gps_jpeg())
     assert answer.status_code == 403 and "Only a seated phone" in answer.get_data(as_text=True)
     no_csrf = host.post(f"/games/{game_id}/photos", data={"photo": (io.BytesIO(gps_jpeg()), "a.jpg")},
                         content_type="multipart/form-data")
     assert no_csrf.status_code == 400
-    assert store.last_seq(db, game_id) == 1 and _stored(db) == 0
+    assert store.last_seq(db, game_id) == 1 and photos_stored(db) == 0
 
 
 def test_a_photo_past_the_byte_limit_is_refused_with_413_saying_the_limit(table):
     app, host, spectator, game_id, db = table
-    answer = _attach(host, game_id, b"\xff\xd8\xff" + b"\0" * (photos.MAX_UPLOAD_BYTES + 100 * 1024))
+    answer = attach_photo(host, game_id, b"\xff\xd8\xff" + b"\0" * (photos.MAX_UPLOAD_BYTES + 100 * 1024))
     assert answer.status_code == 413 and f"at most {photos.MAX_UPLOAD_BYTES // 2**20} MB" in answer.get_data(as_text=True)
-    assert _stored(db) == 0
+    assert photos_stored(db) == 0
 
 
 def test_a_photo_is_voided_like_a_move_and_its_bytes_stay(table):
     app, host, spectator, game_id, db = table
-    _attach(host, game_id, gps_jpeg(), caption="blurred")
+    attach_photo(host, game_id, gps_jpeg(), caption="blurred")
     seq = store.last_seq(db, game_id)
     page = host.get(f"/games/{game_id}").get_data(as_text=True)
     assert f"/events/{seq}/void" in page
@@ -112,19 +99,19 @@ def test_a_photo_is_voided_like_a_move_and_its_bytes_stay(table):
     assert voided.status_code == 303
     page = spectator.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'data-testid="photos"' not in page  # the strip shows live photos only
-    assert _stored(db) == 2
+    assert photos_stored(db) == 2
 
 
 def test_a_photo_for_a_dispute_needs_it_open(table):
     app, host, spectator, game_id, db = table
-    answer = _attach(host, game_id, gps_jpeg(), about="dispute", dispute="1")
+    answer = attach_photo(host, game_id, gps_jpeg(), about="dispute", dispute="1")
     assert answer.status_code == 422 and "no such open dispute" in answer.get_data(as_text=True)
-    assert _stored(db) == 0
+    assert photos_stored(db) == 0
 
 
 def test_one_changed_byte_of_a_stored_image_is_named_by_verify_db_and_the_pages(table, tmp_path):
     app, host, spectator, game_id, db = table
-    _attach(host, game_id, gps_jpeg(), about="final")
+    attach_photo(host, game_id, gps_jpeg(), about="final")
     event = store.read_events(db, game_id)[-1]
     runner = app.test_cli_runner()
     assert runner.invoke(args=["verify-db"]).exit_code == 0
@@ -155,11 +142,11 @@ def _change_one_byte(db, sha: str) -> None:
 
 def test_stored_images_cannot_be_changed_or_deleted(table):
     app, host, spectator, game_id, db = table
-    _attach(host, game_id, gps_jpeg())
+    attach_photo(host, game_id, gps_jpeg())
     for sql in ("UPDATE photo_blobs SET size = 1", "DELETE FROM photo_blobs"):
         with pytest.raises(Exception, match="insert-only"):
             db.execute(sql)
-    assert _stored(db) == 2
+    assert photos_stored(db) == 2
 
 
 # ---- export, import, verify, backup -------------------------------------------------------
@@ -167,7 +154,7 @@ def test_stored_images_cannot_be_changed_or_deleted(table):
 def test_export_import_verify_round_trip_carries_the_photos(table, tmp_path):
     import json
     app, host, spectator, game_id, db = table
-    _attach(host, game_id, gps_jpeg(), about="final", caption="the end")
+    attach_photo(host, game_id, gps_jpeg(), about="final", caption="the end")
     exported = host.get(f"/games/{game_id}/export.json")
     doc = json.loads(exported.data)
     event = store.read_events(db, game_id)[-1]
@@ -201,7 +188,7 @@ def test_a_file_whose_photo_was_changed_or_dropped_is_refused_naming_the_event(t
     import json
     from events.application.export import BadExport, verify
     app, host, spectator, game_id, db = table
-    _attach(host, game_id, gps_jpeg())
+    attach_photo(host, game_id, gps_jpeg())
     doc = json.loads(host.get(f"/games/{game_id}/export.json").data)
     sha = store.read_events(db, game_id)[-1].data["sha256"]
     seq = store.last_seq(db, game_id)
@@ -228,7 +215,7 @@ def test_an_old_reader_refuses_a_file_with_photos_and_old_files_import_as_before
     plain = json.loads(host.get(f"/games/{game_id}/export.json").data)
     assert plain["format_version"] == 1 and "photos" not in plain  # no photos: readable by old readers
     export.verify(plain)
-    _attach(host, game_id, gps_jpeg())
+    attach_photo(host, game_id, gps_jpeg())
     with_photos = json.loads(host.get(f"/games/{game_id}/export.json").data)
     old_reads = export.READS
     try:
@@ -244,7 +231,7 @@ def test_a_backup_carries_the_photos_and_checks_them(tmp_path):
     host = app.test_client()
     created = host.post("/games/new", data={"kind": "scorepad", "name": ["Anna", "Béla"]})
     game_id = created.headers["Location"].rsplit("/", 1)[1]
-    assert _attach(host, game_id, gps_jpeg()).status_code == 303
+    assert attach_photo(host, game_id, gps_jpeg()).status_code == 303
     backup_path = tmp_path / "copy.db"
     result = app.test_cli_runner().invoke(args=["backup", str(backup_path)])
     assert result.exit_code == 0, result.output
@@ -279,7 +266,7 @@ def test_the_play_list_shows_each_finished_games_final_board_thumbnail(table):
     record(db, game_id, "points-recorded", {"seat": 0, "points": 3}, 1, 0, "dev", "p1")
     record(db, game_id, "game-ended", {}, 2, 0, "dev", "end")
     assert 'class="play-photo"' not in spectator.get("/stats/plays").get_data(as_text=True)
-    _attach(host, game_id, gps_jpeg(), about="final")
+    attach_photo(host, game_id, gps_jpeg(), about="final")
     thumb = store.read_events(db, game_id)[-1].data["thumb_sha256"]
     listed = spectator.get("/stats/plays").get_data(as_text=True)
     assert f'/games/{game_id}/photos/{thumb}.jpg' in listed
@@ -287,9 +274,9 @@ def test_the_play_list_shows_each_finished_games_final_board_thumbnail(table):
 
 def test_the_final_sheet_calls_a_photo_the_final_board_only_when_it_was_taken_as_one(table):
     app, host, spectator, game_id, db = table
-    _attach(host, game_id, gps_jpeg(), caption="Round two")  # a photo of the game, not its end
+    attach_photo(host, game_id, gps_jpeg(), caption="Round two")  # a photo of the game, not its end
     sheet = spectator.get(f"/games/{game_id}/final").get_data(as_text=True)
     assert '<section class="final-board"><h2>Photo</h2>' in sheet and "The final board" not in sheet
-    _attach(host, game_id, gps_jpeg(), about="final")
+    attach_photo(host, game_id, gps_jpeg(), about="final")
     sheet = spectator.get(f"/games/{game_id}/final").get_data(as_text=True)
     assert '<section class="final-board"><h2>The final board</h2>' in sheet
