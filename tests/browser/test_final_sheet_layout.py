@@ -7,7 +7,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_live import _record
+from tests.browser.phones import record_a_round
 from tests.events.test_photos import gps_jpeg
 
 pytestmark = pytest.mark.browser
@@ -25,7 +25,7 @@ SHIFTS = """new Promise(done => {
 
 def test_the_final_sheet_keeps_its_place_while_its_photo_loads(phones_at_a_table, tmp_path):
     host, guest = phones_at_a_table()
-    _record(host, "Anna", 5)
+    record_a_round(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5")
     host.get_by_test_id("end-game").click()
     host.get_by_test_id("end-game-confirm").click()

@@ -311,7 +311,7 @@ def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone,
     board's place for refusals, and the path so far stays."""
     from scoring.five_tribes.demo import DEMO_BOARD
     from tests.browser.test_taps import _append
-    from tests.browser.test_tap_feedback import _sit
+    from tests.browser.phones import sit_in
     from tests.scoring.five_tribes.test_meeples import layout
     from tests.conftest import api
     players = [{"name": n} for n in ("Peti", "Zoli", "Gerda")]
@@ -321,7 +321,7 @@ def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone,
     for seq, seat in ((2, 0), (3, 1), (4, 2)):
         _append(live_server, created, seq, "bid-placed", {"seat": seat, "cost": 0})
     page = new_phone()
-    _sit(page, live_server, created, lang, seat=2)                    # Gerda's turn
+    sit_in(page, live_server, created, lang, seat=2)                    # Gerda's turn
     refused = page.get_by_test_id("ft-tap-refused")
     page.get_by_test_id("ft-tile-A2").click()                         # pick up the 3 elders
     expect(page.locator(".ft-cell.drafted")).to_have_count(1)

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from scoring import GAMES
 from tests.conftest import api, screenshot
-from tests.browser.test_tap_feedback import _sit, _what_the_phone_shows
+from tests.browser.phones import sit_in, what_the_phone_shows
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ def test_a_score_pad_keeps_the_name_of_its_game(live_server, new_phone, lang):
     created = api(live_server, "/api/games", {"kind": "scorepad", "players": [{"name": "Anna"}, {"name": "Béla"}],
                                               "options": {"title": "Carcassonne"}})
     phone = new_phone()
-    _sit(phone, live_server, created, lang)
+    sit_in(phone, live_server, created, lang)
     expect(phone.get_by_role("heading", level=1)).to_have_text("Carcassonne")
     assert phone.title().startswith("Carcassonne")
     _append(live_server, created, 1, "round-entered", {"round": 1, "entries": [{"seat": 0, "points": 7}]})
@@ -63,7 +63,7 @@ def test_a_score_pad_keeps_the_name_of_its_game(live_server, new_phone, lang):
 def test_five_tribes_headings_read_as_sentences(live_server, new_phone, lang, sultanate, bid):
     created = _game_until(live_server, "five-tribes", "bid-placed")
     phone = new_phone()
-    _sit(phone, live_server, created, lang)
+    sit_in(phone, live_server, created, lang)
     expect(phone.get_by_role("heading", name=sultanate)).to_be_visible()
     expect(phone.get_by_role("heading", name=bid, exact=False)).to_be_visible()
 
@@ -78,7 +78,7 @@ def test_maharaja_warns_at_the_reveal_what_the_actions_cost(live_server, new_pho
     created = _game_until(live_server, "maharaja", "actions-revealed")
     seat = _state(live_server, created)["next"]["seat"]
     phone = new_phone()
-    _sit(phone, live_server, created, lang, seat=seat)
+    sit_in(phone, live_server, created, lang, seat=seat)
     expect(phone.get_by_test_id("mh-second-palace")).to_contain_text(cost)
     phone.locator("label.mh-tile:has([data-testid=mh-first-palace])").click()
     note = phone.get_by_test_id("mh-reveal-cost")
@@ -87,10 +87,10 @@ def test_maharaja_warns_at_the_reveal_what_the_actions_cost(live_server, new_pho
     expect(phone.get_by_test_id("mh-second-gold")).not_to_have_class(re.compile(r"\bover\b"))
     second = phone.get_by_test_id("mh-second-gold")
     assert 0 <= second.bounding_box()["y"] - (note.bounding_box()["y"] + note.bounding_box()["height"]) < 80  # beside the buttons
-    _what_the_phone_shows(phone, f"maharaja-reveal-cost-{lang}")
+    what_the_phone_shows(phone, f"maharaja-reveal-cost-{lang}")
     # another phone sees the price but not the player's gold (it is secret)
     other = new_phone()
-    _sit(other, live_server, created, lang, seat=(seat + 1) % len(created["seats"]))
+    sit_in(other, live_server, created, lang, seat=(seat + 1) % len(created["seats"]))
     other.locator("label.mh-tile:has([data-testid=mh-first-palace])").click()
     expect(other.get_by_test_id("mh-reveal-cost")).to_have_text(first)
     expect(other.get_by_test_id("mh-second-palace")).not_to_have_class(re.compile(r"\bover\b"))
@@ -103,7 +103,7 @@ def test_the_dragon_offers_no_money_that_would_bring_nothing(live_server, new_ph
     seat = state["next"]["seat"]
     assert state["players"][seat]["yuan"] >= 3
     phone = new_phone()
-    _sit(phone, live_server, created, lang, seat=seat)
+    sit_in(phone, live_server, created, lang, seat=seat)
     expect(phone.get_by_test_id("refill")).to_have_count(0)
     expect(phone.locator("#move-form")).not_to_contain_text("(+0)")
     expect(phone.get_by_test_id("pass")).to_contain_text(says)

@@ -5,15 +5,10 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.phones import record_a_round
 from tests.conftest import LAN_NAME, api, api_game, lan_url, loopback_url, screenshot, start_game, stop_server
 
 pytestmark = pytest.mark.browser
-
-
-def _record(page, player: str, points: int):
-    """A round of the score pad with only ``player``'s points (docs/rules/scorepad.md §5)."""
-    page.get_by_label(player, exact=True).fill(str(points))
-    page.get_by_role("button", name="Save the round").click()
 
 
 def _polls(page) -> list:
@@ -60,7 +55,7 @@ def test_back_and_forward_to_the_table_show_the_moves_made_meanwhile_before_a_ta
         const live = document.getElementById("live");
         if (live) sessionStorage.setItem("seq-as-loaded", live.dataset.seq); });""")
     table_url = page.url
-    _record(page, "Anna", 5)                                     # the page is at #2 by its own tap
+    record_a_round(page, "Anna", 5)                                     # the page is at #2 by its own tap
     expect(page.locator("#live")).to_have_attribute("data-seq", "2")
 
     def meanwhile(seq: int, points: int) -> None:               # Béla's phone records a round
@@ -84,7 +79,7 @@ def test_back_and_forward_to_the_table_show_the_moves_made_meanwhile_before_a_ta
     page.go_forward()
     assert page.url == table_url and as_loaded() == "5"
     expect(page.locator("#expected-seq")).to_have_value("5")
-    _record(page, "Anna", 7)                                     # recorded, not refused as stale
+    record_a_round(page, "Anna", 7)                                     # recorded, not refused as stale
     expect(page.get_by_test_id("ack")).to_contain_text("#6")
     expect(page.get_by_test_id("score-0")).to_have_text("12")
 
@@ -92,9 +87,9 @@ def test_back_and_forward_to_the_table_show_the_moves_made_meanwhile_before_a_ta
 def test_a_move_is_pushed_to_the_other_phone_without_polling(phones_at_a_table):
     host, guest = phones_at_a_table()
     polls = _polls(guest)
-    _record(host, "Anna", 5)
+    record_a_round(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5")  # no clock: the polls below say how it came
-    _record(host, "Anna", 4)
+    record_a_round(host, "Anna", 4)
     expect(guest.get_by_test_id("score-0")).to_have_text("9")
     assert polls == []  # pushed by the stream; the poll waits for a stream that fails
     expect(guest.locator("#expected-seq")).to_have_value("3")  # the guest's next move is not stale
@@ -103,7 +98,7 @@ def test_a_move_is_pushed_to_the_other_phone_without_polling(phones_at_a_table):
 def test_a_live_update_keeps_an_open_void_form_its_text_open_details_and_the_scroll(phones_at_a_table):
     host, guest = phones_at_a_table()
     for points, total in ((1, "1"), (2, "3"), (3, "6")):
-        _record(host, "Anna", points)
+        record_a_round(host, "Anna", points)
         expect(host.get_by_test_id("score-0")).to_have_text(total)
     expect(guest.locator("#e4")).to_be_visible()
     guest.locator("[data-seat='1'] details summary").click()     # Béla's score breakdown
@@ -114,7 +109,7 @@ def test_a_live_update_keeps_an_open_void_form_its_text_open_details_and_the_scr
     scroll, form_top = guest.evaluate("[scrollY, document.querySelector('#e3 form').getBoundingClientRect().top]")
     assert scroll > 0
 
-    _record(host, "Anna", 10)
+    record_a_round(host, "Anna", 10)
     expect(guest.get_by_test_id("score-0")).to_have_text("16")
     expect(guest.locator("#e5")).to_be_visible()
 
@@ -138,7 +133,7 @@ def test_a_live_update_keeps_an_open_void_form_its_text_open_details_and_the_scr
 
 def test_undo_of_the_end_gives_every_phone_its_form_back_without_a_reload(phones_at_a_table):
     host, guest = phones_at_a_table()
-    _record(host, "Anna", 5)
+    record_a_round(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5")
     guest.evaluate("window.notReloaded = true")  # gone if the page loads again
     host.get_by_test_id("end-game").click()
@@ -151,7 +146,7 @@ def test_undo_of_the_end_gives_every_phone_its_form_back_without_a_reload(phones
     expect(guest.get_by_text("The game is over.")).to_have_count(0)
     expect(guest.locator("#move-form")).to_be_visible()     # ... and on the other phone, live
     assert guest.evaluate("window.notReloaded") is True
-    _record(guest, "Béla", 7)                               # and the form it got back records
+    record_a_round(guest, "Béla", 7)                               # and the form it got back records
     expect(host.get_by_test_id("score-1")).to_have_text("7")
 
 
@@ -159,7 +154,7 @@ def test_a_move_tapped_offline_waits_and_is_sent_once_when_back(phones_at_a_tabl
     host, guest = phones_at_a_table()
     host.context.set_offline(True)
     expect(host.locator("#connection")).to_contain_text("Offline")
-    _record(host, "Anna", 8)
+    record_a_round(host, "Anna", 8)
     expect(host.get_by_test_id("pending")).to_contain_text("Not saved yet, waiting to send (1)")
     expect(guest.get_by_test_id("score-0")).to_have_text("0")
     screenshot(host, "live-offline-waiting")
@@ -178,8 +173,8 @@ def test_a_move_tapped_offline_waits_and_is_sent_once_when_back(phones_at_a_tabl
 def test_a_move_tapped_offline_after_someone_else_recorded_shows_the_refusal_and_fresh_board(phones_at_a_table):
     host, guest = phones_at_a_table()
     host.context.set_offline(True)
-    _record(host, "Anna", 8)
-    _record(guest, "Béla", 2)
+    record_a_round(host, "Anna", 8)
+    record_a_round(guest, "Béla", 2)
     # the guest's move is stored before the host is back: on a loaded machine its answer
     # can come later than the host's queued tap, which would then be the one recorded
     expect(guest.get_by_test_id("score-1")).to_have_text("2")
@@ -215,7 +210,7 @@ def test_over_the_stream_limit_a_phone_falls_back_to_polling(full_server, new_ph
     polls = _polls(watcher)
     watcher.goto(host.url)
     expect(watcher.locator("html[data-live=closed]")).to_have_count(1)
-    _record(host, "Anna", 6)
+    record_a_round(host, "Anna", 6)
     expect(watcher.get_by_test_id("score-0")).to_have_text("6", timeout=5000)  # a poll is every 1.5 s
     assert polls and 503 in refused
 
@@ -256,7 +251,7 @@ def test_a_move_tapped_while_the_server_is_down_is_sent_once_when_it_is_back(tmp
         expect(host.locator("html[data-live=open]")).to_have_count(1)
         server.terminate()
         server.wait(10)
-        _record(host, "Anna", 7)
+        record_a_round(host, "Anna", 7)
         expect(host.get_by_test_id("pending")).to_contain_text("Not saved yet, waiting to send (1)")
         server = start_server(db_path, port)
         expect(host.get_by_test_id("score-0")).to_have_text("7", timeout=15_000)
@@ -272,10 +267,10 @@ def test_a_push_waits_while_the_phones_own_write_is_on_its_way(phones_at_a_table
     host, guest = phones_at_a_table()
     held = []
     host.route("**/moves", lambda route: held.append(route))   # the host's write stays on its way
-    _record(host, "Anna", 5)
+    record_a_round(host, "Anna", 5)
     host.wait_for_timeout(300)
     assert len(held) == 1
-    _record(guest, "Béla", 7)                                    # recorded as #2 meanwhile
+    record_a_round(guest, "Béla", 7)                                    # recorded as #2 meanwhile
     expect(guest.get_by_test_id("score-1")).to_have_text("7")
     host.wait_for_timeout(1000)                                 # the push of #2 has reached the host ...
     expect(host.locator("#live")).to_have_attribute("data-seq", "1")   # ... and waits
@@ -292,9 +287,9 @@ def test_a_move_pushed_while_the_answer_was_on_its_way_is_fetched_once_it_lands(
     # recorded, answer held (route.fetch goes from Playwright's own process, which does not
     # know the LAN name: it asks the same server on 127.0.0.1)
     host.route("**/moves", lambda route: answers.append((route, route.fetch(url=loopback_url(route.request.url)))))
-    _record(host, "Anna", 5)
+    record_a_round(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5")   # #2 is in
-    _record(guest, "Béla", 7)                                    # #3, pushed to the host while it waits
+    record_a_round(guest, "Béla", 7)                                    # #3, pushed to the host while it waits
     expect(guest.get_by_test_id("score-1")).to_have_text("7")
     host.wait_for_timeout(1000)
     route, answer = answers[0]

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import GAMES
-from tests.browser.test_tap_feedback import _scorepad_record, _sit
+from tests.browser.phones import record_a_round, sit_in
 from tests.conftest import api_game
 
 pytestmark = pytest.mark.browser
@@ -30,18 +30,18 @@ def test_rounds_tapped_on_a_long_pad_show_what_a_fresh_page_shows(live_server, n
              for r in range(1, 12)]
     created = api_game(live_server, "scorepad", players=players, moves=moves)
     phone = new_phone()
-    _sit(phone, live_server, created, "en")
+    sit_in(phone, live_server, created, "en")
     anna = created["seats"][0]["player"]
     answers = []
     phone.on("response", lambda r: answers.append(r.headers.get("hx-reswap")) if r.url.endswith("/moves") else None)
     for n, points in enumerate((5, 40, 7), start=1):  # rounds 12, 13, 14: past the 12 rounds the pad shows
-        _scorepad_record(phone, anna, points)
+        record_a_round(phone, anna, points)
         expect(phone.get_by_test_id("ack")).to_contain_text(f"#{12 + n}:")
         expect(phone.locator("#live")).to_have_attribute("data-seq", str(12 + n))
     assert answers == ["none"] * 3  # each answer was the regions alone
     tapped = _regions(phone)
     fresh = new_phone()
-    _sit(fresh, live_server, created, "en")
+    sit_in(fresh, live_server, created, "en")
     assert tapped == _regions(fresh)
     assert tapped["#pad-rows"]["rows"][0] == "pad-hidden" and "2 earlier rounds" in tapped["#pad-rows"]["text"]
     assert len(tapped["#events"]["rows"]) == 12

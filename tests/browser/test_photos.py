@@ -8,7 +8,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.conftest import screenshot
-from tests.browser.test_live import _record
+from tests.browser.phones import record_a_round
 from tests.events.test_photos import gps_jpeg
 
 pytestmark = pytest.mark.browser
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 def test_a_photo_attached_to_a_dispute_reaches_the_other_phone_by_push(live_server, tmp_path, phones_at_a_table):
     host, guest = phones_at_a_table()
-    _record(host, "Anna", 5)
+    record_a_round(host, "Anna", 5)
     expect(guest.get_by_test_id("score-0")).to_have_text("5")
     game_url = host.url.split("?")[0]
     host.goto(f"{game_url}/timeline")

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import screenshot
-from tests.browser.test_tap_feedback import _game, _sit, _what_the_phone_shows
+from tests.browser.phones import demo_game, sit_in, what_the_phone_shows
 
 pytestmark = pytest.mark.browser
 RULE = {"en": "Rule §1", "hu": "Szabály §1"}
@@ -20,9 +20,9 @@ LINES = """() => { const li = document.querySelector('#move-form .problems li');
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_a_refusal_is_short_and_links_to_its_rule_in_the_tables_language(live_server, new_phone, lang):
-    created = _game(live_server, "scorepad")
+    created = demo_game(live_server, "scorepad")
     phone = new_phone()
-    _sit(phone, live_server, created, lang)
+    sit_in(phone, live_server, created, lang)
     phone.get_by_label("Anna", exact=True).fill("2000000")
     phone.get_by_role("button", name={"en": "Save the round", "hu": "Kör mentése"}[lang], exact=True).click()
     problems = phone.locator("#move-form .problems")
@@ -31,14 +31,14 @@ def test_a_refusal_is_short_and_links_to_its_rule_in_the_tables_language(live_se
     expect(link).to_be_visible()
     assert "docs/" not in problems.inner_text() and ".md" not in problems.inner_text()
     assert phone.evaluate(LINES) <= 2
-    _what_the_phone_shows(phone, f"rules-refusal-{lang}")
+    what_the_phone_shows(phone, f"rules-refusal-{lang}")
     link.click()
     expect(phone).to_have_url(f"{live_server}/rules/scorepad#s1")
     section = phone.locator("#s1")
     expect(section).to_be_in_viewport()
     expect(section.get_by_role("heading")).to_contain_text(POINTS[lang])
     assert phone.locator("html").get_attribute("lang") == lang
-    _what_the_phone_shows(phone, f"rules-scorepad-s1-{lang}")
+    what_the_phone_shows(phone, f"rules-scorepad-s1-{lang}")
 
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
@@ -55,4 +55,4 @@ def test_the_rule_pages_read_on_a_phone(live_server, new_phone, lang):
     screenshot(phone, f"rules-five-tribes-{lang}")
     phone.goto(f"{live_server}/rules/han#s4-1")
     expect(phone.locator("#s4-1")).to_contain_text({"en": "the new pile is 26 cards", "hu": "az új pakli 26 lap"}[lang])
-    _what_the_phone_shows(phone, f"rules-han-pile-{lang}")
+    what_the_phone_shows(phone, f"rules-han-pile-{lang}")

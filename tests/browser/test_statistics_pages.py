@@ -9,7 +9,6 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_stats import _game, _pad, friends  # noqa: F401  (a fixture)
 from tests.conftest import api, screenshot
 
 pytestmark = pytest.mark.browser
@@ -22,7 +21,7 @@ def _centre(locator) -> float:
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_statistics_read_like_a_finished_product(friends, new_phone, lang, scheme):  # noqa: F811
+def test_the_statistics_read_like_a_finished_product(friends, new_phone, lang, scheme):
     base, ids, people = friends
     anna, bela = people["Anna"], people["Béla"]
     phone = new_phone("hu-HU" if lang == "hu" else "en-GB")
@@ -47,7 +46,7 @@ def test_the_statistics_read_like_a_finished_product(friends, new_phone, lang, s
     screenshot(phone, f"stats-together-{lang}-{scheme}")
 
 
-def test_the_plays_csv_dates_carry_their_offset(friends):  # noqa: F811
+def test_the_plays_csv_dates_carry_their_offset(friends):
     base, ids, people = friends
     with urllib.request.urlopen(base + "/plays.csv") as response:
         rows = response.read().decode().splitlines()[1:]

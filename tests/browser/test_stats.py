@@ -1,52 +1,12 @@
 """Issue 20 done: two people who played five games together across three kinds see, on a
 phone (real Chromium at 390 × 844, both languages), who wins more, at what and by how
 much, and each of those games is two taps from BG Stats."""
-import json
-import urllib.request
-
 import pytest
 from playwright.sync_api import expect
 
-from scoring import GAMES
 from tests.conftest import organiser_link, screenshot
 
 pytestmark = pytest.mark.browser
-
-
-def _post(base: str, path: str, body: dict, token: str | None = None) -> dict:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              **({"X-Seat-Token": token} if token else {})})
-    with urllib.request.urlopen(request) as response:
-        return json.loads(response.read())
-
-
-def _game(base: str, kind: str, names: list[str], moves: list[tuple[str, dict]], options=None) -> str:
-    players, demo_options, _ = GAMES[kind].demo()
-    created = _post(base, "/api/games", {"kind": kind, "options": options or demo_options,
-                                         "players": [{**p, "name": n} for p, n in zip(players, names)]})
-    tokens = [s["token"] for s in created["seats"]]
-    for i, (type_, data) in enumerate(moves, start=1):
-        _post(base, f"/api/games/{created['id']}/events",
-              {"type": type_, "data": data, "expected_seq": i, "client_event_id": f"m{i}"}, tokens[i % len(tokens)])
-    return created["id"]
-
-
-def _pad(points: list[int]) -> list[tuple[str, dict]]:
-    return [("points-recorded", {"seat": s, "points": p}) for s, p in enumerate(points)] + [("game-ended", {})]
-
-
-@pytest.fixture(scope="module")
-def friends(live_server):
-    """Anna and Béla: three score pad games of Azul, Five Tribes and Han (with Cili)."""
-    base = live_server
-    ids = [_game(base, "scorepad", ["Anna", "Béla"], _pad(p), {"title": "Azul", "bgg_id": 230802})
-           for p in ([30, 20], [10, 25], [41, 33])]
-    ids.append(_game(base, "five-tribes", ["Anna", "Béla", "Cili"], GAMES["five-tribes"].demo()[2]))
-    ids.append(_game(base, "han", ["Béla", "Anna", "Cili"], GAMES["han"].demo()[2]))
-    with urllib.request.urlopen(base + "/api/people") as response:
-        people = {p["name"]: p["id"] for p in json.loads(response.read())["people"]}
-    return base, ids, people
 
 
 def _fits(page) -> None:

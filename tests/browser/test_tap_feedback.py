@@ -2,13 +2,13 @@
 390 × 844 with several phones: a refused move's message beside the button, focused and
 announced; the Undo button names its move; each action is acknowledged; ending the game
 asks once more and says how to take it back."""
-import os
 
 import pytest
 from playwright.sync_api import expect
 
 from scoring import GAMES
-from tests.conftest import ARTIFACTS, api, api_game, screenshot, sit
+from tests.browser.phones import demo_game, record_a_round, sit_in, what_the_phone_shows
+from tests.conftest import api, screenshot
 
 pytestmark = pytest.mark.browser
 NOT_RECORDED = {"en": "Not recorded:", "hu": "Nem került rögzítésre:"}
@@ -31,29 +31,6 @@ def _seen(page, selector: str) -> dict:
     return page.evaluate(SEEN, selector)
 
 
-def _what_the_phone_shows(page, name: str) -> None:
-    """The viewport only: what the person holding the phone sees after the tap."""
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    page.screenshot(path=os.path.join(ARTIFACTS, f"{name}.png"))
-
-
-
-def _game(base: str, kind: str, moves=0) -> dict:
-    return api_game(base, kind, moves=GAMES[kind].demo()[2][:moves])
-
-
-def _sit(phone, base, created, lang, seat=0):
-    sit(phone, created, seat)
-    phone.goto(f"{base}/lang/{lang}?next=/games/{created['id']}")
-    expect(phone.locator("#move-form")).to_have_count(1)
-
-
-def _scorepad_record(phone, player, points, lang="en"):
-    """A round of the score pad with only ``player``'s points (docs/rules/scorepad.md §5)."""
-    phone.get_by_label(player, exact=True).fill(str(points))
-    phone.get_by_role("button", name={"en": "Save the round", "hu": "Kör mentése"}[lang], exact=True).click()
-
-
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_a_refused_move_is_seen_beside_the_button_in_every_game(live_server, new_phone, lang):
     """Each game's form, its last button tapped at the bottom of the screen: the refusal
@@ -62,8 +39,8 @@ def test_a_refused_move_is_seen_beside_the_button_in_every_game(live_server, new
     phone = new_phone()
     unseen = {}
     for kind in sorted(GAMES):
-        created = _game(live_server, kind)
-        _sit(phone, live_server, created, lang)
+        created = demo_game(live_server, kind)
+        sit_in(phone, live_server, created, lang)
         # a tap the server must refuse, whatever the game: a stale view (expected_seq 0)
         # and no browser-side checks, so the request always reaches the server
         phone.evaluate("""() => { document.getElementById('expected-seq').value = '0';
@@ -75,17 +52,17 @@ def test_a_refused_move_is_seen_beside_the_button_in_every_game(live_server, new
         seen = _seen(phone, "#move-form .problems")
         if seen != {"inside": True, "focused": True, "role": "alert"}:
             unseen[kind] = seen
-        _what_the_phone_shows(phone, f"refused-{kind}-{lang}")
+        what_the_phone_shows(phone, f"refused-{kind}-{lang}")
     assert unseen == {}
 
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_the_someone_recorded_meanwhile_undo_refusal_is_seen_at_the_undo_button(live_server, new_phone, lang):
-    created = _game(live_server, "scorepad", moves=2)
+    created = demo_game(live_server, "scorepad", moves=2)
     phone = new_phone()
     for live in ("**/live?*", "**/stream*"):  # this phone will not see the next move in time
         phone.route(live, lambda route: route.abort())
-    _sit(phone, live_server, created, lang)
+    sit_in(phone, live_server, created, lang)
     api(live_server, f"/api/games/{created['id']}/events", {"type": "points-recorded", "data": {"seat": 1, "points": 4},
         "expected_seq": 3, "client_event_id": "api-3"}, created["seats"][0]["token"])
     undo = phone.get_by_test_id("undo")
@@ -96,7 +73,7 @@ def test_the_someone_recorded_meanwhile_undo_refusal_is_seen_at_the_undo_button(
     expect(phone.locator("#move-form .problems")).to_have_count(0)  # said once, where it was asked
     # the fresh button names the move it would now undo
     expect(phone.get_by_test_id("undo")).to_contain_text("#4")
-    _what_the_phone_shows(phone, f"undo-refused-{lang}")
+    what_the_phone_shows(phone, f"undo-refused-{lang}")
 
 
 UNDO = {"en": "Undo #{}: {}", "hu": "Visszavonás #{}: {}"}
@@ -106,17 +83,17 @@ UNDONE = {"en": "✓ Undone #{}: {}", "hu": "✓ Visszavonva #{}: {}"}
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_undo_names_its_move_and_each_action_is_acknowledged(live_server, new_phone, lang):
-    created = _game(live_server, "scorepad")
+    created = demo_game(live_server, "scorepad")
     host, other = new_phone(), new_phone()
-    _sit(host, live_server, created, lang)
-    _sit(other, live_server, created, lang, seat=1)
+    sit_in(host, live_server, created, lang)
+    sit_in(other, live_server, created, lang, seat=1)
     anna = created["seats"][0]["player"]
-    _scorepad_record(host, anna, 12, lang)
+    record_a_round(host, anna, 12, lang)
     what = ROUND[lang].format(1, anna, 12)
     expect(host.get_by_test_id("ack")).to_have_text(f"✓ #2: {what}")
     expect(host.get_by_test_id("undo")).to_have_text("↶ " + UNDO[lang].format(2, what))
     expect(other.get_by_test_id("undo")).to_have_text("↶ " + UNDO[lang].format(2, what), timeout=4000)
-    _scorepad_record(host, anna, 5, lang)
+    record_a_round(host, anna, 5, lang)
     second = ROUND[lang].format(2, anna, 5)
     expect(host.get_by_test_id("ack")).to_have_text(f"✓ #3: {second}")
     host.get_by_test_id("undo").click()
@@ -131,10 +108,10 @@ REOPENS = {"en": "Undo, in the list of moves, reopens it", "hu": "A lépések li
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_ending_the_game_asks_once_more_and_says_how_to_take_it_back(live_server, new_phone, lang):
-    created = _game(live_server, "scorepad", moves=1)
+    created = demo_game(live_server, "scorepad", moves=1)
     host, other = new_phone(), new_phone()
-    _sit(host, live_server, created, lang)
-    _sit(other, live_server, created, lang, seat=1)
+    sit_in(host, live_server, created, lang)
+    sit_in(other, live_server, created, lang, seat=1)
     confirm = host.get_by_role("button", name=CONFIRM[lang])
     expect(confirm).to_be_hidden()                      # one tap does not end the game
     host.get_by_test_id("end-game").click()
@@ -157,9 +134,9 @@ def test_a_recorded_move_is_acknowledged_where_the_thumb_is_not_at_the_bottom_of
     one before removing it, and the browser's scroll anchoring followed the old one down, so
     after Maharaja's '+2 gold' the phone showed the end of the log and the ✓ was 1,100 px
     above the screen."""
-    created = _game(live_server, "maharaja", moves=20)       # Anna has revealed gold + move a house
+    created = demo_game(live_server, "maharaja", moves=20)       # Anna has revealed gold + move a house
     host = new_phone()
-    _sit(host, live_server, created, lang)
+    sit_in(host, live_server, created, lang)
     gold = host.get_by_role("button", name={"en": "+2 gold", "hu": "+2 arany"}[lang], exact=True)
     gold.scroll_into_view_if_needed()
     before = host.evaluate("scrollY")
@@ -167,4 +144,4 @@ def test_a_recorded_move_is_acknowledged_where_the_thumb_is_not_at_the_bottom_of
     expect(host.get_by_test_id("ack")).to_contain_text("#22")
     assert _seen(host, "[data-testid=ack]")["inside"]
     assert abs(host.evaluate("scrollY") - before) < 844
-    _what_the_phone_shows(host, f"acknowledged-where-tapped-{lang}")
+    what_the_phone_shows(host, f"acknowledged-where-tapped-{lang}")

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import api, loopback_url, screenshot
-from tests.browser.test_tap_feedback import _game, _sit, _what_the_phone_shows
+from tests.browser.phones import demo_game, sit_in, what_the_phone_shows
 
 pytestmark = pytest.mark.browser
 
@@ -36,9 +36,9 @@ def _save(phone, lang, player, points):
 
 def _pad(live_server, new_phone, lang):
     """A score pad of two and a phone seated at it as its first player: (game, phone, name)."""
-    created = _game(live_server, "scorepad")
+    created = demo_game(live_server, "scorepad")
     phone = new_phone()
-    _sit(phone, live_server, created, lang)
+    sit_in(phone, live_server, created, lang)
     return created, phone, created["seats"][0]["player"]
 
 
@@ -113,12 +113,12 @@ def test_an_offline_tap_waits_beside_its_button_and_in_a_bar_not_looking_saved(l
     expect(phone.get_by_test_id("ack")).to_have_count(0)          # the older ✓ is gone
     assert _in_view(phone, waiting)
     assert "✓" not in waiting.inner_text()
-    _what_the_phone_shows(phone, f"offline-waiting-at-the-button-{lang}")
+    what_the_phone_shows(phone, f"offline-waiting-at-the-button-{lang}")
     phone.evaluate("window.scrollTo(0, 0)")                        # anywhere on the page ...
     bar = phone.get_by_test_id("pending")
     expect(bar).to_contain_text(WAITING[lang])
     assert _in_view(phone, bar)                                    # ... the bar stays on screen
-    _what_the_phone_shows(phone, f"offline-waiting-bar-{lang}")
+    what_the_phone_shows(phone, f"offline-waiting-bar-{lang}")
     phone.context.set_offline(False)
     expect(phone.get_by_test_id("ack")).to_contain_text("#3")
     expect(phone.get_by_test_id("waiting")).to_have_count(0)
@@ -148,7 +148,7 @@ def test_a_move_the_busy_server_answered_503_is_sent_again_by_itself(live_server
     waiting = phone.locator("#move-form").get_by_test_id("waiting")
     expect(waiting).to_contain_text(WAITING[lang])
     expect(phone.locator("#connection")).to_contain_text(BUSY[lang])
-    _what_the_phone_shows(phone, f"busy-503-waiting-{lang}")
+    what_the_phone_shows(phone, f"busy-503-waiting-{lang}")
     expect(phone.get_by_test_id("ack")).to_contain_text("#2", timeout=10_000)   # sent again, recorded
     expect(phone.get_by_test_id("waiting")).to_have_count(0)
     expect(phone.locator("#connection")).to_be_hidden()
@@ -161,10 +161,10 @@ def test_a_move_the_busy_server_answered_503_is_sent_again_by_itself(live_server
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_once_a_queued_move_is_refused_the_ones_after_it_are_held_for_the_player(live_server, new_phone, lang):
-    created = _game(live_server, "scorepad")
+    created = demo_game(live_server, "scorepad")
     anna, bela = created["seats"][0]["player"], created["seats"][1]["player"]
     phone = new_phone()
-    _sit(phone, live_server, created, lang)
+    sit_in(phone, live_server, created, lang)
     phone.context.set_offline(True)
     for points in (2, 3, 4):                                       # a queue of three
         _save(phone, lang, anna, points)
@@ -184,7 +184,7 @@ def test_once_a_queued_move_is_refused_the_ones_after_it_are_held_for_the_player
     screenshot(phone, f"offline-chain-held-{lang}")
     expect(phone.locator("#live")).to_have_attribute("data-seq", "2")
     other = new_phone()
-    _sit(other, live_server, created, lang, seat=1)
+    sit_in(other, live_server, created, lang, seat=1)
     expect(other.locator("#log li .what", has_text=f"{anna} +")).to_have_count(0)
     # the player decides each: the first is sent on the table as it is now, the other dropped
     held.nth(0).get_by_test_id("held-send").click()
@@ -206,11 +206,11 @@ FROM = {"en": "Just saved from {}’s phone", "hu": "{} telefonjáról most ment
 
 @pytest.mark.parametrize("lang", ["en", "hu"])
 def test_a_half_filled_score_pad_is_not_retargeted_and_save_shows_what_changed(live_server, new_phone, lang):
-    created = _game(live_server, "scorepad")
+    created = demo_game(live_server, "scorepad")
     anna, bela = created["seats"][0]["player"], created["seats"][1]["player"]
     a, b = new_phone(), new_phone()
-    _sit(a, live_server, created, lang)
-    _sit(b, live_server, created, lang, seat=1)
+    sit_in(a, live_server, created, lang)
+    sit_in(b, live_server, created, lang, seat=1)
     expect(b.locator("html[data-live=open]")).to_have_count(1)
     _type(b, bela, 6)                                              # B is typing round 1 ...
     _type(a, anna, 12)
@@ -228,17 +228,17 @@ def test_a_half_filled_score_pad_is_not_retargeted_and_save_shows_what_changed(l
     expect(save_as).to_have_text(SAVE_AS[lang].format(2, bela, 6))
     b.get_by_test_id("stale-compare").locator("summary").click()
     expect(b.get_by_test_id("stale-compare")).to_contain_text(f"{bela} +6")
-    _what_the_phone_shows(b, f"stale-scorepad-{lang}")
+    what_the_phone_shows(b, f"stale-scorepad-{lang}")
     save_as.click()                                                 # the player's choice
     expect(b.get_by_test_id("ack")).to_contain_text(f"#3: {ROUND[lang].format(2)}")
     expect(a.get_by_test_id("score-1")).to_have_text("11")
 
 
 def test_discard_empties_the_stale_form(live_server, new_phone):
-    created = _game(live_server, "scorepad")
+    created = demo_game(live_server, "scorepad")
     bela = created["seats"][1]["player"]
     b = new_phone()
-    _sit(b, live_server, created, "en")
+    sit_in(b, live_server, created, "en")
     _type(b, bela, 6)
     _append(live_server, created, 1, "points-recorded", {"seat": 0, "points": 1})
     expect(b.get_by_test_id("form-behind")).to_be_visible()
@@ -257,11 +257,11 @@ CHOOSES = {"en": "chooses a character", "hu": "karaktert választ"}
 def test_a_half_filled_maharaja_step_is_not_retargeted_to_the_next_player(live_server, new_phone, lang):
     """B ticked a character for Anna; A recorded Anna's choice meanwhile. B's form used to
     become 'Béla chooses', keeping the tick: B's Choose recorded it as Béla's."""
-    created = _game(live_server, "maharaja", moves=1)
+    created = demo_game(live_server, "maharaja", moves=1)
     anna, bela = created["seats"][0]["player"], created["seats"][1]["player"]
     a, b = new_phone(), new_phone()
-    _sit(a, live_server, created, lang)
-    _sit(b, live_server, created, lang, seat=1)
+    sit_in(a, live_server, created, lang)
+    sit_in(b, live_server, created, lang, seat=1)
     expect(b.locator("html[data-live=open]")).to_have_count(1)
     expect(b.get_by_test_id("mh-step")).to_contain_text(f"{anna}: {CHOOSES[lang]}")
     b.locator("input[name=character][value='5']").check()
@@ -275,7 +275,7 @@ def test_a_half_filled_maharaja_step_is_not_retargeted_to_the_next_player(live_s
     expect(b.get_by_test_id("problems")).to_contain_text(STALE[lang])
     expect(b.get_by_test_id("meanwhile")).to_contain_text(FROM[lang].format(anna))
     expect(b.get_by_test_id("stale-save")).to_contain_text(bela)    # saving now would be Béla's
-    _what_the_phone_shows(b, f"stale-maharaja-{lang}")
+    what_the_phone_shows(b, f"stale-maharaja-{lang}")
     expect(b.locator("#log li")).to_have_count(3)                   # nothing recorded for B ...
     b.get_by_test_id("stale-save").click()                          # ... until B chooses so
     expect(b.get_by_test_id("ack")).to_contain_text("#4")
