@@ -300,6 +300,33 @@ def pad_played(db, points: list[int], names: list[str]) -> str:
     return game["id"]
 
 
+# A score pad game with a void, a dispute that is kept, one that voids, and a comment.
+PAD_WITH_DISPUTES = [
+    (0, "points-recorded", {"seat": 0, "points": 12, "note": "first"}),
+    (1, "points-recorded", {"seat": 1, "points": 7}),
+    (1, "points-recorded", {"seat": 1, "points": 40}),
+    (0, "event-voided", {"target": 4, "reason": "typo"}),
+    (0, "round-closed", {}),
+    (1, "points-recorded", {"seat": 0, "points": 9}),
+    (1, "dispute-opened", {"target": 7, "comment": "Anna had 6, not 9"}),
+    (0, "dispute-commented", {"dispute": 8, "comment": "I counted 9"}),
+    (1, "dispute-resolved", {"dispute": 8, "outcome": "voided", "reason": "recount: 6"}),
+    (0, "points-recorded", {"seat": 0, "points": 6, "note": "recount"}),
+    (0, "dispute-opened", {"target": 3, "comment": "was it 7?"}),
+    (1, "dispute-resolved", {"dispute": 12, "outcome": "kept", "reason": "yes, 7"}),
+    (0, "game-ended", {}),
+]
+
+
+def played_pad(db, moves=PAD_WITH_DISPUTES, players=("Anna", "Béla")) -> str:
+    """A real game through the one recording path; returns its id."""
+    from events.application.table import new_game, record
+    game_id = new_game(db, "scorepad", [{"name": n} for n in players], {}, "phone-a")["id"]
+    for seq, (seat, type_, data) in enumerate(moves, start=1):
+        record(db, game_id, type_, data, seq, seat, f"phone-{seat}", f"c{seq}")
+    return game_id
+
+
 @pytest.fixture
 def two_friends(app, db):
     """Anna and Béla: five plays together across three game kinds; Anna wins three."""

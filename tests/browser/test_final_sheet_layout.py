@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.phones import record_a_round
-from tests.events.test_photos import gps_jpeg
+from tests.events.images import gps_jpeg
 
 pytestmark = pytest.mark.browser
 

@@ -7,36 +7,11 @@ import pathlib
 import pytest
 
 from events.application.export import FORMAT, AlreadyHere, BadExport, export_game, import_game, replay, verify
-from events.application.table import load, new_game, record
+from events.application.table import load
 from events.domain.hashing import GENESIS, chain_hash
 from events.domain.projection import standings
 from events.storage import store
-
-# A score pad game with a void, a dispute that is kept, one that voids, and a comment.
-MOVES = [
-    (0, "points-recorded", {"seat": 0, "points": 12, "note": "first"}),
-    (1, "points-recorded", {"seat": 1, "points": 7}),
-    (1, "points-recorded", {"seat": 1, "points": 40}),
-    (0, "event-voided", {"target": 4, "reason": "typo"}),
-    (0, "round-closed", {}),
-    (1, "points-recorded", {"seat": 0, "points": 9}),
-    (1, "dispute-opened", {"target": 7, "comment": "Anna had 6, not 9"}),
-    (0, "dispute-commented", {"dispute": 8, "comment": "I counted 9"}),
-    (1, "dispute-resolved", {"dispute": 8, "outcome": "voided", "reason": "recount: 6"}),
-    (0, "points-recorded", {"seat": 0, "points": 6, "note": "recount"}),
-    (0, "dispute-opened", {"target": 3, "comment": "was it 7?"}),
-    (1, "dispute-resolved", {"dispute": 12, "outcome": "kept", "reason": "yes, 7"}),
-    (0, "game-ended", {}),
-]
-
-
-def play(db, moves=MOVES, players=("Anna", "Béla")) -> str:
-    """A real game through the one recording path; returns its id."""
-    game_id = new_game(db, "scorepad", [{"name": n} for n in players], {}, "phone-a")["id"]
-    for seq, (seat, type_, data) in enumerate(moves, start=1):
-        record(db, game_id, type_, data, seq, seat, f"phone-{seat}", f"c{seq}")
-    return game_id
-
+from tests.conftest import PAD_WITH_DISPUTES, played_pad
 
 @pytest.fixture
 def app(app_on_each_engine):
@@ -45,7 +20,7 @@ def app(app_on_each_engine):
 
 @pytest.fixture
 def game_id(db):
-    return play(db)
+    return played_pad(db)
 
 
 @pytest.fixture
@@ -72,7 +47,7 @@ def refusal(doc) -> BadExport:
 def test_export_has_the_format_metadata_and_every_envelope(db, game_id, doc):
     assert doc["format"] == FORMAT and doc["format_version"] == 1
     assert doc["game"]["id"] == game_id and doc["game"]["kind"] == "scorepad"
-    assert [e["seq"] for e in doc["events"]] == list(range(1, len(MOVES) + 2))
+    assert [e["seq"] for e in doc["events"]] == list(range(1, len(PAD_WITH_DISPUTES) + 2))
     assert doc["events"] == [e.envelope() for e in store.read_events(db, game_id)]
     assert json.loads(json.dumps(doc)) == doc
 

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from events.application import pixels
-from tests.events.test_photos import bomb, gps_jpeg, hostile_webp
+from tests.events.images import bomb, gps_jpeg, hostile_webp
 
 
 def _webp(kind: bytes, chunk: bytes) -> bytes:

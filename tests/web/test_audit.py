@@ -10,8 +10,7 @@ from events.domain.projection import standings
 from events.storage import store
 from scoring import GAMES, RETIRED, scorepad
 from scoring.base import ScorePart
-from tests.conftest import post_form, sit_at
-from tests.events.test_export import MOVES, play
+from tests.conftest import PAD_WITH_DISPUTES, played_pad, post_form, sit_at
 
 
 def count(db, gid):
@@ -39,7 +38,7 @@ def test_timeline_filters_by_player_and_by_event_type(client, scored_pad):
 
 
 def test_a_voids_link_leads_to_the_void_even_on_a_filtered_timeline(client, db):
-    gid = play(db)  # event 4 is voided by event 5
+    gid = played_pad(db)  # event 4 is voided by event 5
     everything = client.get(f"/games/{gid}/timeline").get_data(as_text=True)
     assert 'href="#e5">#5</a>' in everything
     filtered = client.get(f"/games/{gid}/timeline?type=points-recorded").get_data(as_text=True)
@@ -139,7 +138,7 @@ def test_replay_shows_the_standings_at_each_step_and_highlights_the_change(clien
 
 
 def test_final_sheet_explains_breakdown_and_shared_ranks(client, db):
-    gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 5}),
+    gid = played_pad(db, [(0, "points-recorded", {"seat": 0, "points": 5}),
                     (1, "points-recorded", {"seat": 1, "points": 5}),
                     (0, "round-closed", {}),
                     (1, "points-recorded", {"seat": 1, "points": 2}),
@@ -157,7 +156,7 @@ def test_the_final_page_names_a_tie_break_when_the_game_has_one(client, db, monk
     kind = scorepad.GAME.changed(tiebreak=lambda state, seat: (-seat,),
                                tiebreak_rule={"hu": "a korábbi hely nyer", "en": "earlier seat wins"})
     monkeypatch.setitem(GAMES, "scorepad", kind)
-    gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 3}),
+    gid = played_pad(db, [(0, "points-recorded", {"seat": 0, "points": 3}),
                     (1, "points-recorded", {"seat": 1, "points": 3})])
     html = client.get(f"/games/{gid}/final?lang=en").get_data(as_text=True)
     assert "They share rank 1: the tie-break decides only once the game is over." in html  # not yet
@@ -173,7 +172,7 @@ def test_the_tie_break_line_says_its_values_in_words_not_its_sorting_key(client,
     kind = scorepad.GAME.changed(tiebreak=lambda state, seat: (20, -(seat + 1)),
                                tiebreak_rule=maharaja.GAME.tiebreak_rule, tiebreak_words=maharaja.GAME.tiebreak_words)
     monkeypatch.setitem(GAMES, "scorepad", kind)
-    gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 3}),
+    gid = played_pad(db, [(0, "points-recorded", {"seat": 0, "points": 3}),
                     (1, "points-recorded", {"seat": 1, "points": 3})])
     record(db, gid, "game-ended", {}, 3, 0, "phone-0", "end")
     html = client.get(f"/games/{gid}/final?lang=en").get_data(as_text=True)
@@ -269,7 +268,7 @@ def test_an_upload_that_is_not_json_is_named_as_such(client, db):
 
 
 def test_the_shared_game_of_the_export_tests_renders_every_audit_page(client, db):
-    gid = play(db, MOVES)
+    gid = played_pad(db, PAD_WITH_DISPUTES)
     for path in ("/timeline", "/replay?at=9", "/final", "/disputes/8", "/disputes/12"):
         assert client.get(f"/games/{gid}{path}").status_code == 200, path
     page = client.get(f"/games/{gid}/disputes/8?lang=en").get_data(as_text=True)
@@ -277,7 +276,7 @@ def test_the_shared_game_of_the_export_tests_renders_every_audit_page(client, db
 
 
 def test_a_move_the_rules_refuse_after_a_void_is_flagged_and_left_out(db):
-    gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 4}),
+    gid = played_pad(db, [(0, "points-recorded", {"seat": 0, "points": 4}),
                     (0, "round-closed", {}),
                     (0, "points-recorded", {"seat": 1, "points": 2})])
     record(db, gid, "event-voided", {"target": 2, "reason": "wrong table"}, 4, 1, "dev", "v")
@@ -287,7 +286,7 @@ def test_a_move_the_rules_refuse_after_a_void_is_flagged_and_left_out(db):
 
 
 def test_a_flagged_move_is_marked_on_the_table_page_and_the_timeline(client, db):
-    gid = play(db, [(0, "points-recorded", {"seat": 0, "points": 4}),
+    gid = played_pad(db, [(0, "points-recorded", {"seat": 0, "points": 4}),
                     (0, "round-closed", {})])
     record(db, gid, "event-voided", {"target": 2, "reason": "wrong table"}, 3, 1, "dev", "v")
     for page in (f"/games/{gid}?lang=en", f"/games/{gid}/live?seq=1&lang=en", f"/games/{gid}/timeline?lang=en"):
@@ -317,6 +316,6 @@ def test_an_import_refusal_speaks_hungarian_too(client, db, scored_pad):
 def test_walking_a_history_equals_folding_at_every_step(db):
     from events.application.states import walk
     from events.domain.projection import fold
-    events = store.read_events(db, play(db))
+    events = store.read_events(db, played_pad(db))
     for event, table in walk(events):
         assert table == fold(events, event.seq), event.seq

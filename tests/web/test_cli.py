@@ -8,8 +8,7 @@ import pytest
 
 from events.application.export import export_game
 from events.storage import store
-from tests.events.test_export import play
-from tests.conftest import run_sql
+from tests.conftest import played_pad, run_sql
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FLASK = os.path.join(os.path.dirname(sys.executable), "flask")
@@ -26,7 +25,7 @@ def exported(tmp_path):
     db_path = tmp_path / "cli.db"
     db = store.connect(str(db_path))
     store.migrate(db)
-    game_id = play(db)
+    game_id = played_pad(db)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(export_game(db, game_id), ensure_ascii=False), encoding="utf-8")
     db.conn.close()

@@ -13,7 +13,7 @@ from events.application import photos
 from events.storage import store
 from events.application.table import record
 from tests.conftest import attach_photo, guarded_app, photos_stored
-from tests.events.test_photos import gps_jpeg, hostile_webp
+from tests.events.images import gps_jpeg, hostile_webp
 
 
 def _table(database, **config):

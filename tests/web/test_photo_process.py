@@ -10,7 +10,7 @@ import sys
 from PIL import Image
 
 from tests.conftest import ROOT
-from tests.events.test_photos import gps_jpeg, hostile_webp
+from tests.events.images import gps_jpeg, hostile_webp
 
 
 def _decoded_by_the_process(raw: bytes, memory: int = 1024 * 2**20) -> tuple[dict, bytes]:

@@ -12,7 +12,7 @@ from PIL import Image
 from events.application import photos
 from events.storage import store
 from tests.conftest import app_on, attach_photo, csrf_of, guarded_app, photos_stored, run_sql
-from tests.events.test_photos import HTML, SVG, bomb, gps_jpeg
+from tests.events.images import HTML, SVG, bomb, gps_jpeg
 
 
 # ---- through the web, on both engines, CSRF on --------------------------------------------

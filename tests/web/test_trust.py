@@ -19,7 +19,7 @@ from events.domain.hashing import GENESIS, chain_hash
 from events.application.table import new_game, record
 from group import roster
 from tests.conftest import app_on, become_organiser, create_database, csrf_of
-from tests.events.test_photos import gps_jpeg, metadata_jpeg
+from tests.events.images import gps_jpeg, metadata_jpeg
 
 
 @pytest.fixture
