@@ -1,12 +1,35 @@
 """A phone at a table of the live server, as the browser tests hold one: a game made, a phone
-seated at it in a language, a round recorded, and what its screen shows kept for a person
-to look at (test-artifacts/)."""
+seated at it in a language, a round recorded, what its screen shows kept for a person to
+look at (test-artifacts/), and the least contrast and touch target a page must give."""
 import os
 
 from playwright.sync_api import expect
 
 from scoring import GAMES
 from tests.conftest import ARTIFACTS, api_game, sit
+
+
+READABLE = 4.5  # WCAG 2 AA for body text: the least contrast ratio a text has
+TAPPABLE = 44  # px: the least width and height of what a finger taps (WCAG 2.5.5)
+
+# Every element with text of its own: its colour and the first opaque background behind it.
+CONTRAST = """() => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+                               return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const behind = el => { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor);
+                          if (c.length === 3 || c[3] > 0.5) return c.slice(0, 3); } return [255, 255, 255]; };
+  const low = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.offsetParent && el.tagName !== 'BODY' || el.closest('svg, details:not([open])')) continue;
+    const fg = rgb(getComputedStyle(el).color).slice(0, 3), bg = behind(el);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    if (ratio < %s) low.push([el.tagName, el.className, el.textContent.trim().slice(0, 30), Math.round(ratio * 100) / 100]);
+  }
+  return low;
+}""" % READABLE
 
 
 def what_the_phone_shows(page, name: str) -> None:

@@ -3,29 +3,11 @@ real Chromium, has a WCAG contrast ratio of at least 4.5:1 against what is behin
 the phone's light and dark colour scheme (prefers-color-scheme) alike."""
 import pytest
 
+from tests.browser.phones import CONTRAST
 from tests.conftest import api as _api, sit
 
 pytestmark = pytest.mark.browser
-MINIMUM = 4.5  # WCAG 2 AA for body text
 
-# Every element with text of its own: its colour and the first opaque background behind it.
-CONTRAST = """() => {
-  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-                               return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
-  const behind = el => { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor);
-                          if (c.length === 3 || c[3] > 0.5) return c.slice(0, 3); } return [255, 255, 255]; };
-  const low = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
-    if (!own || !el.offsetParent && el.tagName !== 'BODY' || el.closest('svg, details:not([open])')) continue;
-    const fg = rgb(getComputedStyle(el).color).slice(0, 3), bg = behind(el);
-    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-    const ratio = (a + 0.05) / (b + 0.05);
-    if (ratio < %s) low.push([el.tagName, el.className, el.textContent.trim().slice(0, 30), Math.round(ratio * 100) / 100]);
-  }
-  return low;
-}""" % MINIMUM
 
 
 

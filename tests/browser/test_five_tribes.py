@@ -167,7 +167,7 @@ def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
             assert d["x"] >= outer["x"] and d["x"] + d["width"] <= outer["x"] + outer["width"] + 0.5
             assert d["height"] >= 10                        # readable: at least 10 px tall
     screenshot(page, "five-tribes-board-360")
-    from tests.browser.test_contrast import CONTRAST
+    from tests.browser.phones import CONTRAST
     for scheme in ("light", "dark"):                       # the board is readable in sunlight and at night
         page.emulate_media(color_scheme=scheme)
         low = page.evaluate(CONTRAST)

@@ -6,8 +6,7 @@ import pytest
 
 from scoring import GAMES
 from tests.conftest import api, sit
-from tests.browser.test_contrast import CONTRAST, MINIMUM as READABLE
-from tests.browser.test_touch import MINIMUM as TAPPABLE
+from tests.browser.phones import CONTRAST, READABLE, TAPPABLE
 
 pytestmark = pytest.mark.browser
 CHIP_SIZES = """() => [...document.querySelectorAll('.han-card, .han-tile')].filter(e => e.getClientRects().length)

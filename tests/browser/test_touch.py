@@ -3,10 +3,10 @@ Chromium at 390 × 844, in Hungarian and English: the HU/EN links (41–42 px wi
 the timeline's "#13" links (30 × 16 px before), every link, button, summary and field."""
 import pytest
 
+from tests.browser.phones import TAPPABLE
 from tests.conftest import api_game
 
 pytestmark = pytest.mark.browser
-MINIMUM = 44
 
 # What a finger taps: links, buttons, summaries, fields; a radio or checkbox is tapped
 # through its label. Anything inside a closed <details> is not on screen.
@@ -36,7 +36,7 @@ def test_every_tap_target_of_the_shared_pages_is_at_least_44_px(live_server, sea
     for page in pages:
         phone.goto(live_server + page)
         phone.evaluate("document.querySelectorAll('main details').forEach(d => d.open = true)")  # what opens is tapped too
-        found = phone.evaluate(SMALL, MINIMUM)
+        found = phone.evaluate(SMALL, TAPPABLE)
         if found:
             small[page] = found
     assert small == {}
