@@ -461,6 +461,23 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHONE = {"width": 390, "height": 844}
 HAN_EXAMPLE = os.path.join(ROOT, "examples", "han-side1-3p.json")  # a finished game of Han, three seats
+EXAMPLES = sorted(os.path.join(ROOT, "examples", name) for name in os.listdir(os.path.join(ROOT, "examples"))
+                  if name.endswith(".json"))  # the shipped example games
+
+
+def example_moves(path: str) -> tuple:
+    """A shipped example game to play again: (its kind, players, options, and moves, each
+    (type, data upcast to today's rules, seat))."""
+    from events.domain.event import Event
+    from events.domain.projection import upcast
+    from scoring import rules_for
+    with open(path) as f:
+        events = [Event(**e) for e in json.load(f)["events"]]
+    data = events[0].data
+    rules = rules_for(data["kind"], data["rules_version"])
+    moves = [(e.type, dict(upcast(rules, e).data) if e.type in rules.event_types else e.data, e.seat)
+             for e in events[1:]]
+    return data["kind"], data["players"], data["options"], moves
 ARTIFACTS = os.path.join(ROOT, "test-artifacts")
 # Phones reach the table by a name on the LAN over plain http, which is not a secure context
 # (127.0.0.1 is: crypto.randomUUID, the Wake Lock API… exist there and on no phone at a table).

@@ -28,9 +28,8 @@ class Taps:
 def example_on_a_phone(base, new_phone, path: str, limit=None):
     """A shipped example's table made afresh, and one English phone seated at it that records
     for the whole table: (the created game, the phone, the example's moves up to ``limit``)."""
-    from tests.conftest import api, sit
-    from tests.web.test_label_is_record import _example
-    kind, players, options, moves = _example(path)
+    from tests.conftest import api, example_moves, sit
+    kind, players, options, moves = example_moves(path)
     created = api(base, "/api/games", {"kind": kind, "players": players, "options": options})
     phone = new_phone()
     sit(phone, created, 0)

@@ -55,10 +55,10 @@ def _long_game(base: str, kind: str) -> dict:
     from the seat that made it; a score pad of 40 rounds; the final tally's demo (it has
     no length: one sheet a player)."""
     from tests.conftest import api
-    from tests.web.test_label_is_record import ROOT, _example
+    from tests.conftest import ROOT, example_moves
     if kind not in LONG:
         return _running_game(base, kind, rounds=40 if kind == "scorepad" else 0)
-    kind, players, options, moves = _example(f"{ROOT}/examples/{LONG[kind]}")
+    kind, players, options, moves = example_moves(f"{ROOT}/examples/{LONG[kind]}")
     created = api(base, "/api/games", {"kind": kind, "players": players, "options": options})
     for seq, (type_, data, seat) in enumerate(moves[:-1], start=1):
         api(base, f"/api/games/{created['id']}/events",

@@ -16,9 +16,9 @@ from playwright.sync_api import expect
 
 from scoring import GAMES
 from tests.browser.test_five_tribes import DROPPED, tap_meeple
-from tests.conftest import api, app_on, sit
+from tests.conftest import api, app_on, example_moves, EXAMPLES, sit
 from tests.web import as_a_browser
-from tests.web.test_label_is_record import EXAMPLES, Harness, _example, capturing
+from tests.web.test_label_is_record import Harness, capturing
 
 pytestmark = pytest.mark.browser
 
@@ -167,7 +167,7 @@ def test_the_first_moves_of_each_demo_are_tapped_on_the_phones(live_server, new_
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [p for p in EXAMPLES if not p.endswith("-v1.json")], ids=os.path.basename)
 def test_each_example_game_is_tapped_whole_on_the_phones(live_server, new_phone, solver, path):
-    done = replay_on_phones(live_server, new_phone, solver, _example(path))
+    done = replay_on_phones(live_server, new_phone, solver, example_moves(path))
     assert done["tapped"] >= done["api"], done   # most moves are one choice of a page
     final_sheet_is_the_apis(live_server, done)
 

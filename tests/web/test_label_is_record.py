@@ -21,7 +21,6 @@ import json
 import os
 import random
 import re
-from glob import glob
 
 import pytest
 from werkzeug.datastructures import MultiDict
@@ -29,13 +28,10 @@ from werkzeug.datastructures import MultiDict
 from events.application.table import new_game, record
 from events.domain.event import Event
 from events.application.states import describe
-from events.domain.projection import upcast
 from events.storage import store
-from scoring import GAMES, rules_for
+from scoring import GAMES
+from tests.conftest import EXAMPLES, example_moves
 from tests.web import as_a_browser
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EXAMPLES = sorted(glob(os.path.join(ROOT, "examples", "*.json")))
 
 
 class Captured(BaseException):
@@ -238,16 +234,6 @@ def check_state(h: Harness, created, seats, players) -> list[tuple]:
     return looked_all
 
 
-def _example(path):
-    with open(path) as f:
-        events = [Event(**e) for e in json.load(f)["events"]]
-    data = events[0].data
-    rules = rules_for(data["kind"], data["rules_version"])
-    moves = [(e.type, dict(upcast(rules, e).data) if e.type in rules.event_types else e.data, e.seat)
-             for e in events[1:]]
-    return data["kind"], data["players"], data["options"], moves
-
-
 def _demo(kind):
     players, options, moves = GAMES[kind].demo()
     return kind, players, options, [(t, d, 0) for t, d in moves]
@@ -308,14 +294,14 @@ def test_every_choice_of_each_demo_records_what_its_label_names(harness, kind):
 @pytest.mark.parametrize("path", CURRENT, ids=os.path.basename)
 def test_every_choice_along_the_examples_records_what_its_label_names(harness, path):
     """Each shipped example, a state in every few (the last always), one phone a state in turn."""
-    game = _example(path)
+    game = example_moves(path)
     replay(harness, game, every=FAST_EVERY.get(game[0], 1), playouts=1, steps=3)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", EXAMPLES, ids=os.path.basename)
 def test_every_choice_at_every_state_of_the_examples_on_every_phone(harness, path):
-    replay(harness, _example(path), all_seats=True, playouts=6, steps=12)
+    replay(harness, example_moves(path), all_seats=True, playouts=6, steps=12)
 
 
 @pytest.mark.slow

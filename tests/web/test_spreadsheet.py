@@ -12,7 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from tests.conftest import finished_pad, import_example, upload_bgstats
-from tests.group.test_files_people_have import real_shaped_export
+from tests.group.bgstats_files import real_shaped_export
 
 
 def _history(client, token):
