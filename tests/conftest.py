@@ -285,6 +285,20 @@ def demo_played(db, kind: str = "scorepad", names: list[str] | None = None, link
     return game["id"]
 
 
+def demo_events(game) -> list:
+    """The events of ``game``'s demo (a scoring module), as a log holds them: its creation,
+    then each move by seat 0; nothing stored."""
+    from events.domain.event import Event
+    players, options, moves = game.demo()
+    created = Event(1, "game-created", 1, {"kind": game.kind, "rules_version": game.rules_version,
+                                           "players": players, "options": {**game.default_options(), **options}},
+                    None, "dev", "t", "c1", "h")
+    events = [created]
+    for i, (type_, data) in enumerate(moves, start=2):
+        events.append(Event(i, type_, game.event_types[type_].version, data, 0, "dev", "t", f"c{i}", "h"))
+    return events
+
+
 def pad_played(db, points: list[int], names: list[str]) -> str:
     """A score pad of ``names`` with ``points`` recorded seat by seat, ended, its seats linked
     by name: its id."""

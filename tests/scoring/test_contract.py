@@ -10,19 +10,9 @@ import pytest
 from events.domain.event import Event
 from events.domain.projection import fold, standings
 from scoring import GAMES
+from tests.conftest import demo_events
 
 DOCS = pathlib.Path(__file__).parents[2] / "docs" / "events.md"
-
-
-def _events_of_demo(game):
-    players, options, moves = game.demo()
-    created = Event(1, "game-created", 1, {"kind": game.kind, "rules_version": game.rules_version,
-                                           "players": players, "options": {**game.default_options(), **options}},
-                    None, "dev", "t", "c1", "h")
-    events = [created]
-    for i, (type_, data) in enumerate(moves, start=2):
-        events.append(Event(i, type_, game.event_types[type_].version, data, 0, "dev", "t", f"c{i}", "h"))
-    return events
 
 
 @pytest.fixture(params=sorted(GAMES))
@@ -36,7 +26,7 @@ def test_every_game_declares_a_demo(game):
 
 def test_demo_moves_are_legal_one_by_one(game):
     from events.application.table import check_move
-    events = _events_of_demo(game)
+    events = demo_events(game)
     for event in events[1:]:
         table = fold(events, upto=event.seq - 1)
         assert check_move(table, event.type, event.data) == [], (event.seq, event.type)
@@ -44,7 +34,7 @@ def test_demo_moves_are_legal_one_by_one(game):
 
 def test_fold_all_at_once_equals_fold_one_by_one(game):
     from events.domain.projection import advance
-    events = _events_of_demo(game)
+    events = demo_events(game)
     whole = fold(events)
     stepwise = fold(events[:1])
     for event in events[1:]:
@@ -54,7 +44,7 @@ def test_fold_all_at_once_equals_fold_one_by_one(game):
 
 
 def test_state_and_scores_survive_a_json_round_trip(game):
-    events = _events_of_demo(game)
+    events = demo_events(game)
     for n in range(1, len(events) + 1):
         table = fold(events, upto=n)
         assert json.loads(json.dumps(table.game)) == table.game
@@ -78,7 +68,7 @@ def _strings(value):
 def test_the_state_holds_the_games_facts_not_the_tables_names(game):
     """The players' names are the table's (``TableState.players``): the rules name a seat with
     ``player(seat)`` and the view gets the players (issue 24, item 6)."""
-    events = _events_of_demo(game)
+    events = demo_events(game)
     names = {p["name"] for p in events[0].data["players"]}
     for n in range(1, len(events) + 1):
         state = fold(events, upto=n).game
@@ -99,7 +89,7 @@ def test_the_same_fact_has_the_same_key_in_every_game(game):
 def test_the_state_holds_no_highlighting_of_the_last_move(game):
     """What a page marks of the last move is derived from the log when it renders
     (``GameKind.last_of``), so a void or an undo changes it with the log."""
-    events = _events_of_demo(game)
+    events = demo_events(game)
     for n in range(1, len(events) + 1):
         assert not {"last", "last_path"} & set(fold(events, upto=n).game)
 
@@ -116,7 +106,7 @@ def _recorded_games():
     for path in EXAMPLES:
         yield path.name, [Event(**e) for e in json.loads(path.read_text(encoding="utf-8"))["events"]]
     for kind, game in sorted(GAMES.items()):
-        yield f"demo of {kind}", _events_of_demo(game)
+        yield f"demo of {kind}", demo_events(game)
 
 
 def test_no_folded_state_holds_words_for_the_log():
@@ -134,7 +124,7 @@ def _maharaja_on_a_named_board():
     data = boards.blank()
     data["cities"] = [{"id": c["id"], "name": f"City of {c['id']}", "colour": f"hue {c['id']}"} for c in data["cities"]]
     data["villages"] = [{"number": n, "name": f"Village by the well {n}"} for n in range(1, 31)]
-    events = _events_of_demo(game)
+    events = demo_events(game)
     options = {**events[0].data["options"], "board": {"id": "named", "version": 1, "data": data}}
     return replace(events[0], data={**events[0].data, "options": options}), events[1:], data
 
@@ -163,7 +153,7 @@ def test_a_folded_state_holds_ids_not_the_names_and_colours_a_board_gives():
 
 def test_check_and_apply_never_mutate_their_input(game):
     from events.domain.projection import upcast
-    events = _events_of_demo(game)
+    events = demo_events(game)
     for event in events[1:]:
         state = fold(events, upto=event.seq - 1).game
         before = copy.deepcopy(state)
@@ -242,7 +232,7 @@ def test_every_event_type_has_a_schema_and_labels(game):
 
 
 def test_describe_speaks_both_languages(game):
-    events = _events_of_demo(game)
+    events = demo_events(game)
     players = events[0].data["players"]
     from events.domain.projection import upcast
     for event in events[1:]:

@@ -673,8 +673,8 @@ def test_the_log_names_who_left_a_palace():
     from events.application.states import describe
     from events.domain.projection import fold
     from scoring.dragon import GAME
-    from tests.scoring.test_contract import _events_of_demo
-    events = _events_of_demo(GAME)
+    from tests.conftest import demo_events
+    events = demo_events(GAME)
     release = next(e for e in events if e.type == "dragon-persons-released")
     line = describe(fold(events, upto=release.seq - 1), release)["en"]  # said on the table it was made on
     assert re.fullmatch(r"Anna: 2 person\(s\) released – left: .+ \(palace 1\), .+ \(palace 2\)", line), line

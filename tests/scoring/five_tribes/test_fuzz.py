@@ -11,7 +11,7 @@ from events.domain.projection import fold
 from scoring.base import Move
 from scoring.five_tribes import GAME
 from scoring.five_tribes.data import EVENT_TYPES
-from tests.scoring.test_contract import _events_of_demo
+from tests.conftest import demo_events
 
 EXAMPLE = pathlib.Path(__file__).parents[3] / "examples" / "five-tribes-3p.json"
 
@@ -35,7 +35,7 @@ def random_data(schema: dict, rng: random.Random):
 
 
 def states() -> list[dict]:
-    events = _events_of_demo(GAME)
+    events = demo_events(GAME)
     doc = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     kept = [Event(**{k: e[k] for k in ("seq", "type", "version", "data", "seat", "device", "recorded_at",
                                          "client_event_id", "hash")}) for e in doc["events"]]

@@ -89,9 +89,9 @@ def test_any_form_is_refused_or_checked_never_a_crash():
     from events.application.table import check_move
     from scoring.base import FormError
     from scoring.maharaja.forms import PARSERS
-    from tests.scoring.test_contract import _events_of_demo
+    from tests.conftest import demo_events
 
-    events = _events_of_demo(M)
+    events = demo_events(M)
     tables = [fold(events, upto=n) for n in range(1, len(events) + 1)]
     fields = ["action", "seat", "character", "paid", "place", "action1", "action2", "travel_city", "via",
               "house_place", "move_from", "move_to", "palace_site", "governor", "swap_character",
