@@ -351,8 +351,6 @@ NOT_YET_MOVED = {
     ("tests/scoring/five_tribes/test_rules.py", "tests.scoring.five_tribes.test_game"),
     ("tests/scoring/five_tribes/test_web.py", "tests.scoring.five_tribes.test_meeples"),
     ("tests/scoring/han/test_refusals.py", "tests.scoring.han.test_game"),
-    ("tests/scoring/maharaja/test_board.py", "tests.scoring.maharaja.test_game"),
-    ("tests/scoring/maharaja/test_decisions.py", "tests.scoring.maharaja.test_game"),
 }
 
 

@@ -10,7 +10,7 @@ from scoring.base import FormError
 from scoring.maharaja import boards as B
 from scoring.maharaja import apply as A, data as D, score as S
 from tests.conftest import become_organiser
-from tests.scoring.maharaja.test_game import refused, started, step
+from tests.scoring.maharaja.table import refused, started, step
 
 ROADS = [{"ends": ["S", "A"], "villages": [1]}, {"ends": ["A", "B"], "villages": [5, 6]},
          {"ends": ["S", "C"], "villages": [2]}]

@@ -6,7 +6,7 @@ from scoring.base import Move
 from scoring.maharaja import GAME as M
 from scoring.maharaja import data as D
 from scoring.maharaja.score import evaluate
-from tests.scoring.maharaja.test_game import NAMES, refused, started, step
+from tests.scoring.maharaja.table import NAMES, refused, started, step
 
 
 def _problems(state, type_, data, seat=None):
