@@ -11,7 +11,7 @@ from scoring.five_tribes import GAME
 from scoring.five_tribes.data import EVENT_TYPES, TILE_INDEX, TRIBES, deal, rule
 from scoring.five_tribes.demo import DEMO_BOARD
 from scoring.five_tribes.view import last_path
-from tests.scoring.five_tribes.test_game import Table
+from tests.scoring.five_tribes.table import Table
 
 LETTERS = {"V": "vizier", "E": "elder", "M": "merchant", "B": "builder", "A": "assassin"}
 

@@ -3,7 +3,7 @@ from scoring.five_tribes import GAME
 from scoring.five_tribes.data import rule
 from scoring.five_tribes.demo import DEMO_BOARD
 from scoring.five_tribes.score import score
-from tests.scoring.five_tribes.test_game import B2, C1, D1, NAMES, Table
+from tests.scoring.five_tribes.table import B2, C1, D1, NAMES, Table
 
 A1, E1, A2, B1, B3 = 0, 4, 6, 1, 13   # DEMO_BOARD: A1 village, E1 large market, A2 small market, B1 sacred
 
