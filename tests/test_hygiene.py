@@ -348,7 +348,6 @@ NOT_YET_MOVED = {
     ("tests/browser/test_whole_games.py", "tests.browser.test_five_tribes"),
     ("tests/browser/test_whole_games.py", "tests.web.test_label_is_record"),
     ("tests/scoring/five_tribes/test_web.py", "tests.scoring.five_tribes.test_meeples"),
-    ("tests/scoring/han/test_refusals.py", "tests.scoring.han.test_game"),
 }
 
 

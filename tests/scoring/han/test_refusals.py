@@ -6,7 +6,7 @@ from events.domain.projection import fold, standings
 from scoring.base import Move
 from scoring.han import GAME
 from scoring.han.demo import example_profile, pinned
-from tests.scoring.han.test_game import ANITA, EVA, JENO, PLAYERS, E, F, P, new, problems, put, rules_of
+from tests.scoring.han.table import ANITA, EVA, JENO, PLAYERS, E, F, P, new, problems, put, rules_of
 
 
 def _out(confirmed=None, seq=50):
