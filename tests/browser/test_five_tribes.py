@@ -125,7 +125,7 @@ def tap_meeple(page, button) -> None:
 
 
 def test_a_turn_is_tapped_on_the_board(live_server, new_phone):
-    from tests.scoring.five_tribes.test_meeples import layout
+    from tests.scoring.five_tribes.table import layout
     # A2 holds 3 elders; C1 (an oasis) an elder, a vizier and a builder (docs/rules/five-tribes.md §13)
     page = _start(new_phone(), live_server)
     _lay_by_hand(page, layout(A2="EEE", C1="EVB"))
@@ -312,7 +312,7 @@ def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone,
     from scoring.five_tribes.demo import DEMO_BOARD
     from tests.browser.test_taps import _append
     from tests.browser.phones import sit_in
-    from tests.scoring.five_tribes.test_meeples import layout
+    from tests.scoring.five_tribes.table import layout
     from tests.conftest import api
     players = [{"name": n} for n in ("Peti", "Zoli", "Gerda")]
     created = api(live_server, "/api/games", {"kind": "five-tribes", "players": players})
@@ -346,7 +346,7 @@ def test_the_victims_follow_the_order_the_meeples_are_tapped_in(live_server, new
     builder first, then the merchant: the meeples are tapped in that order (the assassin last,
     no other choice), D1 then holds a merchant to kill, and that victim is recorded. No order
     is proposed before the taps; the last tap can be taken back."""
-    from tests.scoring.five_tribes.test_meeples import BOARD
+    from tests.scoring.five_tribes.table import BOARD
     page = gerdas_turn(new_phone(), live_server, BOARD)
     taps = Taps(page)
     for tile, left in (("B1", "steps left 3"), ("C1", "steps left 2"), ("D1", "steps left 1")):
@@ -376,7 +376,7 @@ def test_the_victims_follow_the_order_the_meeples_are_tapped_in(live_server, new
 
 
 def test_the_board_keys_its_tile_codes_in_each_language(live_server, new_phone):
-    from tests.scoring.five_tribes.test_meeples import BOARD
+    from tests.scoring.five_tribes.table import BOARD
     page = _start(new_phone(), live_server)
     _lay_by_hand(page, BOARD)
     for lang, code in (("en", "LM = Large market"), ("hu", "NP = Nagy piac"), ("de", "GM = Großer Markt")):

@@ -74,7 +74,7 @@ def test_a_move_whose_next_form_the_server_decides_leaves_that_form_plainly_wait
 
 def test_a_five_tribes_tile_tapped_offline_says_at_once_that_it_was_not_kept(live_server, new_phone):
     from tests.browser.test_five_tribes import gerdas_turn
-    from tests.scoring.five_tribes.test_meeples import layout
+    from tests.scoring.five_tribes.table import layout
     page = gerdas_turn(new_phone(), live_server, layout(A2="EEE", C1="EVB"))
     page.context.set_offline(True)
     page.get_by_test_id("ft-tile-A2").click()                    # fetches the board with its path
@@ -91,7 +91,7 @@ def test_a_five_tribes_meeple_tapped_offline_says_at_once_that_it_was_not_kept(l
     no move to queue (sent later it would record nothing), so it says at once it needs the
     connection, as a tile does."""
     from tests.browser.test_five_tribes import gerdas_turn
-    from tests.scoring.five_tribes.test_meeples import BOARD
+    from tests.scoring.five_tribes.table import BOARD
     page = gerdas_turn(new_phone(), live_server, BOARD)
     for tile in ("B1", "C1", "D1", "E1"):                         # B1 (M B A) → C1 → D1 → E1
         page.get_by_test_id(f"ft-tile-{tile}").click()

@@ -1,10 +1,12 @@
-"""A Five Tribes game moved by its rules alone, as the rules tests move one (``Table``), and
-the demo board's tiles they name."""
+"""A Five Tribes game moved by its rules alone, as the rules tests move one (``Table``), the
+demo board's tiles they name, and meeples laid on it (``layout``, ``BOARD``)."""
+from collections import Counter
+
 from jsonschema import Draft202012Validator
 
 from scoring.base import Move
 from scoring.five_tribes import GAME, GAME_V1
-from scoring.five_tribes.data import EVENT_TYPES
+from scoring.five_tribes.data import EVENT_TYPES, TILE_INDEX, TRIBES
 from scoring.five_tribes.demo import DEMO_BOARD
 from scoring.five_tribes.score import score
 
@@ -69,3 +71,27 @@ class Table:
 
 
 B2, C2, D1, A1, C1 = 7, 8, 3, 0, 2   # DEMO_BOARD: B2 oasis (red), C2 sacred-10 (blue), D1 small market
+
+LETTERS = {"V": "vizier", "E": "elder", "M": "merchant", "B": "builder", "A": "assassin"}
+
+
+def layout(**tiles) -> list[list[str]]:
+    """90 meeples, 3 a tile: the named tiles as given ("A1": "VVE"), every other tile filled in
+    grid order from what is left in the bag, tribe by tribe in turn (V E M B A V E …)."""
+    fixed = {TILE_INDEX[name]: [LETTERS[c] for c in word] for name, word in tiles.items()}
+    bag = Counter({t: v["count"] for t, v in TRIBES.items()}) - Counter(t for m in fixed.values() for t in m)
+    filler = []
+    while sum(bag.values()):
+        for t in TRIBES:
+            if bag[t]:
+                filler.append(t)
+                bag[t] -= 1
+    out = []
+    for i in range(30):
+        out.append(fixed[i] if i in fixed else [filler.pop(0) for _ in range(3)])
+    return out
+
+
+# A1 village, B1 sacred-6, C1 oasis, D1 small market, E1 large market, F1 village; A2 small market,
+# B2 oasis, C2 sacred-10, D2 village (DEMO_BOARD).
+BOARD = layout(A1="VVE", B1="MBA", C1="EMA", D1="EEB", C2="MBA", A2="EEE", B2="VMB", E1="AAM")

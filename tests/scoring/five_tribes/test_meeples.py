@@ -11,31 +11,7 @@ from scoring.five_tribes import GAME
 from scoring.five_tribes.data import EVENT_TYPES, TILE_INDEX, TRIBES, deal, rule
 from scoring.five_tribes.demo import DEMO_BOARD
 from scoring.five_tribes.view import last_path
-from tests.scoring.five_tribes.table import Table
-
-LETTERS = {"V": "vizier", "E": "elder", "M": "merchant", "B": "builder", "A": "assassin"}
-
-
-def layout(**tiles) -> list[list[str]]:
-    """90 meeples, 3 a tile: the named tiles as given ("A1": "VVE"), every other tile filled in
-    grid order from what is left in the bag, tribe by tribe in turn (V E M B A V E …)."""
-    fixed = {TILE_INDEX[name]: [LETTERS[c] for c in word] for name, word in tiles.items()}
-    bag = Counter({t: v["count"] for t, v in TRIBES.items()}) - Counter(t for m in fixed.values() for t in m)
-    filler = []
-    while sum(bag.values()):
-        for t in TRIBES:
-            if bag[t]:
-                filler.append(t)
-                bag[t] -= 1
-    out = []
-    for i in range(30):
-        out.append(fixed[i] if i in fixed else [filler.pop(0) for _ in range(3)])
-    return out
-
-
-# A1 village, B1 sacred-6, C1 oasis, D1 small market, E1 large market, F1 village; A2 small market,
-# B2 oasis, C2 sacred-10, D2 village (DEMO_BOARD).
-BOARD = layout(A1="VVE", B1="MBA", C1="EMA", D1="EEB", C2="MBA", A2="EEE", B2="VMB", E1="AAM")
+from tests.scoring.five_tribes.table import BOARD, LETTERS, Table, layout
 
 
 def tracked(n=3, rules=2, meeples=BOARD, **extra) -> Table:

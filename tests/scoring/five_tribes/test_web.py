@@ -287,7 +287,7 @@ def test_every_place_select_starts_empty(client, db):
 
 def _meeples_laid_and_bid(client, db):
     """test_meeples' BOARD laid by hand, the three bids placed: the first turn's move is next."""
-    from tests.scoring.five_tribes.test_meeples import BOARD
+    from tests.scoring.five_tribes.table import BOARD
     game_id = _csrf_new(client)
     fields = {f"tile_{i}": kind for i, kind in enumerate(DEMO_BOARD)}
     fields |= {f"meeple_{i}_{k}": tribe for i, tile in enumerate(BOARD) for k, tribe in enumerate(tile)}
