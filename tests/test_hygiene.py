@@ -340,8 +340,6 @@ def test_test_modules_make_their_apps_through_the_harness():
 # public name as tests/conftest.py's scored_pad and tests/browser/phones.py's sit_in were: the list
 # only shrinks (a pair no longer imported must leave it), and no new pair may join it.
 NOT_YET_MOVED = {
-    ("tests/browser/test_five_tribes.py", "tests.browser.test_taps"),
-    ("tests/browser/test_move_reach.py", "tests.browser.test_fit"),
     ("tests/browser/test_offline.py", "tests.browser.test_five_tribes"),
     ("tests/browser/test_whole_games.py", "tests.browser.test_five_tribes"),
     ("tests/browser/test_whole_games.py", "tests.web.test_label_is_record"),

@@ -6,7 +6,7 @@ import os
 from playwright.sync_api import expect
 
 from scoring import GAMES
-from tests.conftest import ARTIFACTS, api_game, sit
+from tests.conftest import ARTIFACTS, api, api_game, sit
 
 
 READABLE = 4.5  # WCAG 2 AA for body text: the least contrast ratio a text has
@@ -54,3 +54,10 @@ def record_a_round(phone, player, points, lang="en"):
     """A round of the score pad with only ``player``'s points (docs/rules/scorepad.md §5)."""
     phone.get_by_label(player, exact=True).fill(str(points))
     phone.get_by_role("button", name={"en": "Save the round", "hu": "Kör mentése"}[lang], exact=True).click()
+
+
+def move_from_another_phone(base, created, seq, type_, data):
+    """Another phone's move, through the API with seat 0's token."""
+    api(base, f"/api/games/{created['id']}/events",
+        {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"api-{seq}"},
+        created["seats"][0]["token"])

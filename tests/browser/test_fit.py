@@ -1,38 +1,18 @@
 """Every page of every registered game fits a 390 px phone: no horizontal scroll,
 in Hungarian, English and German (its long words), at the end of each game's demo."""
-import json
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from scoring import GAMES
-from tests.conftest import cut_selects, screenshot, sit
+from tests.conftest import api_game, cut_selects, screenshot, sit
 
 pytestmark = pytest.mark.browser
 PAGES = ["", "/timeline", "/replay?at=2", "/final"]
 
 
-def _api(base: str, path: str, body: dict, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
-    return json.loads(urllib.request.urlopen(request, timeout=10).read())
-
-
-def play(base: str, kind: str, moves=None) -> dict:
-    """A game of ``kind`` with its demo's players and options, and ``moves`` (its demo's
-    unless given) recorded through the API from seat 0."""
-    players, options, demo = GAMES[kind].demo()
-    created = _api(base, "/api/games", {"kind": kind, "players": players, "options": options})
-    token = created["seats"][0]["token"]
-    for seq, (type_, data) in enumerate(demo if moves is None else moves, start=1):
-        _api(base, f"/api/games/{created['id']}/events",
-             {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"demo-{seq}"}, token)
-    return created
-
-
 def _play_demo(base: str, kind: str) -> dict:
-    return play(base, kind)
+    return api_game(base, kind, moves=GAMES[kind].demo()[2])
 
 
 @pytest.mark.parametrize("locale, lang", [("hu-HU", "hu"), ("en-GB", "en"), ("de-DE", "de")])
@@ -127,7 +107,7 @@ def test_no_button_of_a_dispute_breaks_a_word_in_two(live_server, new_phone, loc
 def test_the_turn_time_table_fits_the_final_sheet_in_german(live_server, new_phone, kind):
     """Issue 39 §11: the final sheet's turn-time table was 467 px wide in a 366 px box, and
     German's "Längste" column was cut to "8:1" (its box scrolls, nothing told it did)."""
-    created = play(live_server, kind, [("timer-set", {"turn": 600, "total": 0}), *GAMES[kind].demo()[2]])
+    created = api_game(live_server, kind, moves=[("timer-set", {"turn": 600, "total": 0}), *GAMES[kind].demo()[2]])
     phone = new_phone("de-DE")
     phone.goto(f"{live_server}/games/{created['id']}/final")
     box = phone.get_by_test_id("turn-times").locator(".scroll")

@@ -227,12 +227,12 @@ SEED = 3926   # the deal every phone game below plays, so its taps can be counte
 
 def _three_phones(live_server, new_phone):
     from scoring.five_tribes.data import deal
-    from tests.browser.test_taps import _append
+    from tests.browser.phones import move_from_another_phone
     host = _start(new_phone(), live_server)
     game_id = host.url.split("?")[0].rstrip("/").rsplit("/", 1)[1]
     token = next(c["value"] for c in host.context.cookies() if c["name"] == f"seat_{game_id}")
     tiles, meeples = deal(SEED)                            # as "Let the app deal" deals, from a known seed
-    _append(live_server, {"id": game_id, "seats": [{"token": token}]}, 1, "board-laid",
+    move_from_another_phone(live_server, {"id": game_id, "seats": [{"token": token}]}, 1, "board-laid",
             {"tiles": tiles, "meeples": meeples, "seed": SEED})
     host.reload()
     expect(host.get_by_test_id("ft-map")).to_be_visible()
@@ -310,16 +310,16 @@ def test_a_tile_that_is_not_offered_says_why_when_tapped(live_server, new_phone,
     """A tap on a tile the move may not go to did nothing (issue 26 item 5): it says why, in the
     board's place for refusals, and the path so far stays."""
     from scoring.five_tribes.demo import DEMO_BOARD
-    from tests.browser.test_taps import _append
+    from tests.browser.phones import move_from_another_phone
     from tests.browser.phones import sit_in
     from tests.scoring.five_tribes.table import layout
     from tests.conftest import api
     players = [{"name": n} for n in ("Peti", "Zoli", "Gerda")]
     created = api(live_server, "/api/games", {"kind": "five-tribes", "players": players})
     meeples = layout(A2="EEE", C1="EVB")
-    _append(live_server, created, 1, "board-laid", {"tiles": DEMO_BOARD, "meeples": meeples})
+    move_from_another_phone(live_server, created, 1, "board-laid", {"tiles": DEMO_BOARD, "meeples": meeples})
     for seq, seat in ((2, 0), (3, 1), (4, 2)):
-        _append(live_server, created, seq, "bid-placed", {"seat": seat, "cost": 0})
+        move_from_another_phone(live_server, created, seq, "bid-placed", {"seat": seat, "cost": 0})
     page = new_phone()
     sit_in(page, live_server, created, lang, seat=2)                    # Gerda's turn
     refused = page.get_by_test_id("ft-tap-refused")

@@ -4,8 +4,7 @@ button that brings it — on its first screen, and that button brings the form i
 import pytest
 
 from scoring import GAMES
-from tests.browser.test_fit import play
-from tests.conftest import sit
+from tests.conftest import api_game, sit
 
 pytestmark = pytest.mark.browser
 SCREEN = 844
@@ -20,7 +19,7 @@ def _running_game(base: str, kind: str, rounds: int = 0) -> dict:
         moves = [m for m in moves if m[0] != "game-ended"]
         moves += [("round-entered", {"round": 100 + r, "entries": [{"seat": s, "points": r + s} for s in range(len(players))]})
                   for r in range(rounds)]
-    return play(base, kind, moves)
+    return api_game(base, kind, moves=moves)
 
 
 def _on_first_screen(locator) -> bool:

@@ -6,8 +6,8 @@ a chain; a half-filled form keeps the table it was filled against."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import api, loopback_url, screenshot
-from tests.browser.phones import demo_game, sit_in, what_the_phone_shows
+from tests.conftest import loopback_url, screenshot
+from tests.browser.phones import demo_game, move_from_another_phone, sit_in, what_the_phone_shows
 
 pytestmark = pytest.mark.browser
 
@@ -16,13 +16,6 @@ OVER = {"en": "The game is over.", "hu": "A játék véget ért."}
 NOT_SENT = {"en": "was not sent", "hu": "nem ment el"}
 WAITING = {"en": "Not saved yet", "hu": "Még nincs elmentve"}
 STALE = {"en": "Someone else recorded a move meanwhile", "hu": "Közben valaki más rögzített"}
-
-
-def _append(base, created, seq, type_, data):
-    """Another phone's move, through the API with seat 0's token."""
-    api(base, f"/api/games/{created['id']}/events",
-        {"type": type_, "data": data, "expected_seq": seq, "client_event_id": f"api-{seq}"},
-        created["seats"][0]["token"])
 
 
 def _type(phone, player, points):
@@ -169,7 +162,7 @@ def test_once_a_queued_move_is_refused_the_ones_after_it_are_held_for_the_player
     for points in (2, 3, 4):                                       # a queue of three
         _save(phone, lang, anna, points)
     expect(phone.get_by_test_id("pending")).to_contain_text("(3)")
-    _append(live_server, created, 1, "points-recorded", {"seat": 1, "points": 9})  # another phone: #2
+    move_from_another_phone(live_server, created, 1, "points-recorded", {"seat": 1, "points": 9})  # another phone: #2
     phone.context.set_offline(False)
     # the first is refused beside the button, with what changed ...
     expect(phone.locator("#move-form").get_by_test_id("problems")).to_contain_text(STALE[lang])
@@ -240,7 +233,7 @@ def test_discard_empties_the_stale_form(live_server, new_phone):
     b = new_phone()
     sit_in(b, live_server, created, "en")
     _type(b, bela, 6)
-    _append(live_server, created, 1, "points-recorded", {"seat": 0, "points": 1})
+    move_from_another_phone(live_server, created, 1, "points-recorded", {"seat": 0, "points": 1})
     expect(b.get_by_test_id("form-behind")).to_be_visible()
     b.get_by_role("button", name=SAVE["en"], exact=True).click()
     b.get_by_test_id("stale-discard").click()
