@@ -100,13 +100,17 @@
   //     swapped by its id, the page's seq first with the seq the answer builds on: a page
   //     that does not show that one takes none of them and asks for the whole live region.
   //     Forms the answer does not send again take the seq the page shows when tapped.
-  var outOfStep = false;
+  //     A push or a poll that came before the answer (a queued move sent when the phone was
+  //     back online races the stream's reconnect) has moved the page on: the answer's regions
+  //     no longer fit, so the whole table is fetched with the move's ✓ (``?done=``).
+  var outOfStep = false, answered = null;
   function liveSeq() { var live = document.getElementById("live"); return live ? live.dataset.seq : null; }
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var target = evt.detail.target, fragment = evt.detail.fragment;
     var marker = fragment && fragment.firstElementChild;
     if (target && target.id === "live-seq" && marker && marker.dataset.from !== undefined) {
       outOfStep = marker.dataset.from !== liveSeq();
+      answered = marker.dataset.seq;
     }
     if (outOfStep) evt.detail.shouldSwap = false;
   });
@@ -117,6 +121,10 @@
   document.addEventListener("htmx:afterSwap", function () {
     if (!outOfStep) return;
     outOfStep = false;
+    if (document.getElementById("table-body")) {
+      htmx.ajax("GET", location.pathname + "?done=" + encodeURIComponent(answered), { target: "#table-body", swap: "outerHTML" });
+      return;
+    }
     var live = document.getElementById("live");
     if (live) htmx.trigger(live, "refresh");
   });
