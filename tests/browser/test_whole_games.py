@@ -168,7 +168,11 @@ def test_the_first_moves_of_each_demo_are_tapped_on_the_phones(live_server, new_
 @pytest.mark.parametrize("path", [p for p in EXAMPLES if not p.endswith("-v1.json")], ids=os.path.basename)
 def test_each_example_game_is_tapped_whole_on_the_phones(live_server, new_phone, solver, path):
     done = replay_on_phones(live_server, new_phone, solver, example_moves(path))
-    assert done["tapped"] >= done["api"], done   # most moves are one choice of a page
+    # Most moves are one choice of a page. A Han placement paid with several cards is a form
+    # of several fields, which this replay sends through the API; tests/browser/test_han.py
+    # taps Han's examples whole, those placements too.
+    several_fields = os.path.basename(path).startswith("han-")
+    assert done["tapped"] >= (done["api"] / 2 if several_fields else done["api"]), done
     final_sheet_is_the_apis(live_server, done)
 
 
