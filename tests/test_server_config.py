@@ -7,7 +7,6 @@ from types import SimpleNamespace
 
 from gunicorn.config import KNOWN_SETTINGS
 
-from events.runtime.live import Hub
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -29,15 +28,17 @@ def test_connections_are_greenlets_not_threads():
     assert config["worker_connections"] >= 1000
 
 
-def test_a_worker_freezes_start_up_objects_and_collects_less_often():
+def test_a_worker_compiles_its_templates_freezes_start_up_objects_and_collects_less_often(app):
     config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
     before = gc.get_threshold()
     gc.unfreeze()
     gc.set_threshold(700, 10, 10)  # Python's defaults (bench.run.main, run by another test, tunes too)
     try:
-        hub = Hub()  # the app's (worker.wsgi: the app gunicorn loaded)
-        config["post_worker_init"](worker=SimpleNamespace(stream_slot=0, wsgi=SimpleNamespace(extensions={"live": hub})))
+        hub = app.extensions["live"]  # the app gunicorn loaded is the worker's wsgi
+        config["post_worker_init"](worker=SimpleNamespace(stream_slot=0, wsgi=app))
         assert hub.server_count() == 0 and hub._slots is not None  # its streams counted for the server
+        pages = {n for n in app.jinja_env.list_templates() if n.endswith(".html")}
+        assert pages and pages <= {name for _, name in app.jinja_env.cache.keys()}  # compiled before serving
         assert gc.get_threshold()[0] > 700
         assert gc.get_freeze_count() > 0
     finally:
