@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import BadRequest, InternalServerError
 
 from events.application.photos import MAX_UPLOAD_BYTES
-from web.i18n import table_zone
+from web.i18n import load_catalogs, table_zone
 
 PHOTO_UPLOAD_LIMIT = MAX_UPLOAD_BYTES + 64 * 1024  # one photo and the form's few fields
 
@@ -184,11 +184,20 @@ def _refuse_nul() -> None:
         raise HoldsNul()
 
 
+def worker_ready(app: Flask) -> None:
+    """What a server worker does once before it serves (gunicorn.conf.py's post_worker_init;
+    the benchmarks' cold process does the same, bench/history_pages.py): its templates
+    compiled and its catalogs loaded, so the first page a restarted worker serves does not
+    pay for them on a phone's time, then its GC tuned (last: it freezes what lives as
+    long as the worker)."""
+    compile_templates(app)
+    load_catalogs(app)
+    tune_gc()
+
+
 def compile_templates(app: Flask) -> int:
-    """Called once per server worker before it serves (gunicorn.conf.py): every template
-    compiled into the app's Jinja cache, so the first page a restarted worker serves does not
-    compile its templates on a phone's time (a cold history page at 10,000 events spent
-    about a third of its CPU there; docs/decisions.md). Returns how many."""
+    """Every template compiled into the app's Jinja cache (a cold history page at 10,000
+    events spent about a third of its CPU there; docs/decisions.md). Returns how many."""
     names = [n for n in app.jinja_env.list_templates() if n.endswith(".html")]
     for name in names:
         app.jinja_env.get_template(name)
@@ -196,7 +205,7 @@ def compile_templates(app: Flask) -> int:
 
 
 def tune_gc() -> None:
-    """Called once per server worker after the app is loaded (gunicorn.conf.py).
+    """Called once per server worker after the app is loaded (``worker_ready``).
 
     The objects alive at start-up (modules, templates, the app) never die, yet every
     full collection walks them; and Python's default (a young collection per 700

@@ -66,10 +66,9 @@ def pre_fork(server, worker):
 def post_worker_init(worker):
     # after gevent patched the worker and the app was loaded (post_fork is too early:
     # importing the app before gevent patches threading would give it real locks)
-    from app import compile_templates, tune_gc
+    from app import worker_ready
     worker.wsgi.extensions["live"].share(_stream_counts, worker.stream_slot)  # the app's hub
-    compile_templates(worker.wsgi)  # before tune_gc, which freezes what lives as long as the worker
-    tune_gc()
+    worker_ready(worker.wsgi)
 
 
 def when_ready(server):

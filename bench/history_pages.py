@@ -41,8 +41,8 @@ sys.path.insert(0, {root!r})
 from bench.common import make_app
 app = make_app({path!r})
 try:  # what a server worker does before it serves (gunicorn.conf.py), where the code has it
-    from app import compile_templates
-    compile_templates(app)
+    from app import worker_ready
+    worker_ready(app)
 except ImportError:
     pass
 client = app.test_client()

@@ -7,6 +7,8 @@ from types import SimpleNamespace
 
 from gunicorn.config import KNOWN_SETTINGS
 
+from web.i18n import LANGS
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -28,7 +30,7 @@ def test_connections_are_greenlets_not_threads():
     assert config["worker_connections"] >= 1000
 
 
-def test_a_worker_compiles_its_templates_freezes_start_up_objects_and_collects_less_often(app):
+def test_a_worker_compiles_its_templates_loads_its_catalogs_freezes_start_up_objects_and_collects_less_often(app):
     config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
     before = gc.get_threshold()
     gc.unfreeze()
@@ -39,6 +41,8 @@ def test_a_worker_compiles_its_templates_freezes_start_up_objects_and_collects_l
         assert hub.server_count() == 0 and hub._slots is not None  # its streams counted for the server
         pages = {n for n in app.jinja_env.list_templates() if n.endswith(".html")}
         assert pages and pages <= {name for _, name in app.jinja_env.cache.keys()}  # compiled before serving
+        catalogs = app.extensions["babel"].instance.domain_instance.cache
+        assert set(LANGS) <= {lang for lang, _ in catalogs}  # read before serving, every language
         assert gc.get_threshold()[0] > 700
         assert gc.get_freeze_count() > 0
     finally:
@@ -61,3 +65,12 @@ def test_each_worker_gets_its_own_stream_count_slot():
     replacement = SimpleNamespace()
     config["pre_fork"](server, replacement)
     assert replacement.stream_slot == 0
+
+
+def test_the_benchmarks_cold_process_prepares_as_a_worker_does(app):
+    """bench/history_pages.py's cold figures are a restarted worker's: its process runs the
+    worker's own preparation (app.worker_ready, which post_worker_init runs), not a part of it."""
+    from bench import history_pages
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    assert "worker_ready(app)" in history_pages._COLD
+    assert "worker_ready" in config["post_worker_init"].__code__.co_names

@@ -259,13 +259,14 @@ def final(game_id: str):
     game = _history(game_id)
     table = game.final
     rows = standings(table)
+    grid = table.rules.sheet(table.game) if table.rules.sheet else None
     return render_template("audit/final.html", game_id=game_id, table=table, game=table.rules, **game.marks,
                            view=views.game_view(table, game.read),
                            standings=rows, ties=_ties(table.rules, rows), chart=race(game_id),
                            over=table.rules.is_over(table.game), last=game.event(game.last),
-                           categories=_categories(rows), times=timing.sheet(game_id, table, game.last),
-                           bgstats=final_links(game_id, table.options),
-                           grid=table.rules.sheet(table.game) if table.rules.sheet else None)
+                           categories=_categories(rows) if grid is None else [],  # the grid is by round
+                           times=timing.sheet(game_id, table, game.last),
+                           bgstats=final_links(game_id, table.options), grid=grid)
 
 
 def _categories(rows: list[dict]) -> list[dict]:

@@ -14,7 +14,7 @@ import tzlocal
 from flask import current_app, g, request, url_for
 from babel.dates import format_date
 from babel.numbers import format_decimal
-from flask_babel import Babel, gettext, ngettext, pgettext
+from flask_babel import Babel, get_translations, gettext, ngettext, pgettext
 
 from scoring.i18n import CATALOGS, DEFAULT, LANGS, catalog
 from web.assets import HTMX_FILE, MORPH_FILE, NOSLEEP_FILE, SSE_FILE
@@ -174,6 +174,14 @@ def _bound_to_the_language() -> dict:
         return said_in.gettext(english) if english else ""  # as tr: a stored name through the catalog
     return {"tr": bound_tr, "_": bound_gettext, "gettext": bound_gettext, "ngettext": bound_ngettext,
             "pgettext": bound_pgettext}
+
+
+def load_catalogs(app) -> None:
+    """Each language's catalog read into Flask-Babel's cache, as a worker does before it
+    serves (app.py:worker_ready): otherwise a worker's first page in a language reads it."""
+    for lang in LANGS:
+        with app.test_request_context(f"/?lang={lang}"):
+            get_translations()
 
 
 def init_app(app) -> None:

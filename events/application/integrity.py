@@ -17,6 +17,11 @@ from events.storage import log, store
 from events.storage.log import GAMES
 
 
+def _photos(db) -> log.Extra:
+    """What must hold of a game's photo events beside the chain: their stored images."""
+    return log.Extra((photos.ATTACHED,), lambda events: photos.first_bad_photo(db, events))
+
+
 def _summary(row: dict | None):
     """The summary a game's row (``SELECT *``) holds, as the recorder compares it."""
     return None if row is None else (row["last_seq"], row.get("last_hash"))
@@ -32,7 +37,7 @@ class Verified:
 
     def unverified_from(self, db, game_id: str) -> tuple[int, str] | None:
         """(N, why) if the record of ``game_id`` does not verify from event N, else None."""
-        return self.logs.check(db, GAMES, game_id, game_id, extra=lambda events: photos.first_bad_photo(db, events))
+        return self.logs.check(db, GAMES, game_id, game_id, extra=_photos(db))
 
     def unverified_with(self, db, game_id: str, row: dict | None, last: list) -> tuple[int, str] | None:
         """``unverified_from`` from what a page's loader read already: the game's ``row``,
@@ -45,7 +50,7 @@ class Verified:
         if row is None or not last or row.get("last_seq") != last[-1].seq or seq < last[0].seq - 1:
             return self.unverified_from(db, game_id)
         return self.logs.check(db, GAMES, game_id, game_id, _summary(row), [e for e in last if e.seq > seq],
-                               extra=lambda events: photos.first_bad_photo(db, events))
+                               extra=_photos(db))
 
     def unverified_by_row(self, db, game_id: str, row: dict | None) -> tuple[int, str] | None:
         """``unverified_from`` with the game's ``row`` read already by a page's loader: the
@@ -54,7 +59,7 @@ class Verified:
         if row is None:
             return self.unverified_from(db, game_id)
         return self.logs.check(db, GAMES, game_id, game_id, _summary(row),
-                               extra=lambda events: photos.first_bad_photo(db, events))
+                               extra=_photos(db))
 
     def forget(self) -> None:
         self.logs.forget()
@@ -102,7 +107,7 @@ def verify_whole(db, game_id: str) -> tuple[int, str] | None:
     summary = _summary(store.game_row(db, game_id))
     events = store.read_events(db, game_id)
     return GAMES.first_break(db, game_id, summary, events=events,
-                             extra=lambda chunk: photos.first_bad_photo(db, chunk))[0]
+                             extra=_photos(db))[0]
 
 
 GAME_WARNING = ("Ez a játéknapló a(z) {seq}. eseménytől nem igazolható (a lenyomatlánc nem egyezik); "

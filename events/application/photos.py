@@ -35,6 +35,8 @@ def _problem(message: Text) -> Problem:
     return Problem("core §9", message)
 
 
+ATTACHED = "photo-attached"  # the event a photo is recorded by
+
 TOO_LARGE = _problem(msg("A photo may be at most %(value)s MB.", value=MAX_UPLOAD_BYTES // 2 ** 20))
 EMPTY = _problem(msg("Choose a photo."))
 NOT_AN_IMAGE = _problem(msg("This file is not a JPEG, PNG or WebP image; only those can be attached."))
@@ -142,7 +144,7 @@ def is_stored_jpeg(data: bytes, width: int | None = None, height: int | None = N
 
 def attached(events) -> list:
     """The ``photo-attached`` events among ``events``."""
-    return [e for e in events if e.type == "photo-attached"]
+    return [e for e in events if e.type == ATTACHED]
 
 
 def digests_of(event) -> tuple[str, str]:
@@ -246,6 +248,6 @@ WITHOUT_IMAGE = _problem(msg("A photo is attached together with its image (the t
 def unbacked(type_: str, data, blobs) -> list[Problem]:
     """A ``photo-attached`` event must arrive with exactly the images it names (so no
     event can name bytes the store does not hold), and only it carries images."""
-    named = {data.get("sha256"), data.get("thumb_sha256")} if type_ == "photo-attached" and isinstance(data, dict) else set()
+    named = {data.get("sha256"), data.get("thumb_sha256")} if type_ == ATTACHED and isinstance(data, dict) else set()
     carried = {blob.sha256 for blob in blobs if blob.sha256 == digest(blob.data)}
     return [] if named == carried and len(carried) == len(list(blobs)) else [WITHOUT_IMAGE]

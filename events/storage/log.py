@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from events.domain.event import Event
-from events.domain.hashing import GENESIS, chain_hash, first_broken_link
+from events.domain.hashing import GENESIS, chain_hash, first_broken_link, first_broken_row
 from events.runtime.greenlets import cooperate
 from events.storage import sql
 from events.storage.sql import Statement
@@ -171,31 +171,50 @@ class Log:
         return (row[0], row[1]) if row else None
 
     def first_break(self, db, key, summary, seq: int = 0, prev: str = GENESIS,
-                    events: list | None = None, extra=None) -> tuple[tuple[int, str] | None, tuple[int, str]]:
+                    events: list | None = None, extra: "Extra | None" = None) -> tuple[tuple[int, str] | None, tuple[int, str]]:
         """(broken, (seq, hash) verified): the chain after the verified prefix (``seq``,
-        ``prev``) — ``events`` if the caller read them, else read a chunk at a time — then
-        ``summary`` (read before the events: appends only add events, so a chain shorter
-        than it says, or another hash at its last seq, is a log changed behind the app's
-        back). ``extra(events)``: what else must hold of each chunk (a game's photos)."""
+        ``prev``) — ``events`` if the caller read them, else read a chunk of stored rows at
+        a time — then ``summary`` (read before the events: appends only add events, so a
+        chain shorter than it says, or another hash at its last seq, is a log changed
+        behind the app's back). ``extra``: what else must hold of each chunk's events of
+        its types (a game's photos)."""
         chunks = [events] if events is not None else self._chunks(db, key, seq)
         broken = None
         for chunk in chunks:
-            broken = first_broken_link((e.envelope() for e in chunk), prev, seq + 1) or (extra and extra(chunk))
+            broken = self._broken_link(chunk, prev, seq + 1) or (extra and extra.check(self._of_types(chunk, extra.types)))
             if broken:
                 return broken, (seq, prev)
             if chunk:
-                seq, prev = chunk[-1].seq, chunk[-1].hash
+                seq, prev = self._last(chunk)
         return self._against_summary(db, key, summary, seq, prev), (seq, prev)
+
+    def _broken_link(self, chunk, prev: str, expected: int) -> tuple[int, str] | None:
+        if isinstance(chunk, Stored):
+            return first_broken_row(self.stored, chunk, prev, expected)
+        return first_broken_link((e.envelope() for e in chunk), prev, expected)
+
+    def _of_types(self, chunk, types: tuple[str, ...]) -> list:
+        """The chunk's events of ``types``, made only of the stored rows that are."""
+        if isinstance(chunk, Stored):
+            type_at = self.stored.index("type")
+            return [self.made(row) for row in chunk if row[type_at] in types]
+        return [e for e in chunk if e.type in types]
+
+    def _last(self, chunk) -> tuple[int, str]:
+        if isinstance(chunk, Stored):
+            return chunk[-1][self.stored.index("seq")], chunk[-1][self.stored.index("hash")]
+        return chunk[-1].seq, chunk[-1].hash
 
     def _chunks(self, db, key, seq: int):
         """After a BG Stats import of 10,000 plays, reading and hashing the roster's log took
         ~0.5 s of the worker: its other connections are served between chunks."""
         while True:
-            chunk = self.read(db, key, after=seq, upto=seq + VERIFY_CHUNK)
+            chunk = Stored(sql.run(db, self.statements["read_upto"], key=key, after=sql_int(seq),
+                                   upto=sql_int(seq + VERIFY_CHUNK)).fetchall())
             yield chunk
             if len(chunk) < VERIFY_CHUNK:  # a full chunk holds seq + 1 … seq + VERIFY_CHUNK
                 return
-            seq = chunk[-1].seq
+            seq = self._last(chunk)[0]
             cooperate()
 
     def _against_summary(self, db, key, summary, seq: int, prev: str) -> tuple[int, str] | None:
@@ -206,6 +225,20 @@ class Log:
             return seq + 1, self.cut.format(said=last_seq, ends=seq)
         found = prev if last_seq == seq else self.hash_at(db, key, last_seq)
         return (last_seq, self.differs) if found != last_hash else None
+
+
+class Stored(list):
+    """A chunk of a log's rows exactly as stored (``Log.stored``'s order), verified without
+    making an event of each (events/domain/hashing.py:first_broken_row)."""
+
+
+@dataclass(frozen=True)
+class Extra:
+    """What else must hold of a log's events of ``types``: ``check(events)`` gives (seq,
+    why) of the first that fails, else None (a game's photos: events/application/integrity.py)."""
+
+    types: tuple[str, ...]
+    check: Callable
 
 
 class StaleSequence(Exception):

@@ -7,6 +7,8 @@ import json
 import pytest
 
 from events.application import integrity
+from events.storage import store
+from events.storage.log import GAMES
 from tests.conftest import tamper
 
 
@@ -63,3 +65,23 @@ def test_damage_no_row_can_explain_is_named_in_one_line_not_raised():
 def test_the_warning_says_from_which_event_and_why_in_both_languages():
     said = integrity.warning((7, "hash does not match"))
     assert said["from"] == 7 and "from event 7 (hash does not match)" in said["en"] and "7. eseménytől" in said["hu"]
+
+
+
+@pytest.mark.parametrize("recorded, changed", [
+    ({"points": None}, '{"points": NaN}'),                    # orjson reads no NaN
+    ({"points": 2 ** 70}, '{"points": %d}' % (2 ** 70 + 1)),  # the same float to orjson
+    ({"points": 1e16}, '{"points": 1e+16, "seat": 0}'),
+    ({"name": "Anna"}, '{"name": "Anna\\u0000"}'),
+])
+def test_a_changed_payload_orjson_reads_otherwise_is_named_by_its_event(db, game, recorded, changed):
+    """Intact rows are verified from their stored text by orjson (events/domain/hashing.py:
+    first_broken_row); a change it would read as the recorded payload still breaks the chain."""
+    with store.write_lock(db):
+        seq = GAMES.record(db, game.id, {"type": "note-added", "version": 1, "data": recorded, "seat": None,
+                                         "device": "dev", "recorded_at": "2026-11-28T03:00:00Z",
+                                         "client_event_id": "odd"})["seq"]
+    assert integrity.verify_whole(db, game.id) is None
+    tamper(db, "UPDATE events SET data = ? WHERE game_id = ? AND seq = ?", [changed, game.id, seq])
+    assert integrity.verify_whole(db, game.id)[0] == seq
+    assert integrity.Verified().unverified_from(db, game.id)[0] == seq

@@ -89,3 +89,36 @@ def test_a_long_log_is_verified_in_chunks_as_one(db, game_id, monkeypatch):
         _record(db, ROSTER, None, n)
     assert Verified().check(db, ROSTER, None, "r") is None
     assert ROSTER.first_break(db, None, ROSTER.summary_row(db), seq=2, prev="not the chain's")[0][0] == 3
+
+
+# Payloads orjson reads or writes otherwise than the standard library's canonical text: an
+# integer beyond 64 bits, floats json writes with "e+", NaN, keys out of order, every kind
+# of character a string escapes or keeps
+ODD_PAYLOADS = [{"big": 2 ** 70, "negative": -(2 ** 64)}, {"large": 1e16, "small": 1e-7, "half": 0.5},
+                {"z": 1, "a": {"y": [1, "é\n\t\u2028\x01\x7f"], "b": None}}, {"dice": "🎲", "quote": '"\\/'},
+                {"nan": float("nan"), "inf": float("-inf")}]
+
+
+def test_intact_stored_rows_verify_without_re_encoding_each_payload(db, game_id, monkeypatch):
+    """A cold history page at 10,000 events spent most of its verification decoding and
+    re-encoding every payload with the standard library (docs/decisions.md): an intact
+    log's rows are hashed as stored, read by orjson, and ``canonical_json`` is never asked."""
+    from events.domain import hashing
+    for log, key in _logs(game_id):
+        for n in range(1, 4):
+            _record(db, log, key, n)
+
+    def refuse(value):
+        raise AssertionError("an intact row re-encoded by the standard library")
+    monkeypatch.setattr(hashing, "canonical_json", refuse)
+    for log, key in _logs(game_id):
+        assert Verified().check(db, log, key, "intact") is None
+
+
+def test_payloads_orjson_reads_or_writes_otherwise_verify_as_recorded(db, game_id):
+    for log, key in _logs(game_id):
+        for n, data in enumerate(ODD_PAYLOADS, start=1):
+            with store.write_lock(db):
+                log.record(db, key, {**_change(n), "data": data})
+        assert Verified().check(db, log, key, "odd") is None
+        assert log.first_break(db, key, log.summary_row(db, key))[0] is None
