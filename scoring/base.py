@@ -230,6 +230,11 @@ class Rules:
     # Each seat's total, for a game whose score() grows with its length: the history
     # (events/application/states.py) asks it after every event. None: the sum of score()'s parts.
     totals: Callable[[dict], dict[int, int]] | None = None
+    # Each seat's count of score()'s parts and its last ``n`` of them, for a game with
+    # ``totals`` whose parts grow with its length: the table page lists the last ones, and
+    # every tap redraws it, so they are read from the end of the state, not scored whole.
+    # (state, n) -> {seat: (count, [parts])}. None: taken from score().
+    recent_parts: Callable[[dict, int], dict[int, tuple[int, list[ScorePart]]]] | None = None
     # Whose turn the log is in (docs/rules/<game>.md, "Turns"): state -> (a key naming the
     # turn, the seat whose it is or None for the table as a whole), None when it is nobody's
     # (the game is over). The key names one turn in the whole game: the time while the state

@@ -18,7 +18,7 @@ from events.application.loaded import RECENT, LoadedTable, load_table
 from events.application.states import describe
 from events.application.table import STALE
 from events.domain.core_types import CLOCK_EVENTS, CORE_EVENTS
-from events.domain.projection import TableState, last_move, open_disputes, standings
+from events.domain.projection import TableState, last_move, open_disputes, scoreboard
 from events.storage import store
 from scoring import get_game
 from scoring.base import FormError, GameKind, Problem
@@ -171,7 +171,7 @@ def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False, n
     handed = loaded.revoked_seat if seat is None else None
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat,
             "view": game_view(table, last=loaded.last_move),
-            "standings": standings(table, SCOREBOARD_PARTS), "recent": rows, "recent_count": len(loaded.recent),
+            "standings": scoreboard(table, SCOREBOARD_PARTS), "recent": rows, "recent_count": len(loaded.recent),
             "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, loaded.join_code), "watch_url": watch,
             "loopback_host": loopback_host(watch),

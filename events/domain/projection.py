@@ -198,33 +198,58 @@ def open_disputes(table: TableState) -> dict[int, dict]:
             if d["status"] == "open" and d["target"] not in table.voided}
 
 
-def standings(table: TableState, last_parts: int | None = None) -> list[dict]:
+def standings(table: TableState) -> list[dict]:
     """Per-player totals, breakdown by category and the events behind each part,
     ranked with shared ranks for ties (once the game is over, the game's tie-break
-    first, if it has one).
-
-    ``last_parts``: list only each player's last parts, the earlier ones summed in
-    ``earlier`` (the table page; a long score pad game has thousands of parts)."""
+    first, if it has one)."""
     game = table.rules
     parts = game.score(table.game)
     named = places(table)
-    # The tie-break decides only a finished game; during play equal scores share a rank.
-    breaks_ties = game.tiebreak is not None and game.is_over(table.game)
     rows = []
     for seat, player in enumerate(table.players):
         mine = parts.get(seat, [])
         breakdown: dict[str, int] = {}
         for part in mine:
             breakdown[part.category] = breakdown.get(part.category, 0) + part.points
-        shown = mine[-last_parts:] if last_parts and len(mine) > last_parts else mine
-        total = sum(breakdown.values())
-        tiebreak = game.tiebreak(table.game, seat) if breaks_ties else ()
-        rows.append({"seat": seat, "player": player["name"], "colour": player.get("colour"),
-                     "score": total, "breakdown": breakdown,
-                     "parts": [p.as_dict(table.players, named) for p in shown],
-                     "earlier": {"count": len(mine) - len(shown),
-                                 "points": total - sum(p.points for p in shown)},
-                     "tiebreak": list(tiebreak)})
+        rows.append({**_row(table, seat, sum(breakdown.values())), "breakdown": breakdown,
+                     "parts": [p.as_dict(table.players, named) for p in mine],
+                     "earlier": {"count": 0, "points": 0}})
+    return _ranked(rows)
+
+
+def scoreboard(table: TableState, last_parts: int) -> list[dict]:
+    """The table page's standings: each player's total, rank and last ``last_parts`` parts,
+    the earlier ones counted and summed in ``earlier`` (a long score pad game has thousands
+    of parts; the final sheet lists them, and the breakdown by category). Every tap redraws
+    it, so a game that says its recent parts (``Rules.recent_parts``) is not scored whole."""
+    game = table.rules
+    if game.recent_parts is not None:
+        recent, totals = game.recent_parts(table.game, last_parts), game.totals(table.game)
+    else:
+        parts = game.score(table.game)
+        recent = {seat: (len(mine), mine[-last_parts:]) for seat, mine in parts.items()}
+        totals = {seat: sum(p.points for p in mine) for seat, mine in parts.items()}
+    named = places(table)
+    rows = []
+    for seat in range(len(table.players)):
+        count, shown = recent.get(seat, (0, []))
+        total = totals.get(seat, 0)
+        rows.append({**_row(table, seat, total), "parts": [p.as_dict(table.players, named) for p in shown],
+                     "earlier": {"count": count - len(shown), "points": total - sum(p.points for p in shown)}})
+    return _ranked(rows)
+
+
+def _row(table: TableState, seat: int, total: int) -> dict:
+    """A player's row of the standings, before its parts; its tie-break values only once
+    the game is over (during play equal scores share a rank)."""
+    game, player = table.rules, table.players[seat]
+    breaks_ties = game.tiebreak is not None and game.is_over(table.game)
+    return {"seat": seat, "player": player["name"], "colour": player.get("colour"), "score": total,
+            "tiebreak": list(game.tiebreak(table.game, seat)) if breaks_ties else []}
+
+
+def _ranked(rows: list[dict]) -> list[dict]:
+    """The rows best first, equal scores (and tie-breaks) sharing a rank."""
     rows.sort(key=lambda r: (-r["score"], [-x for x in r["tiebreak"]], r["seat"]))
     for i, row in enumerate(rows):
         prev = rows[i - 1] if i else None

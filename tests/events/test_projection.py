@@ -5,7 +5,7 @@ import pytest
 
 from events.application.states import States
 from events.application.table import Refused, StaleSequence, check_move, new_game, record
-from events.domain.projection import fold, standings
+from events.domain.projection import fold, scoreboard, standings
 from events.storage import store
 from scoring import GAMES
 from scoring.base import Move
@@ -132,10 +132,31 @@ def test_the_table_page_standings_list_the_last_parts_and_sum_the_earlier(db, ga
     _play(db, game_id, moves)
     table = load(db, game_id)
     full = next(r for r in standings(table) if r["seat"] == 0)
-    short = next(r for r in standings(table, last_parts=2) if r["seat"] == 0)
-    assert full["score"] == short["score"] == 15 and full["breakdown"] == short["breakdown"]
+    short = next(r for r in scoreboard(table, last_parts=2) if r["seat"] == 0)
+    assert full["score"] == short["score"] == 15 and full["rank"] == short["rank"] == 1
     assert short["parts"] == full["parts"][-2:] and [p["points"] for p in short["parts"]] == [4, 5]
     assert short["earlier"] == {"count": 3, "points": 6} and full["earlier"] == {"count": 0, "points": 0}
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_the_table_pages_standings_are_the_sheets_last_parts_in_every_game(db, kind):
+    """The table page's rows (``scoreboard``) hold what the full standings hold, their parts
+    cut to the last ones, whether the game says its recent parts or is scored whole."""
+    game = GAMES[kind]
+    players, options, moves = game.demo()
+    game_id = new_game(db, kind, players, options, "dev")["id"]
+    for type_, data in moves:
+        table = load(db, game_id)
+        record(db, game_id, type_, data, table.seq, 0, "dev", f"d{table.seq}", states=STATES)
+        table = load(db, game_id)
+        for last in (1, 3):
+            board = scoreboard(table, last)
+            assert [(r["seat"], r["rank"], r["score"], r["tiebreak"]) for r in board] == \
+                [(r["seat"], r["rank"], r["score"], r["tiebreak"]) for r in standings(table)]
+            for full, short in zip(standings(table), board):
+                assert short["parts"] == full["parts"][-last:]
+                assert short["earlier"] == {"count": len(full["parts"]) - len(short["parts"]),
+                                            "points": full["score"] - sum(p["points"] for p in short["parts"])}
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))

@@ -11,6 +11,7 @@ from events.domain.event import Event
 from events.domain.event import NewEvent
 from events.domain.projection import fold
 from events.storage import store
+from scoring import GAMES
 
 
 @pytest.fixture
@@ -135,6 +136,18 @@ def test_a_games_own_totals_equal_the_sum_of_its_score_parts(kind):
         parts = table.rules.score(table.game)
         assert table.rules.totals(table.game) == {
             seat: sum(p.points for p in parts.get(seat, [])) for seat in range(len(table.players))}
+
+
+@pytest.mark.parametrize("kind", sorted(k for k, g in GAMES.items() if g.recent_parts is not None))
+def test_a_games_recent_parts_are_the_last_of_its_score_parts(kind):
+    """``recent_parts`` (the table page's, read from the end of the state) says what
+    score() says: each seat's count of parts and its last ones, through voids and gaps."""
+    events = _random_game(kind, 120, 4)
+    for _, table in hist.walk(events):
+        parts = table.rules.score(table.game)
+        for n in (1, 2, 12):
+            assert table.rules.recent_parts(table.game, n) == {
+                seat: (len(parts[seat]), parts[seat][-n:]) for seat in range(len(table.players))}
 
 
 def test_a_recorded_han_move_is_scored_once(db, monkeypatch):

@@ -63,6 +63,22 @@ def test_the_answer_carries_the_moves_regions_by_their_ids(table_of):
     assert any(region.startswith("standing-") for region in swapped)
 
 
+def test_a_moves_answer_labels_the_standings_shown_parts_not_every_round(table_of, monkeypatch):
+    """The standings rows list each player's last 12 parts: a tap on a long score pad
+    labels those, not a part for every round of every player (the whole game was scored
+    for each tap, two thirds of its work at 1,000 events). A count, not a time."""
+    import importlib
+    score = importlib.import_module("scoring.scorepad.score")  # the package's ``score`` is the function
+    table = _grown(table_of, 150)
+    labelled = []
+    real = score.msg
+    monkeypatch.setattr(score, "msg", lambda *a, **k: labelled.append(a) or real(*a, **k))
+    _, answer = _answer(table, 150)
+    assert "standing-" in answer
+    scoreboards = 2  # the phone's page just before the move, and the answer
+    assert 0 < len(labelled) <= scoreboards * 12 * len(PLAYERS), len(labelled)
+
+
 def test_without_a_known_table_before_the_answer_is_the_whole_fragment(table_of):
     """A phone whose table this server has not rendered just before the move (another
     worker did, or it is the first look) gets the whole fragment, as before."""
