@@ -205,6 +205,7 @@ TEMPLATE_HOOKS = frozenset({
     "_live_oob.html",  # form parts refreshed out of band on a live update
     "_form_fields.html",  # the move form inside its pushed wrapper: rendered once per move and view, shared
     "_board_parts.html",  # a board whose view lists its `rows` by `round`: the rows a move changed, and the totals
+    "_board_part.html",   # one part of a board sent by parts (``Presentation.board_parts``), by its data alone
 })
 
 
@@ -302,6 +303,16 @@ class Presentation:
     # state: (state, seat) -> state, e.g. Maharaja's secret gold shown to its owner only.
     redact: Callable[[dict, int | None], dict] | None = None
     board_editor: BoardEditor | None = None  # the board profiles' editor, for games with ``boards``
+    # A board made of parts (areas, cities, tracks, player mats), so a move's answer renders
+    # and sends only the parts whose data changed (web/partial.py): (state, view, players,
+    # seat) -> [{"id": DOM id, "is": which part, ...all it shows}], in the board's order;
+    # templates/games/<kind>/_board_part.html renders one from its dict and the players alone,
+    # so the dict is the part's key. None: the board is sent whole with each move.
+    board_parts: Callable[..., list[dict]] | None = None
+    # The move form's fields that draw the board for the request (Five Tribes' path tapped on
+    # its tiles): a move posted with one is answered with the whole board, which that phone
+    # showed drawn for it.
+    drawn_by: tuple[str, ...] = ()
 
     def title_for(self, options: Mapping[str, Any]) -> Text:
         """What a table of this game is called: the name its options give, else the title."""

@@ -70,14 +70,22 @@ def region_keys(ctx: dict) -> dict:
 
 
 def board_keys(ctx: dict) -> dict:
-    """A board that names its parts (``_board_parts.html``: its view lists its ``rows`` by
-    ``round``, with ``hidden`` earlier ones and its ``totals``): which rounds it shows, and a
-    key per round; any other board is sent whole with each move of the game (its view is
-    the game's state)."""
+    """A board made of parts (``Presentation.board_parts``: its ``_board_part.html`` renders
+    each from its data alone): the parts' ids, the frame (the players the parts name and the
+    parts with no id, what the board shows around its parts), and a key per part, its data. The score pad (``_board_parts.html``: its view lists its ``rows`` by ``round``,
+    with ``hidden`` earlier ones and its ``totals``): which rounds it shows, and a key per
+    round. Any other board is sent whole with each move of the game (its view is the game's state)."""
+    parts = ctx.get("board_parts")
+    if parts is not None:
+        framed = [part for part in parts if part["id"] is None]  # what the board around its parts shows
+        keys = {"parts": "parts", "ids": [part["id"] for part in parts if part["id"] is not None],
+                "frame": repr((ctx["table"].players, framed))}
+        keys.update((f"part-{part['id']}", repr(part)) for part in parts if part["id"] is not None)
+        return keys
     view = ctx["view"]
     if "_board_parts.html" not in ctx["game"].templates:
         return {"parts": False}
-    keys = {"parts": True, "rounds": [row["round"] for row in view["rows"]], "hidden": view["hidden"],
+    keys = {"parts": "rows", "rounds": [row["round"] for row in view["rows"]], "hidden": view["hidden"],
             "totals": repr(view["totals"])}
     keys.update((f"round-{row['round']}", repr(row)) for row in view["rows"])
     return keys
@@ -87,9 +95,19 @@ def changed_regions(before: dict, now: dict, seq: int, recent: int) -> dict:
     """What the answer sends, from the keys of the table before the move and after it."""
     order_moved = before["order"] != now["order"]
     rows = [seat for seat in now["order"] if before.get(f"row-{seat}") != now[f"row-{seat}"]]
+    same_board = now["parts"] and before.get("parts") == now["parts"]
     return {"scoreboard": order_moved, "rows": rows, "nav": before["nav"] != now["nav"],
-            "board": _board_parts(before, now) if now["parts"] and before.get("parts") else None,
+            "board": _board_parts(before, now) if same_board and now["parts"] == "rows" else None,
+            "board_parts": _changed_parts(before, now) if same_board and now["parts"] == "parts" else None,
             "gone": seq - recent if seq - recent >= 1 else None}
+
+
+def _changed_parts(before: dict, now: dict) -> list[str] | None:
+    """The ids of the board's parts whose data a move changed; None (the board whole) when
+    its parts or the players they name are others."""
+    if before["ids"] != now["ids"] or before["frame"] != now["frame"]:
+        return None
+    return [part for part in now["ids"] if before[f"part-{part}"] != now[f"part-{part}"]]
 
 
 def _board_parts(before: dict, now: dict) -> dict:
@@ -113,6 +131,9 @@ def answer(ctx: dict, before: dict, keys: dict):
         rounds = {row["round"]: row for row in ctx["view"]["rows"]}
         board["changed"] = [rounds[r] for r in board["changed"]]
         board["added"] = [rounds[r] for r in board["added"]]
+    if changed["board_parts"] is not None:
+        parts = {part["id"]: part for part in ctx["board_parts"] if part["id"] is not None}
+        changed["board_parts"] = [parts[part] for part in changed["board_parts"]]
     response = make_response(render_template("_partial.html", changed=changed, **ctx))
     response.headers["HX-Reswap"] = "none"  # only the out-of-band regions are swapped
     return response

@@ -155,6 +155,13 @@ def game_view(table: TableState, read=None, last=None) -> dict:
     return rules.view(table.game, list(table.players), options=table.options, last=last)
 
 
+def board_parts(table: TableState, view: dict, seat: int | None) -> list[dict] | None:
+    """The board's parts as this phone's view shows them (``Presentation.board_parts``), or
+    None for a board that is not made of parts."""
+    parts = table.rules.board_parts
+    return parts(table.game, view, table.players, seat) if parts else None
+
+
 def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False, newest: int | None = None) -> dict:
     """What the table page's templates render. ``shared``: the regions go to every phone
     of the same view (web/rendered.py), so nothing in them is this phone's alone — its
@@ -168,9 +175,10 @@ def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False, n
              "is_move": e.seq in table.game_seqs or e.seq in table.photos}
             for e in list(reversed(loaded.recent))[:newest]]
     watch = watch_url(game_id)
+    view = game_view(table, last=loaded.last_move)
     handed = loaded.revoked_seat if seat is None else None
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat,
-            "view": game_view(table, last=loaded.last_move),
+            "view": view, "board_parts": board_parts(table, view, seat),
             "standings": scoreboard(table, SCOREBOARD_PARTS), "recent": rows, "recent_count": len(loaded.recent),
             "over": table.rules.is_over(table.game),
             "join_url": join_url(game_id, loaded.join_code), "watch_url": watch,
@@ -493,7 +501,10 @@ def partial_answer(game_id: str, table: TableState, seat, seq: int):
         ctx["shared_form"] = fields
     keys = partial.region_keys(ctx)
     caches().seen.put(game_id, view, table.seq, keys)
-    response = partial.answer(ctx, before[1], keys)
+    shown = before[1]
+    if any(request.form.get(field) for field in table.rules.drawn_by):  # this phone's board was drawn for it
+        shown = shown | {"parts": None}
+    response = partial.answer(ctx, shown, keys)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -136,3 +136,25 @@ def _ask_release(state: dict) -> dict:
 ASKS: dict[str, Callable[[dict], dict]] = {
     "opening": _ask_opening, "deal": _ask_deal, "action": _ask_action, "build": _ask_build,
     "person": _ask_person, "release": _ask_release}
+
+
+def board_parts(state: dict, view: dict, players: list[dict], seat: int | None = None) -> list[dict]:
+    """The board by its parts (``Presentation.board_parts``; templates/games/dragon/_board_part.html):
+    whose decision, the event row, the action groups, this month's moves, the event's report,
+    the final scoring, each court in person-track order, the supply."""
+    over, month = state["next"]["step"] == "over", state["month"]
+    report = {"month": month, "items": state["report"]} if state["next"]["step"] == "release" \
+        else state.get("last_report")
+    order = view["track_order"] if view and view.get("track_order") else range(state["n"])
+    courts = [{"id": f"court-{s}", "is": "court", "seat": s, "place": n, "p": state["players"][s],
+               "points": sum(p["pts"] for p in state["points"] if p["seat"] == s)} for n, s in enumerate(order, start=1)]
+    return [{"id": "dragon-now", "is": "now", "over": over, "month": month, "step": state["next"]["step"],
+             "seat": state["next"]["seat"], "seated": seat is not None},
+            {"id": "dragon-row", "is": "row", "row": state["row"], "month": month},
+            {"id": "dragon-groups", "is": "groups", "groups": state["groups"], "dragons": state["dragons"]},
+            {"id": "dragon-notes", "is": "notes", "month": month, "notes": view["notes"] if view else []},
+            {"id": "dragon-report", "is": "report", "rep": report if report and report["items"] else None,
+             "event": state["row"][report["month"] - 1] if report and report["items"] else None},
+            {"id": "dragon-final", "is": "final", "final": state["final"]},
+            *courts,
+            {"id": "dragon-supply", "is": "supply", "supply": state["supply"]}]

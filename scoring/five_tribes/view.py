@@ -332,3 +332,32 @@ def _victims(state, seat, meeples, end, reach, count) -> list[dict]:
             out += [{"value": f"seat:{other}:{tribe}", "seat": other, "tribe": tribe, "colour": COLOURS[tribe],
                      "fakirs": 0} for tribe in ("vizier", "elder") if p[tribe + "s"]]
     return out
+
+
+def board_parts(state: dict, view: dict, players: list[dict], seat: int | None = None, draft=None) -> list[dict]:
+    """The sultanate by its parts (``Presentation.board_parts``; templates/games/five-tribes/_board_part.html):
+    the heading with the move being tapped, each tile, the keys and supply, the turn order
+    track, the displays, the players' mats, the score sheets in. ``draft``: the move this
+    phone is tapping (``view["draft"]``), none tapped yet unless given; whether the board
+    is drawn for one (its tiles links) is the frame's, a part with no id."""
+    if draft is None and seat is not None and view.get("draft"):
+        draft = view["draft"](None, None, {})
+    shown = draft["path"] if draft and draft["path"] else []
+    step = state["next"]
+    frame = {"id": None, "board": state["board"] is not None, "tapping": draft is not None}
+    cells = [{"id": f"ft-cell-{c['name']}", "is": "cell", "c": c,
+              "here": step["step"] == "turn" and step.get("tile") == c["index"],
+              "tap": bool(draft and c["name"] in draft["taps"]),
+              "final": (draft.get("finals") or {}).get(c["name"]) if draft else None,
+              "steps": [i for i, p in enumerate(shown) if p == c["name"]], "shown": bool(shown),
+              "query": draft["query"] if draft else None} for c in view.get("cells") or []]
+    bag = view.get("bag")
+    return [frame, {"id": "ft-head", "is": "head", "round": state.get("round"), "draft": draft}, *cells,
+            {"id": "ft-keys", "is": "keys", "tile_key": view.get("tile_key"), "tracked": view.get("tracked"),
+             "bag": sum(bag.values()) if bag else None, "supply": state["supply"]},
+            {"id": "ft-track", "is": "track", "bids": state["bids"], "track": state.get("track"), "step": step["step"],
+             "turn_index": state.get("turn_index"), "turn_order": state.get("turn_order")},
+            {"id": "ft-display", "is": "display", "displays": state["displays"], "djinns": state["djinn_row"],
+             "cards": state["card_row"]},
+            {"id": "ft-players", "is": "players", "players": state["players"]},
+            {"id": "ft-sheets", "is": "sheets", "sheets": [bool(s) for s in state["sheets"]]}]

@@ -64,3 +64,23 @@ def view(state: dict, players: list[dict] | None = None, options: dict | None = 
             "pile_far": abs(expected_pile(state)) > PILE_SLACK,
             "able": {seat: kinds for seat in range(state["n"]) if (kinds := can_place(state, seat))}
             if state["next"]["step"] == "play" else {}}
+
+
+def board_parts(state: dict, view: dict, players: list[dict], seat: int | None = None) -> list[dict]:
+    """The board by its parts (``Presentation.board_parts``; templates/games/han/_board_part.html):
+    whose turn and the draw pile, each province, the harbours, the supplies, the alliances."""
+    last = view["last"]
+    status = {"id": "han-status", "is": "status", "next": state["next"], "last_round": state.get("last_round"),
+              "deck_outs": state["deck_outs"], "deck": view["deck"],
+              "point_cards": [(card["seat"], card["points"]) for card in state["point_cards"] if card["seq"] == last["seq"]]}
+    areas = [{"id": f"han-area-{a['id']}", "is": "area", "a": a, "changed": a["id"] in last["areas"]}
+             for a in view["areas"]]
+    parts = [status, *areas]
+    if view["harbours"] is not None:
+        parts.append({"id": "han-harbours", "is": "harbours", "harbours": view["harbours"],
+                      "of": len(state["harbour_areas"])})
+    parts.append({"id": "han-supply", "is": "supply", "supply": view["supply"], "fortress": state["fortress"]})
+    names = {a["id"]: a["name"] for a in view["areas"]} if view["alliances"] else {}
+    parts.append({"id": "han-alliances", "is": "alliances", "alliances": view["alliances"],  # [] until the final steps
+                  "emperor": view["emperor"], "names": names})
+    return parts

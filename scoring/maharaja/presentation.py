@@ -10,6 +10,7 @@ PRESENTATION = Presentation(
     tiebreak_words=score.tiebreak_words,
     tiebreak_rule=msg("Equal palaces: more gold wins, then the lower character number (with secret gold it decides only once the game is over)."),
     has_board=True, parse_options=forms.parse_options, view=view.view, redact=view.redact,
-    templates=frozenset({"_board.html", "_setup.html", "_live_oob.html", "_form_fields.html"}),
+    templates=frozenset({"_board.html", "_setup.html", "_live_oob.html", "_form_fields.html", "_board_part.html"}),
+    board_parts=view.board_parts,
     board_editor=BoardEditor(from_form=boards.from_form, missing=boards.missing),
 )

@@ -75,3 +75,30 @@ def redact(state: dict, seat: int | None) -> dict:
     if not state.get("secret_gold", True) or state["phase"] == "over":
         return state
     return {**state, "gold": [g if s == seat else None for s, g in enumerate(state["gold"])]}
+
+
+def board_parts(state: dict, view: dict, players: list[dict], seat: int | None = None) -> list[dict]:
+    """The board by its parts (``Presentation.board_parts``; templates/games/maharaja/_board_part.html):
+    the final order, the round, the governor track, each city, the key, the villages, the
+    players' mats (the gold this phone may see), the evaluations."""
+    over = state["phase"] == "over"
+    shown = {"next": view["next_city"] if not over else None, "over": over}
+    cities = [{"id": f"mh-city-{c}", "is": "city", "c": c, "site": state["cities"][c], "name": view["city_names"][c],
+               "here": c == state["maharaja"], "outer_sites": state["outer_sites"],
+               "architects": [s for s, at in enumerate(state["architects"]) if at == c]} for c in CITIES]
+    turn = state["turn"]
+    mats = [{"character": view["seats"][s]["character"], "chips": state["chips"][s],
+             "gold": state["gold"][s] if not view["secret_gold"] or seat == s else None,
+             "palaces_left": view["seats"][s]["palaces_left"], "reserve": state["reserve"][s],
+             "acting": bool(turn and turn["seat"] == s), "acted": s in state["acted"]} for s in range(len(players))]
+    return [{"id": "mh-final", "is": "final", "over": over, "gold": state["gold"] if over else None,
+             "characters": [m["character"] for m in mats] if over else None},
+            {"id": "mh-now", "is": "now", "round": state["round"], "maharaja": state["maharaja"],
+             "last_round": state["last_round"], **shown},
+            {"id": "mh-track", "is": "track", "track": state["track"], **shown},
+            *cities,
+            {"id": "mh-key", "is": "key", "outer_sites": state["outer_sites"]},
+            {"id": "mh-villages", "is": "villages",
+             "villages": [{"number": v["number"], "name": v["name"], "seats": v["seats"]} for v in view["villages"]]},
+            {"id": "mh-players", "is": "players", "mats": mats},
+            {"id": "mh-evaluations", "is": "evaluations", "evaluations": state["evaluations"]}]

@@ -113,3 +113,79 @@ def test_without_javascript_a_move_is_the_redirect_to_the_whole_page(table_of):
     answer = post_move(phone, f"/games/{table.id}", action="round-entered", round="6",
                        **{f"points_{s}": "1" for s in range(len(PLAYERS))})
     assert answer.status_code == 303 and answer.headers["Location"].endswith("?done=7")
+
+
+BOARD_KINDS = ("han", "maharaja", "five-tribes", "dragon")
+
+
+def _tapped(table, seat: int, seq: int, form=None):
+    """The answer the phone of ``seat`` (English) gets for move ``seq``, which it recorded
+    (the one recording path, then the answer as the move route gives it) from ``form``."""
+    from web import views
+    with table.app.test_request_context(f"/games/{table.id}/moves", method="POST", data=form or {}, headers={
+            "HX-Request": "true", "Cookie": f"lang=en; seat_{table.id}={table.tokens[seat]}"}):
+        return views.after_write(table.id, seat, seq).get_data(as_text=True)
+
+
+def _swapped(page, answer: str):
+    """``page`` (an lxml tree) with the answer's out-of-band elements swapped in whole by their
+    ids, as htmx does (``hx-swap-oob="true"``)."""
+    from lxml import html
+    for element in html.fragments_fromstring(answer):
+        if not isinstance(element, html.HtmlElement):
+            continue
+        for new in element.iter():
+            if new.get("hx-swap-oob") == "true" and new.get("id"):
+                old = page.get_element_by_id(new.get("id"), None)
+                if old is not None:
+                    del new.attrib["hx-swap-oob"]
+                    new.tail = old.tail
+                    old.getparent().replace(old, new)
+    return page
+
+
+def _board(page) -> str:
+    from lxml import html
+    return re.sub(r"\s+", " ", html.tostring(page.get_element_by_id("board"), encoding="unicode"))
+
+
+@pytest.mark.parametrize("kind", BOARD_KINDS)
+def test_a_boards_changed_parts_make_the_board_a_fresh_page_shows(table_of, kind):
+    """Each move of the game's demo, tapped on seat 0's phone: the answer carries the parts of
+    the board the move changed, not the whole board, and the page they are swapped into
+    shows the board a freshly loaded page shows."""
+    from lxml import html
+    from scoring import GAMES
+    players, options, moves = GAMES[kind].demo()
+    first = max(3, len(moves) // 3)  # a table that shows the join code is answered whole
+    table = table_of(kind, [p["name"] for p in players], moves[:first], options)
+    phone = table.phone(0)
+    url = f"/games/{table.id}"
+    page = html.fromstring(phone.get(url).get_data(as_text=True))
+    tapped = 0
+    for n, move in enumerate(moves[first:], start=first + 1):
+        seat, type_, data = move if len(move) == 3 else (0, *move)
+        seq = table.play(type_, data, seat).seq
+        answer = _tapped(table, 0, seq)
+        fresh = html.fromstring(phone.get(url).get_data(as_text=True))
+        if 'id="table-body"' in answer:  # the game's end, answered whole
+            assert n == len(moves), f"move {n} answered whole"
+            break
+        assert 'id="board"' not in answer, f"move {n} sent the whole board"
+        assert _board(_swapped(page, answer)) == _board(fresh), f"move {n}"
+        page, tapped = fresh, tapped + 1
+    assert tapped >= 3
+
+
+def test_a_move_tapped_on_a_board_drawn_for_the_phone_gets_the_whole_board(table_of):
+    """A Five Tribes move tapped tile by tile on the board (its path in the address) came from
+    a board drawn for that phone alone, which the view's parts do not know: the whole board."""
+    from scoring import GAMES
+    players, options, moves = GAMES["five-tribes"].demo()
+    at = next(n for n, move in enumerate(moves) if move[-2] == "meeples-moved" and n >= 3)
+    table = table_of("five-tribes", [p["name"] for p in players], moves[:at], options)
+    table.phone(0).get(f"/games/{table.id}")
+    seat, type_, data = moves[at] if len(moves[at]) == 3 else (0, *moves[at])
+    seq = table.play(type_, data, seat).seq
+    answer = _tapped(table, 0, seq, {"tap": "B2.B3"})
+    assert 'id="board" hx-swap-oob="true"' in answer and 'id="table-body"' not in answer
