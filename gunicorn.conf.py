@@ -12,6 +12,7 @@ import os as _os
 import signal as _signal
 import subprocess as _subprocess
 import sys as _sys
+import time as _time
 from multiprocessing import RawArray as _shared_array
 
 import gevent as _gevent  # the master imports it anyway: it loads the worker class
@@ -49,6 +50,14 @@ worker_connections = 3000   # per worker: live streams (2,000 for the server, MA
 # phones (events/runtime/live.py). A slot per worker; a replaced worker takes the dead one's.
 _stream_counts = _shared_array("q", 64)
 
+# Which workers have booted (a slot each, as above): a worker starts accepting only once its
+# siblings have booted too, or _READY_WITHIN has passed. The first worker to boot had taken
+# every connection opened meanwhile — each phone reconnecting after a restart, and with
+# keep-alive for good — while the others, still compiling their templates, stayed idle
+# (bench/load.py's sustained appends: one worker at one core, the other at none).
+_booted = _shared_array("b", 64)
+_READY_WITHIN = 10.0  # s: well inside gunicorn's timeout; a worker slower than that is not waited for
+
 # Every line of the access and error logs without the secrets some paths carry (a join,
 # hand-over or organiser link): web/logs.py, docs/reliability.md "Logs".
 logger_class = "web.logs.RedactingGunicornLogger"
@@ -69,6 +78,17 @@ def post_worker_init(worker):
     from app import worker_ready
     worker.wsgi.extensions["live"].share(_stream_counts, worker.stream_slot)  # the app's hub
     worker_ready(worker.wsgi)
+    _ready_together(worker)
+
+
+def _ready_together(worker):
+    """Mark this worker booted, then wait (at most _READY_WITHIN) until as many are as the
+    server runs. A replacement for a dead worker finds its slot already marked: it waits
+    for nobody."""
+    _booted[worker.stream_slot] = 1
+    deadline = _time.monotonic() + _READY_WITHIN
+    while sum(_booted) < worker.cfg.workers and _time.monotonic() < deadline:
+        _time.sleep(0.01)
 
 
 def when_ready(server):

@@ -159,7 +159,7 @@ def _import(db, game_id: str) -> dict:
         return {"import_ms": (time.perf_counter() - start) * 1000}
     finally:
         other.conn.close()
-        for suffix in ("", "-wal", "-shm", ".startup-lock"):
+        for suffix in ("", "-wal", "-shm", ".startup-lock", ".write-turns"):
             if os.path.exists(path + suffix):
                 os.remove(path + suffix)
 

@@ -5,6 +5,7 @@ import os
 import runpy
 from types import SimpleNamespace
 
+import pytest
 from gunicorn.config import KNOWN_SETTINGS
 
 from web.i18n import LANGS
@@ -37,7 +38,7 @@ def test_a_worker_compiles_its_templates_loads_its_catalogs_freezes_start_up_obj
     gc.set_threshold(700, 10, 10)  # Python's defaults (bench.run.main, run by another test, tunes too)
     try:
         hub = app.extensions["live"]  # the app gunicorn loaded is the worker's wsgi
-        config["post_worker_init"](worker=SimpleNamespace(stream_slot=0, wsgi=app))
+        config["post_worker_init"](worker=SimpleNamespace(stream_slot=0, wsgi=app, cfg=SimpleNamespace(workers=1)))
         assert hub.server_count() == 0 and hub._slots is not None  # its streams counted for the server
         pages = {n for n in app.jinja_env.list_templates() if n.endswith(".html")}
         assert pages and pages <= {name for _, name in app.jinja_env.cache.keys()}  # compiled before serving
@@ -74,3 +75,31 @@ def test_the_benchmarks_cold_process_prepares_as_a_worker_does(app):
     config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
     assert "worker_ready(app)" in history_pages._COLD
     assert "worker_ready" in config["post_worker_init"].__code__.co_names
+
+
+def test_a_worker_starts_accepting_only_once_its_siblings_have_booted(app, monkeypatch):
+    """The first worker to boot took every connection opened meanwhile (a restart's
+    reconnecting phones, kept alive) while the other still compiled its templates: it
+    waits for them instead, here for the sibling that boots while it waits."""
+    import time
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    waits = []
+
+    def sibling_boots_meanwhile(seconds):
+        waits.append(seconds)
+        config["_booted"][1] = 1
+
+    monkeypatch.setattr(time, "sleep", sibling_boots_meanwhile)
+    import app as app_module
+    monkeypatch.setattr(app_module, "tune_gc", lambda: None)  # its freeze would outlive the test
+    config["post_worker_init"](worker=SimpleNamespace(stream_slot=0, wsgi=app, cfg=SimpleNamespace(workers=2)))
+    assert waits and list(config["_booted"][:2]) == [1, 1]
+
+
+def test_a_replacement_worker_waits_for_nobody(monkeypatch):
+    """A worker replacing a dead one takes its slot (pre_fork), already marked booted."""
+    import time
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    config["_booted"][0] = config["_booted"][1] = 1
+    monkeypatch.setattr(time, "sleep", lambda seconds: pytest.fail("waited"))
+    config["_ready_together"](SimpleNamespace(stream_slot=1, cfg=SimpleNamespace(workers=2)))

@@ -65,7 +65,8 @@ def init_app(app) -> None:
     # the states' snapshots in the store, signed with the app's key (events/storage/snapshots.py)
     stored = Snapshots(app.config["SECRET_KEY"]) if app.config.get("STATE_SNAPSHOTS", True) else None
     app.extensions["tablescribe"] = Caches(States(app.config.get("STATES_BUDGET", BUDGET), stored))
-    app.extensions["committer"] = Committer()  # appends waiting together commit together, on SQLite
+    # appends waiting together commit together, on SQLite, the workers taking turns
+    app.extensions["committer"] = Committer(store.turns_file(app.config["DATABASE"]))
     app.extensions["pg_pools"] = pg.Pools()  # PostgreSQL's connections, per process (events/storage/pg.py)
     app.teardown_appcontext(close_db)
     try:

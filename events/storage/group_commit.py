@@ -13,11 +13,22 @@ before it hears anything, so a kill -9 before the COMMIT loses only appends nobo
 told were stored. After its commit the leader hands the lead to the first append queued
 meanwhile, which commits the next group with its own connection.
 
+The server's processes (gunicorn's workers) take turns on a lock file beside the database
+(``turns``) before they ask for SQLite's write lock. SQLite makes a writer that finds the
+lock taken sleep 1, 2, 5, 10… ms and try again: a worker waiting for the other's commit
+woke late, or both slept while the lock stood free (sustained appends with two workers:
+p99 280 ms, the slowest 0.8 s). The lock file's next leader wakes the moment the other's
+commit is done, with every append its worker queued meanwhile in its group. Other writers
+(an import, the command line) do not take turns: SQLite's own lock still decides.
+
 PostgreSQL is left out: appends to different games already commit side by side there
 (an advisory lock per game), each with its own commit.
 """
 from __future__ import annotations
 
+import fcntl
+import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from events.runtime.greenlets import native_lock
@@ -52,9 +63,12 @@ class _Waiting:
 
 class Committer:
     """One process's group commit: ``append(db, *args)`` as ``store.append`` takes its
-    arguments after ``db``; ``commits`` and ``appends`` count what it did."""
+    arguments after ``db``; ``commits`` and ``appends`` count what it did. ``turns``: the
+    lock file the server's processes take turns on (``store.turns_file``); None: no other
+    process's committer to wait for."""
 
-    def __init__(self) -> None:
+    def __init__(self, turns: str | None = None) -> None:
+        self._turns = _Turns(turns)
         self._lock = native_lock()
         self._queue: list[_Waiting] = []
         self._leading = False
@@ -88,7 +102,7 @@ class Committer:
         refused), each of them gets that failure: none of them is stored."""
         group: list[_Waiting] = []
         try:
-            with store.write_lock(db):
+            with self._turns.mine(), store.write_lock(db):
                 group = self._take()  # everything queued while the lock was awaited joins
                 for waiting in group:
                     _one(db, waiting)
@@ -123,3 +137,27 @@ def _one(db, waiting: _Waiting) -> None:
         waiting.error = err
     finally:
         db.execute("RELEASE one_append")
+
+
+class _Turns:
+    """A lock file the committers of the server's processes take turns on (``flock``).
+    Opened once per process: a forked worker must not share its parent's open file,
+    whose lock would be the parent's too."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._file = None
+        self._pid = None
+
+    @contextmanager
+    def mine(self):
+        if self.path is None:
+            yield
+            return
+        if self._pid != os.getpid():  # only a leader gets here, one at a time
+            self._file, self._pid = open(self.path, "a"), os.getpid()
+        fcntl.flock(self._file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._file, fcntl.LOCK_UN)

@@ -161,6 +161,14 @@ def short_write(db):
         raise
 
 
+def turns_file(path: str) -> str | None:
+    """The lock file beside a SQLite database the server's processes take turns on to
+    commit (events/storage/group_commit.py); None for PostgreSQL or a database in memory."""
+    if pg.is_url(path) or path == ":memory:" or path.startswith("file:"):
+        return None
+    return f"{path}.write-turns"
+
+
 def lock_game(db, key: str) -> None:
     """Inside ``write_lock``: appends to one game (``key``) take turns, other games' do
     not wait. SQLite's write lock already serialises every write; PostgreSQL takes a

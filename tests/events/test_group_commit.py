@@ -1,7 +1,9 @@
 """Group commit (events/storage/group_commit.py): appends that wait for SQLite's write lock
 together commit in one transaction, each answered only after it, and each keeps its own
 checks — the expected seq, the client id — and its own failure."""
+import fcntl
 import threading
+from contextlib import contextmanager
 
 import pytest
 
@@ -30,12 +32,19 @@ def _move(client_id: str, points: int = 1) -> NewEvent:
     return NewEvent("points-recorded", 1, {"seat": 0, "points": points}, 0, "phone", client_id)
 
 
-def _together(path: str, committer: Committer, taps: list[tuple]) -> list:
-    """Each tap ``(game_id, new, expected_seq[, also])`` appended from a thread of its own
-    while another connection holds the write lock, released once all of them wait: they
-    meet in one group. Each tap's answer, or the exception it got."""
+@contextmanager
+def _write_lock_held(path: str):
     blocker = store.connect(path)
     blocker.execute("BEGIN IMMEDIATE")
+    yield
+    blocker.execute("COMMIT")
+    blocker.conn.close()
+
+
+def _together(path: str, committer: Committer, taps: list[tuple], held=None) -> list:
+    """Each tap ``(game_id, new, expected_seq[, also])`` appended from a thread of its own
+    while another connection holds the write lock (or what ``held`` holds), released once
+    all of them wait: they meet in one group. Each tap's answer, or the exception it got."""
     answers = [None] * len(taps)
 
     def tap(i, game_id, new, expected, also=None):
@@ -49,14 +58,13 @@ def _together(path: str, committer: Committer, taps: list[tuple]) -> list:
             db.conn.close()
 
     threads = [threading.Thread(target=tap, args=(i, *t)) for i, t in enumerate(taps)]
-    for t in threads:
-        t.start()
-    while committer.waiting() < len(taps) and any(t.is_alive() for t in threads):
-        threading.Event().wait(0.001)  # until every append is queued behind the held lock
-    blocker.execute("COMMIT")
+    with held or _write_lock_held(path):
+        for t in threads:
+            t.start()
+        while committer.waiting() < len(taps) and any(t.is_alive() for t in threads):
+            threading.Event().wait(0.001)  # until every append is queued behind the held lock
     for t in threads:
         t.join()
-    blocker.conn.close()
     return answers
 
 
@@ -112,3 +120,41 @@ def test_a_phones_move_goes_through_the_apps_group_commit(app, client):
         "client_event_id": "api-1"}, headers={"X-Seat-Token": game["seats"][0]["token"]})
     assert moved.status_code == 201, moved.get_json()
     assert (committer.commits - before[0], committer.appends - before[1]) == (1, 1)
+
+
+def test_a_committer_waits_for_the_other_processes_turn_and_then_commits_all_it_queued(path):
+    """The server's workers take turns on a lock file before SQLite's write lock: while
+    another process commits (here the test holds the file), nothing is stored and the
+    appends queue; then they commit together, and the file is held while they do."""
+    games = _games(path, 3)
+    turns = store.turns_file(path)
+    committer = Committer(turns)
+    stored_meanwhile, held_while_committing = [], []
+
+    @contextmanager
+    def other_process_commits():
+        with open(turns, "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            yield
+            db = store.connect(path)
+            stored_meanwhile.extend(store.last_seq(db, g) for g in games)
+            db.conn.close()
+
+    def turn_taken(db, event):
+        with open(turns, "a") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                held_while_committing.append(event.seq)
+
+    answers = _together(path, committer, [(g, _move(f"t-{g}"), 1, turn_taken) for g in games],
+                        held=other_process_commits())
+    assert stored_meanwhile == [1, 1, 1]
+    assert (committer.commits, committer.appends) == (1, 3)
+    assert [a[0].seq for a in answers] == [2, 2, 2] and held_while_committing == [2, 2, 2]
+
+
+def test_the_turns_file_lies_beside_a_sqlite_file_only():
+    assert store.turns_file("/srv/tables.db") == "/srv/tables.db.write-turns"
+    assert store.turns_file(":memory:") is None
+    assert store.turns_file("postgresql://localhost/tables") is None
