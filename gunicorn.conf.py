@@ -20,6 +20,27 @@ from gunicorn.workers import ggevent as _ggevent
 
 
 
+class _FairServer(_ggevent.StreamServer):
+    """gevent's server, stepping back once (_STEP_BACK_S) before it accepts while its worker
+    holds more connections than a sibling, so the sibling takes the connection. Every
+    worker is woken for each new connection and the first to accept wins: one worker
+    took all 16 of the sustained-appends benchmark's kept-alive phones while the other
+    idled. It accepts after the step back whatever the counts say: a sibling that is busy
+    or gone only delays a connection by a few ms, never refuses it."""
+    slot = 0
+    _stepped_back = False
+
+    def _do_read(self):
+        if not self._stepped_back and _busier_than_a_sibling(self.slot):
+            self._stepped_back = True
+            self.stop_accepting()
+            self._timer = self.loop.timer(_STEP_BACK_S)  # as gevent's own retry after an error
+            self._timer.start(self._start_accepting_if_started)
+            return
+        self._stepped_back = False
+        super()._do_read()
+
+
 class _GeventWorker(_ggevent.GeventWorker):
     """gunicorn's gevent worker, stopped by Ctrl-C on `make run` without a traceback. The
     terminal sends SIGINT to the whole process group: the workers leave it to the master,
@@ -31,6 +52,18 @@ class _GeventWorker(_ggevent.GeventWorker):
     def init_signals(self):
         super().init_signals()
         _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+
+    def run(self):
+        _FairServer.slot = self.stream_slot
+        _ggevent.StreamServer = _FairServer  # the name gunicorn's run() makes its server by, in this worker alone
+        super().run()
+
+    def handle(self, listener, client, addr):
+        _connections[self.stream_slot] += 1
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            _connections[self.stream_slot] -= 1
 
     def handle_quit(self, sig, frame):
         _gevent.spawn(self._quit_now, _gevent.get_hub().parent)
@@ -56,6 +89,10 @@ _stream_counts = _shared_array("q", 64)
 # keep-alive for good — while the others, still compiling their templates, stayed idle
 # (bench/load.py's sustained appends: one worker at one core, the other at none).
 _booted = _shared_array("b", 64)
+# Each worker's open connections (a slot each, as above), for _FairServer.
+_connections = _shared_array("q", 64)
+_STEP_BACK_S = 0.005
+_GIL_SWITCH_S = 0.0005
 _READY_WITHIN = 10.0  # s: well inside gunicorn's timeout; a worker slower than that is not waited for
 
 # Every line of the access and error logs without the secrets some paths carry (a join,
@@ -78,13 +115,24 @@ def post_worker_init(worker):
     from app import worker_ready
     worker.wsgi.extensions["live"].share(_stream_counts, worker.stream_slot)  # the app's hub
     worker_ready(worker.wsgi)
+    # A commit runs on a native thread (events/runtime/greenlets.py) while the hub renders:
+    # each of its SQLite calls gives up the GIL and waited up to Python's 5 ms switch interval
+    # to get it back, holding the write lock (and the other worker's next group) all the while.
+    _sys.setswitchinterval(_GIL_SWITCH_S)
     _ready_together(worker)
+
+
+def _busier_than_a_sibling(slot):
+    """More open connections in this worker than in another booted one, by more than one."""
+    others = [_connections[i] for i in range(len(_booted)) if _booted[i] and i != slot]
+    return bool(others) and _connections[slot] > min(others) + 1
 
 
 def _ready_together(worker):
     """Mark this worker booted, then wait (at most _READY_WITHIN) until as many are as the
     server runs. A replacement for a dead worker finds its slot already marked: it waits
     for nobody."""
+    _connections[worker.stream_slot] = 0  # a dead worker's count, whose slot this one took
     _booted[worker.stream_slot] = 1
     deadline = _time.monotonic() + _READY_WITHIN
     while sum(_booted) < worker.cfg.workers and _time.monotonic() < deadline:

@@ -3,6 +3,7 @@ applies (docs/performance.md, change 8)."""
 import gc
 import os
 import runpy
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -33,7 +34,7 @@ def test_connections_are_greenlets_not_threads():
 
 def test_a_worker_compiles_its_templates_loads_its_catalogs_freezes_start_up_objects_and_collects_less_often(app):
     config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
-    before = gc.get_threshold()
+    before, switching = gc.get_threshold(), sys.getswitchinterval()
     gc.unfreeze()
     gc.set_threshold(700, 10, 10)  # Python's defaults (bench.run.main, run by another test, tunes too)
     try:
@@ -45,10 +46,12 @@ def test_a_worker_compiles_its_templates_loads_its_catalogs_freezes_start_up_obj
         catalogs = app.extensions["babel"].instance.domain_instance.cache
         assert set(LANGS) <= {lang for lang, _ in catalogs}  # read before serving, every language
         assert gc.get_threshold()[0] > 700
+        assert sys.getswitchinterval() < 0.005  # a commit's thread gets the GIL back sooner than Python's default
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+        sys.setswitchinterval(switching)
 
 
 def test_each_worker_gets_its_own_stream_count_slot():
@@ -92,6 +95,7 @@ def test_a_worker_starts_accepting_only_once_its_siblings_have_booted(app, monke
     monkeypatch.setattr(time, "sleep", sibling_boots_meanwhile)
     import app as app_module
     monkeypatch.setattr(app_module, "tune_gc", lambda: None)  # its freeze would outlive the test
+    monkeypatch.setattr(sys, "setswitchinterval", lambda seconds: None)
     config["post_worker_init"](worker=SimpleNamespace(stream_slot=0, wsgi=app, cfg=SimpleNamespace(workers=2)))
     assert waits and list(config["_booted"][:2]) == [1, 1]
 
@@ -103,3 +107,36 @@ def test_a_replacement_worker_waits_for_nobody(monkeypatch):
     config["_booted"][0] = config["_booted"][1] = 1
     monkeypatch.setattr(time, "sleep", lambda seconds: pytest.fail("waited"))
     config["_ready_together"](SimpleNamespace(stream_slot=1, cfg=SimpleNamespace(workers=2)))
+
+
+def test_a_worker_holding_more_connections_than_a_sibling_steps_back_before_accepting():
+    """Every worker is woken for each new connection and the first to accept wins: one had
+    taken every kept-alive phone while the other idled. The busier one lets the other go
+    first; a lone worker, or one no busier, accepts at once."""
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    busier = config["_busier_than_a_sibling"]
+    config["_booted"][0] = 1
+    config["_connections"][0] = 9
+    assert not busier(0)  # alone
+    config["_booted"][1] = 1
+    config["_connections"][1] = 2
+    assert busier(0) and not busier(1)
+    config["_connections"][1] = 8
+    assert not busier(0)  # one apart is even enough
+
+
+def test_the_workers_server_accepts_by_turns_and_counts_its_connections():
+    config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
+    from gunicorn.workers import ggevent
+    assert issubclass(config["_FairServer"], ggevent.StreamServer)
+    assert "_do_read" in vars(ggevent.StreamServer.__mro__[1])  # the gevent method it steps in front of
+    worker = config["_GeventWorker"].__new__(config["_GeventWorker"])
+    worker.stream_slot = 3
+    seen = []
+    original = ggevent.GeventWorker.handle
+    try:
+        ggevent.GeventWorker.handle = lambda self, *args: seen.append(config["_connections"][3])
+        worker.handle(None, None, None)
+    finally:
+        ggevent.GeventWorker.handle = original
+    assert seen == [1] and config["_connections"][3] == 0
