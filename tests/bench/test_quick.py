@@ -22,9 +22,22 @@ def test_percentile_is_nearest_rank():
     assert percentile(values, 99) == 99 and percentile([7], 95) == 7
 
 
+# Parts with a test of their own here or elsewhere in the suite: the imports (below) and the
+# servers on PostgreSQL (tests/events/test_postgres_servers.py kills one under load too). Their
+# quick variants start several servers each, a third of this module's time, so the make-test
+# fixture leaves them out and the slow fixture runs them.
+ON_THEIR_OWN = {"imports", "servers", "imports_postgres", "uploads_postgres"}
+
+
 @pytest.fixture(scope="module")
 def quick():
-    return bench.run(dict(bench.QUICK), kinds(), log=lambda msg: None)
+    return bench.run(dict(bench.QUICK), kinds(), skip=ON_THEIR_OWN, log=lambda msg: None)
+
+
+@pytest.fixture(scope="module")
+def quick_postgres_servers():
+    return bench.run(dict(bench.QUICK), kinds(), skip=set(bench.PARTS) - (ON_THEIR_OWN - {"imports"}),
+                     log=lambda msg: None)
 
 
 def test_every_game_is_measured_beside_the_floor_and_the_peer(quick):
@@ -147,8 +160,9 @@ def test_both_engines_record_and_replay_the_same_games(quick):
             _sane(r[engine]["replay"])
 
 
-def test_two_servers_on_one_postgres_lose_and_duplicate_nothing(quick):
-    r = quick["servers"]
+@pytest.mark.slow
+def test_two_servers_on_one_postgres_lose_and_duplicate_nothing(quick_postgres_servers):
+    r = quick_postgres_servers["servers"]
     assert r["errors"] == 0, r["error_samples"]
     assert r["streams_open"] == r["tables"] * r["phones"]
     assert r["acknowledged"] == r["stored"] > 0 and r["acknowledged_missing"] == 0
@@ -156,10 +170,21 @@ def test_two_servers_on_one_postgres_lose_and_duplicate_nothing(quick):
     _sane(r["tap_to_phones_on_the_other_server"])
 
 
-def test_one_of_two_servers_killed_loses_no_acknowledged_move(quick):
-    r = quick["servers_killed"]
+@pytest.mark.slow
+def test_one_of_two_servers_killed_loses_no_acknowledged_move(quick_postgres_servers):
+    r = quick_postgres_servers["servers_killed"]
     assert r["acknowledged_missing"] == 0 and r["acknowledged"] > 0
     assert r["games_with_gaps_or_duplicates"] == 0 and r["chains_broken"] == 0
+
+
+@pytest.mark.slow
+def test_other_tables_are_measured_during_imports_and_uploads_on_postgresql(quick_postgres_servers):
+    for name in ("imports_postgres", "uploads_postgres"):
+        r = quick_postgres_servers[name]
+        assert all(phase["errors"] == 0 for phase in r["phases"].values()), name
+        _sane(r["phases"]["quiet"]["moves"])
+    report = bench.render(quick_postgres_servers)
+    assert "during the largest imports (postgresql)" in report and "beside tables (postgresql)" in report
 
 
 def test_the_turn_times_are_measured_with_the_table_page_beside_it_without_them(quick):
@@ -286,24 +311,19 @@ def test_hostile_photo_uploads_beside_tables_are_each_answered_and_measured(quic
     assert "### Hostile photo uploads beside tables (sqlite)" in bench.render(quick)
 
 
-def test_a_taps_answer_and_its_bytes_are_measured_at_two_lengths(quick_taps):
+def test_a_taps_answer_and_its_bytes_are_measured_at_two_lengths(quick):
     """Issue 38 item 2's part: every game's append and answer beside the floor's append, at
     two game lengths (a game the rules end sooner: at its end), and the answer's bytes."""
-    rows = quick_taps["taps"]
+    rows = quick["taps"]
     assert {r["kind"] for r in rows} == set(kinds())
     for r in rows:
         for key in ("append_render", "append_cpu", "append_render_cpu", "floor_append"):
             _sane(r[key])
         assert r["fragment_bytes"] > 0 and "replay_ms" not in r  # the taps alone
     from bench.figures import taps
-    figures = taps(quick_taps)
+    figures = taps(quick)
     assert figures["scorepad at 30: append + render CPU p50 ÷ floor"][0] > 0
     assert figures["scorepad: answer bytes at 30 ÷ at 10"][0] > 0
-
-
-@pytest.fixture(scope="module")
-def quick_taps():
-    return bench.run({**bench.QUICK, "appends": 2}, kinds(), set(bench.PARTS) - {"taps"}, log=lambda m: None)
 
 
 def test_a_part_the_bases_benchmark_lacks_is_na_and_taps_stand_in_from_its_sizes(tmp_path, monkeypatch):
