@@ -14,6 +14,7 @@ from events.storage.group_commit import Committer
 from events.storage.snapshots import Snapshots
 from group.plays import Plays
 from group.roster import Rosters
+from web.links import Links, use_in_templates
 from web.partial import Seen
 from web.rendered import Rendered
 
@@ -27,6 +28,7 @@ class Caches:
     seen: Seen = field(default_factory=Seen)              # each view's last table, region by region
     roster: Rosters = field(default_factory=Rosters)      # the roster, folded
     plays: Plays = field(default_factory=Plays)           # the statistics' plays with their people
+    links: Links = field(default_factory=Links)  # the templates' links, built once
 
     def forget(self) -> None:
         for cache in vars(self).values():
@@ -65,6 +67,7 @@ def init_app(app) -> None:
     # the states' snapshots in the store, signed with the app's key (events/storage/snapshots.py)
     stored = Snapshots(app.config["SECRET_KEY"]) if app.config.get("STATE_SNAPSHOTS", True) else None
     app.extensions["tablescribe"] = Caches(States(app.config.get("STATES_BUDGET", BUDGET), stored))
+    use_in_templates(app, app.extensions["tablescribe"].links)
     # appends waiting together commit together, on SQLite, the workers taking turns
     app.extensions["committer"] = Committer(store.turns_file(app.config["DATABASE"]))
     app.extensions["pg_pools"] = pg.Pools()  # PostgreSQL's connections, per process (events/storage/pg.py)
