@@ -49,7 +49,7 @@ def create_app(test_config=None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from web import api, audit, bgstats, boards, cli, db, i18n, logs, organiser, pages, people, photos, poll, rules, seats, security, spreadsheet, stats, stream, trust
+    from web import api, audit, bgstats, boards, cli, db, i18n, large_bodies, logs, organiser, pages, people, photos, poll, rules, seats, security, spreadsheet, stats, stream, trust
     logs.init_app(app)  # first: every request gets its id before anything may refuse it (web/logs.py)
     from events.runtime.live import Hub
     app.extensions["live"] = Hub()  # this server's streams and their watcher (events/runtime/live.py)
@@ -80,6 +80,7 @@ def create_app(test_config=None) -> Flask:
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
     poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)
+    large_bodies.init_app(app)  # a large upload read with the worker's other tables served between its pieces
     return app
 
 

@@ -11,7 +11,7 @@ from scoring.base import Problem
 from scoring.i18n import msg
 
 
-IMPORT_BATCH = 50  # plays per transaction: the write lock is held ~15 ms at a time (docs/people.md §8)
+IMPORT_BATCH = 10  # plays per transaction: the write lock is held a few ms at a time (docs/people.md §8)
 
 
 def import_plays(db, export: bgstats.Export, device: str, rosters: roster_log.Rosters | None = None) -> dict:
@@ -38,29 +38,35 @@ def import_plays(db, export: bgstats.Export, device: str, rosters: roster_log.Ro
     own_uuids = {bgstats.own_play_uuid(game_id) for game_id in own}
     mine = [p for p in plays_in if p["source_id"].casefold() in own_uuids]
     plays_in = [p for p in plays_in if p["source_id"].casefold() not in own_uuids]
-    written, skipped = [], 0
+    with store.unsynced(db):  # one fsync for the file, after its last batch, before the answer
+        return _in_batches(db, export, plays_in, device, rosters, len(mine), refused)
+
+
+def _in_batches(db, export: bgstats.Export, plays_in: list[dict], device: str, rosters: roster_log.Rosters,
+                mine: int, refused: list) -> dict:
+    written, skipped, seen = [], 0, _Seen()
     for start in range(0, len(plays_in), IMPORT_BATCH):
         began = time.perf_counter()
-        batch_written, batch_skipped = _write_batch(db, plays_in[start:start + IMPORT_BATCH], device, rosters)
+        batch_written, batch_skipped = _write_batch(db, plays_in[start:start + IMPORT_BATCH], device, rosters, seen)
         written += batch_written
         skipped += batch_skipped
-        # SQLite's write lock stays free as long as the batch held it (20-100 ms) before the
-        # next one takes it: a move waiting for it polls (the busy handler sleeps 1 ms, 2, 5,
-        # 10… between tries) and, with the lock taken again at once, could miss every gap.
-        # PostgreSQL queues its waiters: there the worker only serves its other connections.
+        # SQLite's write lock stays free as long as the batch held it before the next one
+        # takes it: a move waiting for it tries again every millisecond (store.begin_immediate)
+        # and gets it in the gap. PostgreSQL queues its waiters: there the worker only serves
+        # its other connections.
         if store.is_postgres(db):
             greenlets.cooperate()
         else:
-            time.sleep(min(0.1, max(0.02, time.perf_counter() - began)))  # cooperative under gevent
+            time.sleep(min(0.1, max(0.002, time.perf_counter() - began)))  # cooperative under gevent
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,
-            "own": len(mine), "ignored": export.ignored, "refused": [p.as_dict() for p in refused],
+            "own": mine, "ignored": export.ignored, "refused": [p.as_dict() for p in refused],
             "people": sum(e.type == "person-added" for e in written)}
 
 
-def _write_batch(db, batch: list[dict], device: str, rosters: roster_log.Rosters) -> tuple[list, int]:
+def _write_batch(db, batch: list[dict], device: str, rosters: roster_log.Rosters, seen: _Seen) -> tuple[list, int]:
     """One transaction: the batch's new people, its plays and their statistics' rows."""
     with store.short_write(db):  # the cache is extended by each write: a batch reads its own events only
-        fresh, skipped = _new_plays(roster_log.load(db, rosters), batch)
+        fresh, skipped = _new_plays(seen.of(roster_log.load(db, rosters)), batch)
         people = _people_for(db, roster_log.load(db, rosters), fresh, device, rosters)
         person_of = _person_ids(roster_log.load(db, rosters))
         added = roster_log.append_locked(db, [("play-imported", _play_data(play, person_of)) for play in fresh],
@@ -87,20 +93,55 @@ def _fingerprint(play: dict, seats: list[dict]) -> tuple:
             tuple(sorted((s["name"].casefold(), repr(s["score"])) for s in seats)))
 
 
-def _new_plays(roster, batch: list[dict]) -> tuple[list[dict], int]:
-    """The plays of ``batch`` not imported before (the roster read under the write lock):
-    uuids compared in any case (BG Stats writes them in upper or lower case), plays
+class _Seen:
+    """The plays the roster holds, by uuid (in any case) and, without one, by fingerprint,
+    kept from batch to batch: each batch adds the plays of the events after the last it saw
+    instead of walking every play again (under the write lock that walk grew with the
+    roster: ~25 ms per batch by the end of a 10,000-play file, docs/performance.md). Read
+    whole again when the roster lost or regained a play (a revert)."""
+
+    def __init__(self) -> None:
+        self.seq, self.count, self.known, self.prints = 0, 0, set(), set()
+
+    def of(self, roster) -> "_Seen":
+        if roster.seq < self.seq:
+            self.__init__()
+        for seq in range(self.seq + 1, roster.seq + 1):
+            play = roster.imported.get(seq)
+            if play is not None:
+                self._add(play.get("source_id", "").casefold(), play, play["seats"])
+        self.seq = roster.seq
+        if self.count != len(roster.imported):
+            self.__init__()
+            for play in roster.imported.values():
+                self._add(play.get("source_id", "").casefold(), play, play["seats"])
+            self.seq = roster.seq
+        return self
+
+    def _add(self, source: str, play: dict, seats: list[dict]) -> None:
+        self.count += 1
+        if source:
+            self.known.add(source)
+        else:
+            self.prints.add(_fingerprint(play, seats))
+
+    def holds(self, source: str, play: dict) -> bool:
+        return source in self.known if source else _fingerprint(play, play["scores"]) in self.prints
+
+
+def _new_plays(seen: _Seen, batch: list[dict]) -> tuple[list[dict], int]:
+    """The plays of ``batch`` not imported before (``seen`` of the roster read under the write
+    lock): uuids compared in any case (BG Stats writes them in upper or lower case), plays
     without one by their fingerprint."""
-    known = {p.get("source_id", "").casefold() for p in roster.imported.values()} - {""}
-    prints = {_fingerprint(p, p["seats"]) for p in roster.imported.values() if not p.get("source_id")}
-    fresh = []
+    fresh, known, prints = [], set(), set()
     for play in batch:
         source = play["source_id"].casefold()
-        if (source and source in known) or (not source and _fingerprint(play, play["scores"]) in prints):
+        if seen.holds(source, play) or (source in known if source else _fingerprint(play, play["scores"]) in prints):
             continue
         fresh.append(play)
-        known.add(source)
-        if not source:
+        if source:
+            known.add(source)
+        else:
             prints.add(_fingerprint(play, play["scores"]))
     return fresh, len(batch) - len(fresh)
 

@@ -1044,3 +1044,11 @@ def replay_cli(path, at: int | None = None) -> dict:
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def commits_unsynced_then_syncs_once(seen: list[str]) -> bool:
+    """Every COMMIT of ``seen`` (statements, ``store.trace``) made at synchronous=NORMAL, the WAL synced after the last."""
+    commits = [i for i, s in enumerate(seen) if s == "COMMIT"]
+    normal, full = seen.index("PRAGMA synchronous=NORMAL"), seen.index("PRAGMA synchronous=FULL")
+    return bool(commits) and normal < commits[0] and commits[-1] < full < seen.index("PRAGMA wal_checkpoint(PASSIVE)")
+

@@ -355,15 +355,19 @@ def _people_of(doc, organiser: bool) -> list[str | None]:
     return roster.import_links({**doc, "people": None})
 
 
+def _parsed(raw: bytes):
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting
+        return None
+
+
 def import_file(db, raw: bytes, options: dict, rosters: roster.Rosters | None = None, aside=inline) -> dict:
     """An uploaded game file read, checked and stored, its seats linked to the roster
     (web/importing.py runs it, on the worker or in a process of its own): the answer the
     import page renders, as JSON. ``options``: the importing phone's ``device`` and whether
     it is the ``organiser``; ``aside``: how the checking runs (events/application/export.py:import_game)."""
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):  # bad UTF-8, bad JSON, a 5000-digit number, deep nesting
-        doc = None
+    doc = aside(lambda: _parsed(raw))  # ~0.2 s for 8 MiB: at the checking's priority
     if doc is None:
         return {"status": 422, "problems": [NOT_JSON.as_dict()]}
     try:

@@ -338,7 +338,8 @@ def import_game(db, doc, device: str | None = None, aside=inline, also=None,
             if also is not None:
                 also(db, game_id)
 
-    store.writing(db, write)  # waiting for the lock and the fsync off the hub, as an append does
+    with store.unsynced(db):  # its fsync after the write lock, before the answer
+        store.writing(db, write)  # waiting for the lock off the hub, as an append does
     announce(db, game_id, events[-1], final)  # the live push; the statistics were written with it
     return {"id": game_id, "join_code": join_code, "signature": found.check,
             "seats": [{"seat": i, "player": p["name"], "token": t}

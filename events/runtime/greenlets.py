@@ -27,6 +27,17 @@ def native_lock():
     return monkey.get_original("_thread", "allocate_lock")()
 
 
+def native_sleep():
+    """``time.sleep`` of the operating system, also in a gevent worker (whose ``time.sleep``
+    is gevent's, for the hub's greenlets): how a native thread running an ``off_the_hub``
+    call pauses between two tries for SQLite's write lock."""
+    monkey = _gevent_running()
+    if monkey is None:
+        import time
+        return time.sleep
+    return monkey.get_original("time", "sleep")
+
+
 def cooperate() -> None:
     """A long computation on a gevent worker's hub (verifying an import of 10,000 events
     takes seconds) calls this every few dozen steps, so the worker's other connections

@@ -11,6 +11,7 @@ DATA_VERSION = Statement("PRAGMA data_version")  # changes when another connecti
 DATABASE_LIST = Statement("PRAGMA database_list")
 BUSY_TIMEOUT_30S = Statement("PRAGMA busy_timeout=30000")
 CHECKPOINT = Statement("PRAGMA wal_checkpoint(TRUNCATE)")
+SYNC_WAL = Statement("PRAGMA wal_checkpoint(PASSIVE)")  # syncs the WAL first: what a NORMAL commit left unsynced
 
 # ---- the live watcher (events/runtime/live.py) ---------------------------------------
 LAST_SEQS = Statement("SELECT id, last_seq FROM games WHERE id IN (:game_ids)")

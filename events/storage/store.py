@@ -20,7 +20,7 @@ import sqlite_utils
 
 from events.domain.event import Event, NewEvent
 from events.domain.hashing import first_broken_link
-from events.runtime.greenlets import off_the_hub
+from events.runtime.greenlets import native_sleep, off_the_hub
 from events.storage import pg, sql
 from events.storage.blobs import store_blobs
 from events.storage.log import ENVELOPE, GAMES, StaleSequence, sql_int
@@ -89,6 +89,7 @@ def _sqlite(path: str):
 
 
 WAL_WITHIN = 10.0  # s: as long as busy_timeout lets a write wait
+LOCK_POLL = 0.001  # s between two tries for SQLite's write lock (begin_immediate)
 
 
 def into_wal(conn, within: float = WAL_WITHIN, sleep=time.sleep) -> None:
@@ -96,16 +97,39 @@ def into_wal(conn, within: float = WAL_WITHIN, sleep=time.sleep) -> None:
     opening a fresh file at once all switch it to WAL, and SQLite answers one of them
     "database is locked" at once, without its busy handler (one connection holding a read
     lock while it waits for another's would deadlock); the switch is made once per file,
-    so the next try finds it done."""
+    so the next try finds it done. Tries apart, so the next ones do not meet again."""
+    _while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), within, sleep,
+                  lambda: 0.005 + random.random() * 0.02)
+
+
+def begin_immediate(conn, sleep=None) -> None:
+    """``BEGIN IMMEDIATE``, tried again every ``LOCK_POLL`` while another connection holds
+    SQLite's write lock, for as long as the connection's busy_timeout. SQLite's own busy
+    handler sleeps 1, 2, 5, 10, 15, 20, 25 ms… between its tries: a move that met an
+    import's 5 ms transaction waited for the lock up to 20 ms longer than it was held,
+    and the import could take it again first (docs/decisions.md, "Short writes"). ``sleep``:
+    the operating system's (a server worker waits off the hub, on a native thread)."""
+    waits = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute("PRAGMA busy_timeout=0")
+    try:
+        _while_locked(lambda: conn.execute("BEGIN IMMEDIATE"), waits / 1000, sleep or native_sleep(),
+                      lambda: LOCK_POLL)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout={int(waits)}")
+
+
+def _while_locked(statement, within: float, sleep, pause) -> None:
+    """``statement()`` tried again after ``sleep(pause())`` while SQLite answers "database is
+    locked", for ``within`` seconds; then its error."""
     deadline = time.monotonic() + within
     while True:
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
+            statement()
             return
         except sqlite3.OperationalError as err:
             if "locked" not in str(err) or time.monotonic() >= deadline:
                 raise
-            sleep(0.005 + random.random() * 0.02)  # apart, so the next tries do not meet again
+            sleep(pause())
 
 
 is_postgres = sql.is_postgres
@@ -130,7 +154,7 @@ def write_lock(db):
             yield db
         return
     conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
+    begin_immediate(conn)
     try:
         yield db
         conn.execute("COMMIT")
@@ -151,7 +175,7 @@ def short_write(db):
             yield db
         return
     conn = db.conn
-    off_the_hub(conn.execute, "BEGIN IMMEDIATE")
+    off_the_hub(begin_immediate, conn)
     try:
         yield db
         off_the_hub(conn.execute, "COMMIT")
@@ -167,6 +191,27 @@ def turns_file(path: str) -> str | None:
     if pg.is_url(path) or path == ":memory:" or path.startswith("file:"):
         return None
     return f"{path}.write-turns"
+
+
+@contextmanager
+def unsynced(db):
+    """A long job's many transactions (an import) committed without an fsync each
+    (``synchronous=NORMAL``: in WAL still all or nothing, and kept through a kill -9, which
+    loses nothing the operating system was given), then made durable at once before the job
+    answers: a checkpoint syncs the WAL, every frame of it (the workers' moves stay
+    ``FULL``: each fsync of theirs covers the import's frames before it too). An fsync under
+    the write lock was 2-8 ms of each BG Stats batch's hold and ~40 ms of a 10,000-event
+    game's, every other table's move waiting (docs/decisions.md, "Short writes"). On
+    PostgreSQL each commit is its own, as before."""
+    if is_postgres(db):
+        yield db
+        return
+    db.conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        yield db
+    finally:
+        db.conn.execute("PRAGMA synchronous=FULL")
+        off_the_hub(sql.run, db, S.SYNC_WAL)  # what was committed is durable, also of a job cut short
 
 
 def lock_game(db, key: str) -> None:

@@ -3,7 +3,7 @@ engines take, and each read by SQLite against today's schema."""
 from events.storage import statements, store
 from events.storage.sql import Statement
 
-SQLITE_ONLY = {"INTEGRITY_CHECK", "DATA_VERSION", "DATABASE_LIST", "BUSY_TIMEOUT_30S", "CHECKPOINT"}
+SQLITE_ONLY = {"INTEGRITY_CHECK", "DATA_VERSION", "DATABASE_LIST", "BUSY_TIMEOUT_30S", "CHECKPOINT", "SYNC_WAL"}
 
 
 def _every() -> dict[str, Statement]:

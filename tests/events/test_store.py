@@ -52,6 +52,32 @@ def test_switching_a_fresh_file_to_wal_waits_out_another_connections_lock(tmp_pa
         store.into_wal(sqlite3.connect(other, timeout=0, isolation_level=None), within=0.2)
 
 
+def test_the_write_lock_is_tried_every_millisecond_while_another_connection_holds_it(tmp_path):
+    """Issue 38 §5: SQLite's own busy handler sleeps 1, 2, 5, 10, 15, 20, 25 ms… between its
+    tries, so a move that met an import's short transaction waited up to 20 ms past its end
+    (and the import could take the lock again first). The lock is tried every LOCK_POLL, for
+    as long as the connection's busy_timeout, which its other statements keep."""
+    path = str(tmp_path / "t.db")
+    db, holder = store.connect(path), store.connect(path)
+    holder.conn.execute("BEGIN IMMEDIATE")
+    pauses = []
+
+    def sleep(seconds):
+        pauses.append(seconds)
+        if len(pauses) == 3:
+            holder.conn.execute("COMMIT")
+
+    store.begin_immediate(db.conn, sleep)
+    assert db.conn.in_transaction and pauses == [store.LOCK_POLL] * 3
+    db.conn.execute("ROLLBACK")
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 10000
+    holder.conn.execute("BEGIN IMMEDIATE")  # held for good: given up after busy_timeout, saying so
+    db.conn.execute("PRAGMA busy_timeout=20")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        store.begin_immediate(db.conn)
+    assert not db.conn.in_transaction and db.execute("PRAGMA busy_timeout").fetchone()[0] == 20
+
+
 def test_migrations_are_idempotent(db):
     store.migrate(db)
     store.migrate(db)
