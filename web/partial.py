@@ -21,6 +21,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+import orjson
 from flask import make_response, render_template
 
 SEEN = 4096  # (game, view) pairs whose region keys a server process keeps
@@ -80,7 +81,7 @@ def board_keys(ctx: dict) -> dict:
         framed = [part for part in parts if part["id"] is None]  # what the board around its parts shows
         keys = {"parts": "parts", "ids": [part["id"] for part in parts if part["id"] is not None],
                 "frame": repr((ctx["table"].players, framed))}
-        keys.update((f"part-{part['id']}", repr(part)) for part in parts if part["id"] is not None)
+        keys.update((f"part-{part['id']}", _key(part)) for part in parts if part["id"] is not None)
         return keys
     view = ctx["view"]
     if "_board_parts.html" not in ctx["game"].templates:
@@ -89,6 +90,16 @@ def board_keys(ctx: dict) -> dict:
             "totals": repr(view["totals"])}
     keys.update((f"round-{row['round']}", repr(row)) for row in view["rows"])
     return keys
+
+
+def _key(part: dict) -> bytes | str:
+    """A part's data as bytes to compare: orjson's, several times faster than ``repr`` on a
+    board's nested dicts (Maharaja's 30 villages; repr was a fifth of a tap's CPU); ``repr``
+    for what orjson refuses."""
+    try:
+        return orjson.dumps(part, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return repr(part)
 
 
 def changed_regions(before: dict, now: dict, seq: int, recent: int) -> dict:
