@@ -189,3 +189,16 @@ def test_a_move_tapped_on_a_board_drawn_for_the_phone_gets_the_whole_board(table
     seq = table.play(type_, data, seat).seq
     answer = _tapped(table, 0, seq, {"tap": "B2.B3"})
     assert 'id="board" hx-swap-oob="true"' in answer and 'id="table-body"' not in answer
+
+
+def test_a_view_keeps_a_short_digest_per_board_part(table_of):
+    """The server keeps the keys of 4,096 views; a part's key is a digest of its data, not
+    the data (Five Tribes' 30 tiles, Maharaja's 30 villages), so a view costs the same
+    whatever its board holds."""
+    from web.db import caches
+    table = table_of("maharaja", demo=True)
+    table.phone(0).get(f"/games/{table.id}")
+    with table.app.app_context():
+        (_, keys), = [kept for kept in caches().seen._kept.values()]
+    parts = {name: key for name, key in keys.items() if name.startswith("part-")}
+    assert len(parts) >= 10 and all(len(key) == 16 for key in parts.values())
