@@ -2,7 +2,8 @@
 workers, as ``make run`` starts it) on 127.0.0.1:
 
 - ``fan_out``: tables × phones, every phone holding the table's event stream (push) or
-  polling ``/live`` every 1.5 s (the fallback, the old way), a move per table every
+  polling ``/live`` every 1.5 s (the fallback, the old way), each saying it takes a move's
+  regions alone as a table page does (``regions=1``), a move per table every
   ~15 s; the time from a tap (the POST sent) to each *other* phone of the table
   receiving the move, the server's CPU per idle phone per minute (a window with no
   moves) and its memory per connection.
@@ -63,7 +64,7 @@ async def _stream(phone: Phone, arrivals: Arrivals, stats: Stats, until: float, 
     """One phone's event stream: a raw HTTP connection read line by line."""
     reader, writer = await asyncio.open_connection("127.0.0.1", phone.port)
     cookies = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
-    writer.write((f"GET /games/{phone.game_id}/stream?seq={phone.seen} HTTP/1.1\r\n"
+    writer.write((f"GET /games/{phone.game_id}/stream?seq={phone.seen}&regions=1 HTTP/1.1\r\n"
                   f"Host: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: {cookies}\r\n\r\n").encode())
     await writer.drain()
     try:
@@ -99,7 +100,7 @@ async def _poll(phone: Phone, arrivals: Arrivals, stats: Stats, until: float) ->
     while time.perf_counter() < until:
         tick = time.perf_counter()
         try:
-            status, _, data = await phone.request("GET", f"/games/{phone.game_id}/live?seq={phone.seen}",
+            status, _, data = await phone.request("GET", f"/games/{phone.game_id}/live?seq={phone.seen}&regions=1",
                                                   headers={"HX-Request": "true"})
         except Exception as err:
             stats.error("poll", repr(err))

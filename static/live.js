@@ -118,16 +118,20 @@
     var live = document.getElementById("live"), marker = document.getElementById("live-seq");
     if (evt.target === marker && live && !outOfStep) live.dataset.seq = marker.dataset.seq;
   });
-  document.addEventListener("htmx:afterSwap", function () {
+  //     A poll's regions (the same as a push's, below) that no longer fit fetch the live region.
+  document.addEventListener("htmx:afterSwap", function (evt) {
     if (!outOfStep) return;
     outOfStep = false;
-    if (document.getElementById("table-body")) {
+    if (evt.target && evt.target.id === "table-body") {
       htmx.ajax("GET", location.pathname + "?done=" + encodeURIComponent(answered), { target: "#table-body", swap: "outerHTML" });
       return;
     }
+    refreshLive();
+  });
+  function refreshLive() {
     var live = document.getElementById("live");
     if (live) htmx.trigger(live, "refresh");
-  });
+  }
   document.addEventListener("htmx:configRequest", function (evt) {
     var elt = evt.detail.elt, seq = liveSeq();
     if (seq === null || !elt) return;
@@ -181,6 +185,19 @@
       var live = document.getElementById("live");
       if (live && held > Number(live.dataset.seq)) htmx.trigger(live, "refresh");
     }, 100);
+  });
+
+  // 2d. Another phone's move is pushed as the regions it changed where the server knows the
+  //     table before it (web/stream.py, "regions"): they fit only a page that shows that table.
+  //     A page that shows another one (it was offline, its stream missed a message, a push was
+  //     held or dropped above) takes none of them and fetches the whole live region by one poll,
+  //     which brings whatever this page lacks. A push dropped above is no push to check.
+  document.addEventListener("htmx:sseBeforeMessage", function (evt) {
+    if (evt.defaultPrevented || evt.detail.type !== "regions") return;
+    var from = /data-from="(\d+)"/.exec(evt.detail.data || "");
+    if (from && from[1] === liveSeq()) return;
+    evt.preventDefault();
+    refreshLive();
   });
 
   // 3. A form the player has started keeps the table it was filled against: a live update

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from events.application import seats
@@ -114,7 +114,12 @@ def live(game_id: str):
         abort(404)
     if seen == current:
         return Response(status=204)
-    return views.render_live(game_id, table_or_404(game_id), my_seat(game_id))
+    shown = seen if request.args.get(views.REGIONS) else None
+    kind, html = views.render_live(game_id, table_or_404(game_id), my_seat(game_id), shown)
+    response = make_response(html)
+    if kind == "regions":
+        response.headers["HX-Reswap"] = "none"  # the move's regions alone, each out of band
+    return response
 
 
 @bp.post("/games/<game_id>/moves")

@@ -1,4 +1,4 @@
-"""A tap's answer carries only what the move changed.
+"""A tap's answer, and its push to the other phones, carry only what the move changed.
 
 The whole table fragment was the answer to every move, and rendering it was most of a
 tap's CPU. A move of the game changes a few regions of the table page: the clock (whose
@@ -15,6 +15,12 @@ hand (another worker rendered it, the phone's view is new), where the move is no
 the game (an undo, a void, the clock, a photo), where it ends the game, or where the answer
 is not the plain one (a refusal, a board drawn for this request), the answer is the whole
 fragment as before; without JavaScript it is the redirect to the whole page.
+
+The other phones of the table get the same regions pushed (web/views.py ``pushed_regions``,
+web/stream.py), rendered once per move and view, where their page shows the table just
+before the move; each region is morphed into its place there, as the whole push morphs the
+live region, so an open part or a typed text stays, and instead of the tapping phone's next
+form the push carries the form's parts a whole push sends (templates/_live_forms.html).
 """
 from __future__ import annotations
 
@@ -30,24 +36,38 @@ SEEN = 4096  # (game, view) pairs whose region keys a server process keeps
 
 class Seen:
     """Per game and view (web/views.py ``view_of``), the seq of the table last rendered for
-    it and a key per region of that table: what the next move's answer compares with."""
+    it and a key per region of that table, and those of the table just before it: what the
+    next move's answer, and each push of that move, compares with (the tapping phone's
+    answer and the pushes of its view render the move in either order)."""
 
     def __init__(self, size: int = SEEN):
         self.size = size
-        self._kept: OrderedDict[tuple, tuple[int, dict]] = OrderedDict()
+        self._kept: OrderedDict[tuple, tuple[tuple[int, dict], tuple[int, dict] | None]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, game_id: str, view: tuple) -> tuple[int, dict] | None:
         with self._lock:
-            return self._kept.get((game_id, *view))
+            kept = self._kept.get((game_id, *view))
+            return kept[0] if kept is not None else None
+
+    def at(self, game_id: str, view: tuple, seq: int) -> dict | None:
+        """The region keys of the view's table at ``seq``, if they are among the two kept."""
+        with self._lock:
+            for known in self._kept.get((game_id, *view)) or ():
+                if known is not None and known[0] == seq:
+                    return known[1]
+            return None
 
     def put(self, game_id: str, view: tuple, seq: int, keys: dict) -> None:
         with self._lock:
             key = (game_id, *view)
-            kept = self._kept.get(key)
-            if kept is not None and kept[0] > seq:
-                return  # a newer table of this view was rendered meanwhile
-            self._kept[key] = (seq, keys)
+            last, before = self._kept.get(key) or (None, None)
+            if last is None or seq > last[0]:
+                self._kept[key] = ((seq, keys), last)
+            elif seq == last[0]:
+                self._kept[key] = ((seq, keys), before)
+            elif before is None or seq > before[0]:
+                self._kept[key] = (last, (seq, keys))  # a newer table of this view was rendered meanwhile
             self._kept.move_to_end(key)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
@@ -134,8 +154,10 @@ def _board_parts(before: dict, now: dict) -> dict:
             "totals": before["totals"] != now["totals"], "hidden": before["hidden"] != now["hidden"]}
 
 
-def answer(ctx: dict, before: dict, keys: dict):
-    """The answer to a move: its changed regions, out of band (templates/_partial.html)."""
+def regions(ctx: dict, before: dict, keys: dict, push: bool = False) -> str:
+    """The regions a move changed, each out of band (templates/_partial.html): for the
+    tapping phone with its next move form; for a ``push`` to the other phones with what a
+    whole push changes in their forms, the regions morphed as the whole push morphs them."""
     table = ctx["table"]
     changed = changed_regions(before, keys, table.seq, ctx["recent_count"])
     shown = {seat: row for row in ctx["standings"] for seat in [row["seat"]]}
@@ -148,6 +170,11 @@ def answer(ctx: dict, before: dict, keys: dict):
     if changed["board_parts"] is not None:
         parts = {part["id"]: part for part in ctx["board_parts"] if part["id"] is not None}
         changed["board_parts"] = [parts[part] for part in changed["board_parts"]]
-    response = make_response(render_template("_partial.html", changed=changed, **ctx))
+    return render_template("_partial.html", changed=changed, push=push, **ctx)
+
+
+def answer(ctx: dict, before: dict, keys: dict):
+    """The answer to a move: its changed regions, out of band (templates/_partial.html)."""
+    response = make_response(regions(ctx, before, keys))
     response.headers["HX-Reswap"] = "none"  # only the out-of-band regions are swapped
     return response

@@ -2,7 +2,10 @@
 
 Each message is exactly what a poll of ``/live`` returns after a change (the live
 region, and out of band the log and the form's ``expected_seq``), named ``live`` and
-carrying the game's sequence number as its id. A phone that reconnects sends the
+carrying the game's sequence number as its id. To a page that takes them (``?regions=1``)
+the message after the one it was sent last, when a move of the game, is the regions that move
+changed, named ``regions`` (web/partial.py); the page applies them only if it shows the table
+they build on, else it fetches the whole region (static/live.js). A phone that reconnects sends the
 last id it saw (``Last-Event-ID``, or ``?seq=`` from the page it loaded): if the game
 moved on meanwhile, it gets the current region at once (the region is the whole
 state, so "what it missed" is the fresh region); an id that is not a number or lies
@@ -49,14 +52,17 @@ def _seen() -> int | None:
     return int(raw)
 
 
-def message(seq: int, html: str) -> str:
-    """One SSE message: every line of the fragment as a data line."""
+def message(seq: int, kind: str, html: str) -> str:
+    """One SSE message, named by its kind ("live", "regions"): every line of the fragment as a
+    data line."""
     data = "".join(f"data: {line}\n" for line in html.splitlines())
-    return f"id: {seq}\nevent: live\n{data}\n"
+    return f"id: {seq}\nevent: {kind}\n{data}\n"
 
 
-def _fresh(app, environ: dict, game_id: str, sent: int | None, woken: bool) -> tuple[int, str] | None:
-    """The game's sequence number and live region when it moved past ``sent``, else None.
+def _fresh(app, environ: dict, game_id: str, sent: int | None, woken: bool) -> tuple[int, str, str] | None:
+    """The game's sequence number and its message (web/views.py ``render_live``: the move's
+    regions alone after ``sent`` to a page that takes them, else the live region) when it
+    moved past ``sent``, else None.
     Each look runs in a request context of its own, made from the stream request's
     environ (cookies: seat, language, session): nothing is held between messages, no
     context and no database connection (given back when the context ends). A stream
@@ -76,7 +82,8 @@ def _fresh(app, environ: dict, game_id: str, sent: int | None, woken: bool) -> t
             table, seat_of = _read(game_id)
         if table.seq == sent:
             return None
-        return table.seq, views.render_live(game_id, table, seat_of(request.cookies.get(seat_cookie(game_id))))
+        shown = sent if request.args.get(views.REGIONS) else None  # the page checks it shows ``sent``
+        return table.seq, *views.render_live(game_id, table, seat_of(request.cookies.get(seat_cookie(game_id))), shown)
 
 
 def _read(game_id: str) -> tuple[TableState, Callable[[str | None], int | None]]:

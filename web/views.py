@@ -34,7 +34,10 @@ CLOCK_ENDPOINTS = ("pages.pause", "pages.resume", "pages.timer")
 # The routes of forms in the shared regions (web/rendered.py): Undo and Void in the log,
 # the score pad's cells, the clock's break and timer.
 SHARED_FORMS = ("pages.undo", "pages.void", *CLOCK_ENDPOINTS)
-SCOREBOARD_PARTS = 12  # per player on the table page; the final page lists every part
+SCOREBOARD_PARTS = 12
+# The query flag of a page's stream and poll that takes a move's regions alone (static/live.js
+# checks that they fit the table it shows); a page without it gets the whole live region.
+REGIONS = "regions"  # per player on the table page; the final page lists every part
 
 
 def is_htmx() -> bool:
@@ -295,7 +298,7 @@ def view_of(table: TableState, seat: int | None) -> tuple:
 def _shared_request() -> bool:
     """Whether this request may get the view's shared regions: nothing in its address
     changes them (a board step being drawn, ``?path=``, changes Five Tribes' board)."""
-    return set(request.args) <= {"seq", "done"}
+    return set(request.args) <= {"seq", "done", REGIONS}
 
 
 def live_region(loaded: LoadedTable, seat, ctx: dict | None = None) -> Markup:
@@ -366,9 +369,15 @@ def render_table(game_id: str, table: TableState, seat, status: int = 200,
     return response
 
 
-def render_live(game_id: str, table: TableState, seat) -> str:
-    """What a stream pushes and a poll fetches after a change: the live region and, out of
-    band, the log and the form's ``expected_seq``; once per move and view, shared."""
+def render_live(game_id: str, table: TableState, seat, shown: int | None = None) -> tuple[str, str]:
+    """What a stream pushes and a poll fetches after a change, and which it is: to a page that
+    shows the table just before its newest move (``shown``, said by a page that takes them),
+    the regions the move changed ("regions", ``pushed_regions``); else the live region and,
+    out of band, the log and the form's ``expected_seq`` ("live"). Once per move and view, shared."""
+    if shown is not None and shown == table.seq - 1:
+        regions = pushed_regions(game_id, table, seat)
+        if regions is not None:
+            return "regions", regions
     loaded = None
 
     def render() -> str:
@@ -379,8 +388,8 @@ def render_live(game_id: str, table: TableState, seat) -> str:
         return render_template("_live.html", oob=True, live_region=live_region(loaded, seat, ctx),
                                **(ctx | _shared_parts(loaded, seat, ctx, form=_shared_request())))
     if not _shared_request():
-        return render()
-    return caches().rendered.get((game_id, table.seq, *view_of(table, seat), "live"), render)
+        return "live", render()
+    return "live", caches().rendered.get((game_id, table.seq, *view_of(table, seat), "live"), render)
 
 
 def refuse(game_id: str, table: TableState, seat, status: int, problems):
@@ -480,34 +489,65 @@ def after_write(game_id: str, seat, seq: int):
 
 def partial_answer(game_id: str, table: TableState, seat, seq: int):
     """The answer to the game's move ``seq`` as the regions it changed, or None when the
-    whole fragment is the answer: not the table's newest move, the first moves (the join
-    code is shown open until then), the table before it not rendered for this view here, a
-    core event (undo, void, clock, photo), the game's end."""
-    view = view_of(table, seat)
-    before = caches().seen.get(game_id, view)
-    if (seat is None or seq != table.seq or seq < 3 or not _shared_request() or before is None
-            or before[0] != seq - 1 or before[1]["over"]):
+    whole fragment is the answer: not the table's newest move, or no move's regions
+    (``_move_regions``)."""
+    found = _move_regions(game_id, table, seat) if seat is not None and seq == table.seq else None
+    if found is None:
+        return None
+    loaded, ctx, before = found
+    ctx["ack"] = acknowledgement(loaded, seq)
+    if ctx["ack"] is None or ctx["ack"]["at"] != "move":
+        return None
+    fields = shared_form(loaded, seat, ctx | {"ack": None})
+    if fields is not None:
+        ctx["shared_form"] = fields
+    keys = partial.region_keys(ctx)
+    caches().seen.put(game_id, view_of(table, seat), table.seq, keys)
+    if any(request.form.get(field) for field in table.rules.drawn_by):  # this phone's board was drawn for it
+        before = before | {"parts": None}
+    response = partial.answer(ctx, before, keys)
+    response.headers["Vary"] = "HX-Request"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def pushed_regions(game_id: str, table: TableState, seat) -> str | None:
+    """The push of the table's newest move to a page of ``seat``'s view that shows the table
+    just before it: the regions the move changed and, as a whole push, the parts of the move
+    form that follow the table (web/partial.py). Rendered once per move and view, shared by
+    every phone of the view; None when such a page gets the whole live region."""
+    def render() -> str:
+        found = _move_regions(game_id, table, seat)
+        if found is None:
+            return ""
+        loaded, ctx, before = found
+        fields = shared_form(loaded, seat, ctx)
+        if fields is not None:
+            ctx["shared_form"] = fields
+        keys = partial.region_keys(ctx)
+        caches().seen.put(game_id, view_of(table, seat), table.seq, keys)
+        if table.rules.drawn_by:  # a page may show a board drawn for it (Five Tribes' path): the board whole
+            before = before | {"parts": None}
+        return partial.regions(ctx, before, keys, push=True)
+    return caches().rendered.get((game_id, table.seq, *view_of(table, seat), "regions"), render) or None
+
+
+def _move_regions(game_id: str, table: TableState, seat) -> tuple[LoadedTable, dict, dict] | None:
+    """What the regions of the table's newest move are rendered from for a page of ``seat``'s
+    view that shows the table just before it — the table loaded, its context with the newest
+    log entry alone, the region keys of the table before — or None where the whole table is
+    sent: the first moves (the join code is shown open until then), the table before not
+    rendered for this view here, a core event (undo, void, clock, photo), the game's end."""
+    seq = table.seq
+    before = caches().seen.at(game_id, view_of(table, seat), seq - 1)
+    if seq < 3 or not _shared_request() or before is None or before["over"]:
         return None
     loaded = _load(game_id, table, seat, done=seq)
     event = loaded.event(seq)
     if event is None or event.type not in table.rules.event_types:
         return None
     ctx = table_context(loaded, seat, shared=True, newest=1)
-    ctx["ack"] = acknowledgement(loaded, seq)
-    if ctx["over"] or ctx["ack"] is None or ctx["ack"]["at"] != "move":
-        return None
-    fields = shared_form(loaded, seat, ctx | {"ack": None})
-    if fields is not None:
-        ctx["shared_form"] = fields
-    keys = partial.region_keys(ctx)
-    caches().seen.put(game_id, view, table.seq, keys)
-    shown = before[1]
-    if any(request.form.get(field) for field in table.rules.drawn_by):  # this phone's board was drawn for it
-        shown = shown | {"parts": None}
-    response = partial.answer(ctx, shown, keys)
-    response.headers["Vary"] = "HX-Request"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return None if ctx["over"] else (loaded, ctx, before)
 
 
 def _seen(game_id: str, table: TableState, seat, ctx: dict) -> None:

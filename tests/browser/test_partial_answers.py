@@ -1,13 +1,16 @@
 """A tap's answer is only the regions the move changed (web/partial.py), swapped in by their
-ids: after rounds tapped on a long score pad — each adding a round, taking the oldest shown
-one away, moving the count of earlier rounds — the phone shows what a freshly loaded page
-shows, in real Chromium at 390 × 844."""
+ids, and so is the push of the move to the other phones of the table: after rounds tapped on
+a long score pad — each adding a round, taking the oldest shown one away, moving the count
+of earlier rounds — the tapping phone and the others, seated or watching, show what a
+freshly loaded page shows; a form being filled in keeps what it shows and records; a phone
+that missed a push, or was offline, catches up with the whole region. In real Chromium at
+390 × 844, on the LAN name."""
 import pytest
 from playwright.sync_api import expect
 
 from scoring import GAMES
 from tests.browser.phones import record_a_round, sit_in
-from tests.conftest import api_game
+from tests.conftest import api_game, sit
 
 pytestmark = pytest.mark.browser
 
@@ -24,11 +27,16 @@ def _regions(page) -> dict:
     }))""", list(SHOWN))
 
 
-def test_rounds_tapped_on_a_long_pad_show_what_a_fresh_page_shows(live_server, new_phone):
+def _long_pad(live_server) -> dict:
+    """A score pad of eleven rounds entered: the next ones take the oldest shown rounds away."""
     players, _, _ = GAMES["scorepad"].demo()
     moves = [("round-entered", {"round": r, "entries": [{"seat": 0, "points": r}, {"seat": 1, "points": 2 * r}]})
              for r in range(1, 12)]
-    created = api_game(live_server, "scorepad", players=players, moves=moves)
+    return api_game(live_server, "scorepad", players=players, moves=moves)
+
+
+def test_rounds_tapped_on_a_long_pad_show_what_a_fresh_page_shows(live_server, new_phone):
+    created = _long_pad(live_server)
     phone = new_phone()
     sit_in(phone, live_server, created, "en")
     anna = created["seats"][0]["player"]
@@ -45,3 +53,131 @@ def test_rounds_tapped_on_a_long_pad_show_what_a_fresh_page_shows(live_server, n
     assert tapped == _regions(fresh)
     assert tapped["#pad-rows"]["rows"][0] == "pad-hidden" and "2 earlier rounds" in tapped["#pad-rows"]["text"]
     assert len(tapped["#events"]["rows"]) == 12
+
+
+# The move form as the browser would submit it, and the round it shows: what it records
+# beside what it shows (the form token and the move's fresh id left out).
+FORM = r"""() => {
+  const form = document.getElementById("move-form");
+  const data = [...new FormData(form)].filter(([n]) => n !== "csrf_token" && n !== "client_event_id");
+  const round = document.getElementById("pad-round");
+  return {data, shows: round ? round.textContent.replace(/\s+/g, " ").trim() : null};
+}"""
+
+
+def _pushes(page) -> list:
+    """The kinds of the pushes that reach ``page`` from now on ("live": the whole region,
+    "regions": a move's regions alone), as the stream names them."""
+    page.evaluate("""() => { window.pushes = [];
+        document.addEventListener("htmx:sseBeforeMessage", e => window.pushes.push(e.detail.type), true); }""")
+    return page
+
+
+def _open(phone, base, created, seat=None, lang="en"):
+    """``phone`` on the table page (``seat``: holding it, else watching), its stream open."""
+    if seat is not None:
+        sit(phone, created, seat)
+    phone.goto(f"{base}/lang/{lang}?next=/games/{created['id']}")
+    expect(phone.locator("html")).to_have_attribute("data-live", "open")
+    return _pushes(phone)
+
+
+def _as_fresh(phone, fresh, seq: int) -> None:
+    """``phone`` shows the table at ``seq`` as ``fresh`` (a page of its view) loaded now shows it."""
+    expect(phone.locator("#live")).to_have_attribute("data-seq", str(seq))
+    fresh.reload()
+    expect(fresh.locator("#live")).to_have_attribute("data-seq", str(seq))
+    assert _regions(phone) == _regions(fresh)
+    if phone.locator("#move-form").count():
+        assert phone.evaluate(FORM) == fresh.evaluate(FORM)
+
+
+def test_moves_pushed_to_the_other_phones_show_what_a_fresh_page_shows(live_server, new_phone):
+    """Each round tapped reaches the other seated phone and a spectator (in Hungarian: a view
+    of its own) as the regions it changed; after each push both show what a freshly loaded
+    page of their view shows, the other phone's move form included."""
+    created = _long_pad(live_server)
+    tapper = new_phone()
+    sit_in(tapper, live_server, created, "en")
+    other, watcher = (_open(new_phone(), live_server, created, seat=1),
+                      _open(new_phone(), live_server, created, lang="hu"))
+    fresh_other, fresh_watcher = (_open(new_phone(), live_server, created, seat=1),
+                                  _open(new_phone(), live_server, created, lang="hu"))
+    anna = created["seats"][0]["player"]
+    for n, points in enumerate((5, 40, 7), start=1):
+        record_a_round(tapper, anna, points)
+        expect(tapper.get_by_test_id("ack")).to_contain_text(f"#{12 + n}:")
+        _as_fresh(other, fresh_other, 12 + n)
+        _as_fresh(watcher, fresh_watcher, 12 + n)
+    for phone in (other, watcher):
+        assert "regions" in phone.evaluate("window.pushes")  # not the whole region every time
+    assert _regions(other)["#pad-rows"]["rows"][0] == "pad-hidden"
+
+
+def test_a_push_into_a_form_being_filled_in_keeps_what_it_shows_and_records(live_server, new_phone):
+    """Béla's phone has points typed for the next round when Anna's round is pushed: the
+    table around the form moves on, the form keeps the round it shows and the table it was
+    filled against (what it records is what it shows), a note says so, and Save answers
+    with what changed instead of recording the typed points as another round."""
+    created = _long_pad(live_server)
+    tapper = new_phone()
+    sit_in(tapper, live_server, created, "en")
+    other = _open(new_phone(), live_server, created, seat=1)
+    bela = created["seats"][1]["player"]
+    other.get_by_label(bela, exact=True).fill("9")
+    typed = other.evaluate(FORM)
+    assert typed["shows"].startswith("Round 12") and ["round", "12"] in typed["data"]
+    record_a_round(tapper, created["seats"][0]["player"], 5)
+    expect(other.locator("#live")).to_have_attribute("data-seq", "13")
+    expect(other.locator("#pad-round-12")).to_be_visible()  # the board took the push
+    assert "regions" in other.evaluate("window.pushes")
+    expect(other.get_by_test_id("form-behind")).to_be_visible()
+    assert other.evaluate(FORM) == typed  # the same round shown, the same fields sent
+    other.get_by_role("button", name="Save the round", exact=True).click()
+    expect(other.get_by_test_id("stale")).to_be_visible()
+    expect(other.get_by_test_id("problems")).to_contain_text("Someone else recorded a move meanwhile")
+
+
+def test_a_phone_that_missed_a_push_takes_none_of_the_next_and_fetches_the_whole_region(live_server, new_phone):
+    """A push lost on the way (here: dropped by the page) leaves the phone a move behind: the
+    next move's regions do not fit the table it shows, so it applies none of them and polls
+    the whole region from the table it shows."""
+    created = _long_pad(live_server)
+    tapper = new_phone()
+    sit_in(tapper, live_server, created, "en")
+    other = _open(new_phone(), live_server, created, seat=1)
+    fresh = _open(new_phone(), live_server, created, seat=1)
+    other.evaluate("""() => document.addEventListener("htmx:sseBeforeMessage", e => {
+        if (!window.dropped) { window.dropped = e.detail.type; e.preventDefault(); } }, true)""")
+    polls = []
+    other.on("request", lambda r: polls.append(r.url) if "/live?" in r.url else None)
+    anna = created["seats"][0]["player"]
+    record_a_round(tapper, anna, 5)
+    expect(tapper.get_by_test_id("ack")).to_contain_text("#13:")
+    other.wait_for_function("window.dropped")
+    expect(other.locator("#live")).to_have_attribute("data-seq", "12")  # the push of #13 lost
+    record_a_round(tapper, anna, 6)
+    _as_fresh(other, fresh, 14)
+    assert other.evaluate("window.pushes").count("regions") >= 1  # #14's regions came, and were not applied
+    assert any("seq=12" in url for url in polls)  # the whole region fetched from the table it showed
+
+
+def test_a_phone_back_online_catches_up_with_the_whole_region(live_server, new_phone):
+    """Offline while two rounds are tapped elsewhere, the phone's stream resumes from the last
+    push it had: the whole region, then the next move's regions again."""
+    created = _long_pad(live_server)
+    tapper = new_phone()
+    sit_in(tapper, live_server, created, "en")
+    other = _open(new_phone(), live_server, created, seat=1)
+    fresh = _open(new_phone(), live_server, created, seat=1)
+    anna = created["seats"][0]["player"]
+    other.context.set_offline(True)
+    expect(other.locator("#connection")).to_contain_text("Offline")
+    for n, points in enumerate((5, 6), start=13):
+        record_a_round(tapper, anna, points)
+        expect(tapper.get_by_test_id("ack")).to_contain_text(f"#{n}:")
+    other.context.set_offline(False)
+    _as_fresh(other, fresh, 14)
+    record_a_round(tapper, anna, 7)
+    _as_fresh(other, fresh, 15)
+    assert other.evaluate("window.pushes")[-1] == "regions"  # caught up, it takes regions again

@@ -199,6 +199,80 @@ def test_a_view_keeps_a_short_digest_per_board_part(table_of):
     table = table_of("maharaja", demo=True)
     table.phone(0).get(f"/games/{table.id}")
     with table.app.app_context():
-        (_, keys), = [kept for kept in caches().seen._kept.values()]
+        ((_, keys), _), = [kept for kept in caches().seen._kept.values()]  # its last table, none before
     parts = {name: key for name, key in keys.items() if name.startswith("part-")}
     assert len(parts) >= 10 and all(len(key) == 16 for key in parts.values())
+
+
+def _push(table, seat: int, shown: int, regions: bool = True):
+    """What seat ``seat``'s page, showing the table at ``shown``, fetches by its poll (the
+    stream pushes the same bytes: tests/web/test_stream.py)."""
+    query = f"seq={shown}" + ("&regions=1" if regions else "")
+    return table.phone(seat).get(f"/games/{table.id}/live?{query}", headers={"HX-Request": "true"})
+
+
+def _watched(table_of, rounds: int):
+    """``_grown``, its table loaded by seat 1's phone, then a round entered from seat 0's."""
+    table = _grown(table_of, rounds)
+    assert table.phone(1).get(f"/games/{table.id}").status_code == 200
+    return table, _answer(table, rounds)[0]
+
+
+def test_a_push_to_a_phone_that_shows_the_table_before_is_the_moves_regions_alone(table_of):
+    """The other phones of the table got the whole live region and the whole log with every
+    move. A page that shows the table just before the move gets the move's regions, as the
+    tapping phone's answer, each morphed into its place as a whole push morphs the region
+    (an open part or a typed text stays); instead of the tapper's next form it gets what a
+    whole push changes in the move form: its entry and its expected_seq."""
+    table, seq = _watched(table_of, 30)
+    push = _push(table, 1, seq - 1)
+    html = push.get_data(as_text=True)
+    assert push.status_code == 200 and push.headers["HX-Reswap"] == "none"
+    assert html.lstrip().startswith(f'<span id="live-seq" data-seq="{seq}" data-from="{seq - 1}" hidden hx-swap-oob="true">')
+    assert 'id="live"' not in html and 'id="log"' not in html  # neither the region nor the log whole
+    assert re.search(r'id="turn-clock"[^>]*hx-swap-oob="morph"', html)
+    assert re.search(r'id="pad-totals"[^>]*hx-swap-oob="morph"', html)
+    assert re.search(r'id="standing-\d"[^>]*hx-swap-oob="morph"', html)
+    assert re.search(r'id="pad-round-31"[^>]*hx-swap-oob="beforeend:#pad-rows"', html)
+    assert re.search(r'<li id="e32"[^>]*hx-swap-oob="afterbegin:#events"', html)
+    assert f'id="expected-seq" value="{seq}" hx-swap-oob="true"' in html
+    assert re.search(r'id="pad-entry"[^>]*hx-swap-oob="morph"', html)
+    assert 'id="move-form"' not in html and 'data-testid="ack"' not in html  # not the tapper's form and ✓
+    whole = _push(table, 1, seq - 1, regions=False).get_data(as_text=True)
+    assert 'id="live"' in whole and len(html.encode()) * 3 < len(whole.encode())
+
+
+def test_a_push_of_a_move_weighs_the_same_at_move_10_and_at_move_200(table_of):
+    (short_seq, short), (long_seq, long) = [
+        (seq, _push(table, 1, seq - 1).get_data(as_text=True))
+        for table, seq in (_watched(table_of, 8), _watched(table_of, 198))]
+    assert (short_seq, long_seq) == (10, 200) and 'data-from="199"' in long
+    assert abs(len(long.encode()) - len(short.encode())) <= 2500, (len(short), len(long))
+
+
+@pytest.mark.parametrize("shown", [29, 0])
+def test_a_page_that_does_not_show_the_table_before_gets_the_whole_region(table_of, shown):
+    """A page behind by more than the move (it missed a push), or one that says nothing of
+    its table, is sent the whole region: the regions would not fit it."""
+    table, seq = _watched(table_of, 30)
+    push = _push(table, 1, shown)
+    assert 'id="live"' in push.get_data(as_text=True) and "HX-Reswap" not in push.headers
+
+
+def test_a_page_that_does_not_take_regions_gets_the_whole_region(table_of):
+    """A page loaded before this server (its poll and stream say nothing of regions) cannot
+    check that regions fit: it gets the whole region, as it always did."""
+    table, seq = _watched(table_of, 30)
+    push = _push(table, 1, seq - 1, regions=False)
+    assert 'id="live"' in push.get_data(as_text=True) and "HX-Reswap" not in push.headers
+
+
+def test_an_undo_is_pushed_whole(table_of):
+    """An undo changes what the log and the board show further back: every phone gets the
+    whole region."""
+    table, seq = _watched(table_of, 30)
+    assert _push(table, 1, seq - 1).headers["HX-Reswap"] == "none"  # seat 1's view knows the move
+    table.phone(0).post(f"/games/{table.id}/undo", headers={"HX-Request": "true"},
+                        data={"expected_seq": str(seq), "client_event_id": "undo"})
+    push = _push(table, 1, seq)
+    assert 'id="live"' in push.get_data(as_text=True) and "HX-Reswap" not in push.headers

@@ -39,12 +39,12 @@ def _next_message(chunks, tries: int = 200) -> str:
 class Phone:
     """A phone holding the table's stream: its seat token and language as cookies."""
 
-    def __init__(self, app, game_id: str, token: str | None = None, lang: str = "hu"):
+    def __init__(self, app, game_id: str, token: str | None = None, lang: str = "hu", query: str = ""):
         self.client = app.test_client()
         if token:
             self.client.set_cookie(f"seat_{game_id}", token)
         self.client.set_cookie("lang", lang)
-        self.response = self.client.get(f"/games/{game_id}/stream", buffered=False)
+        self.response = self.client.get(f"/games/{game_id}/stream{query}", buffered=False)
         assert self.response.status_code == 200
         self.chunks = _chunks(self.response)
         self.first = _next_message(self.chunks)  # the region as it is when the phone comes
@@ -109,6 +109,43 @@ def test_a_move_watched_by_many_streams_renders_the_live_region_once_per_view(ap
         assert _region(messages[seated[0]]) in answer.get_data(as_text=True)
         assert _region(messages[seated[0]]) != _region(messages[watching[0]])  # seated: the grid's void forms
         assert 'name="csrf_token"' not in messages[seated[0]]  # nothing one phone's own
+    finally:
+        for phone in watching + seated:
+            phone.close()
+
+
+def test_a_moves_regions_pushed_to_many_streams_are_rendered_once_per_view(app, renders):
+    """Pages that take a move's regions (``?regions=1``) and were sent the table before it get
+    the regions alone, rendered once per view as the whole push was — spectators in Hungarian,
+    in English, the seated phones — plus the tapping phone's answer; no whole region is
+    rendered for them, and every phone of a view gets the same bytes."""
+    tapper = app.test_client()
+    game = _new_game(tapper, "scorepad", 3)
+    game_id, tokens = game["id"], [s["token"] for s in game["seats"]]
+    tapper.set_cookie(f"seat_{game_id}", tokens[0])
+    for seq in (1, 2):  # a move's regions go from the third event on (the join code shows until then)
+        assert tapper.post(f"/games/{game_id}/moves", headers={"HX-Request": "true"}, data={
+            "action": "points-recorded", "seat": "0", "sign": "+", "points": "7",
+            "expected_seq": str(seq), "client_event_id": f"tap-{seq}"}).status_code == 200
+    watching = [Phone(app, game_id, query="?regions=1") for _ in range(SPECTATORS)] + \
+               [Phone(app, game_id, lang="en", query="?regions=1") for _ in range(5)]
+    seated = [Phone(app, game_id, tokens[1], query="?regions=1"), Phone(app, game_id, tokens[2], query="?regions=1")]
+    try:
+        assert all(p.first.startswith("id: 3\nevent: live\n") for p in watching + seated)
+        renders.clear()
+        before = app.extensions["tablescribe"].rendered.renders
+        answer = tapper.post(f"/games/{game_id}/moves", headers={"HX-Request": "true"}, data={
+            "action": "points-recorded", "seat": "1", "sign": "+", "points": "5", "expected_seq": "3",
+            "client_event_id": "tap-3"})
+        assert answer.status_code == 200 and answer.headers["HX-Reswap"] == "none"
+        messages = {phone: phone.next() for phone in watching + seated}
+        assert all(m.startswith("id: 4\nevent: regions\n") for m in messages.values())
+        assert renders.count("_partial.html") == 4  # three views' pushes and the answer
+        assert renders.count("_live.html") == 0 and renders.count("_live_region.html") == 0
+        assert app.extensions["tablescribe"].rendered.renders - before == 3
+        assert len({messages[p] for p in watching[:SPECTATORS]}) == 1
+        assert len({messages[p] for p in watching[SPECTATORS:]}) == 1
+        assert len({messages[p] for p in seated}) == 1
     finally:
         for phone in watching + seated:
             phone.close()

@@ -34,8 +34,8 @@ def _next_message(chunks, tries: int = 40) -> str | None:
     return None
 
 
-def _open(client, game, **headers):
-    response = client.get(f"/games/{game}/stream", headers=headers, buffered=False)
+def _open(client, game, query: str = "", **headers):
+    response = client.get(f"/games/{game}/stream{query}", headers=headers, buffered=False)
     assert response.status_code == 200
     assert response.mimetype == "text/event-stream"
     chunks = _chunks(response)
@@ -90,6 +90,39 @@ def test_a_phone_that_missed_moves_gets_the_current_region_on_reconnect(client, 
     response.close()
 
 
+def _two_moves_in(client, db, game) -> None:
+    """Two moves recorded (a move's regions are pushed from the third), the page loaded at them."""
+    record(db, game, "points-recorded", {"seat": 0, "points": 7}, 1, 0, "dev", "c1")
+    record(db, game, "points-recorded", {"seat": 1, "points": 2}, 2, 1, "dev", "c2")
+    assert client.get(f"/games/{game}").status_code == 200
+
+
+@pytest.mark.parametrize("regions", [True, False])
+def test_the_next_move_is_pushed_as_its_regions_to_a_page_that_takes_them(client, db, game, regions):
+    """A page that takes them (``regions=1``, templates/table.html) and was sent the table just
+    before the move gets the move's regions, named apart so its own sink swaps them out of
+    band; a page that does not gets the whole region, as before."""
+    _two_moves_in(client, db, game)
+    response, chunks = _open(client, game, "?seq=3&regions=1" if regions else "?seq=3")
+    record(db, game, "points-recorded", {"seat": 0, "points": 4}, 3, 0, "dev", "c3")
+    pushed = _next_message(chunks)
+    if regions:
+        assert pushed.startswith("id: 4\nevent: regions\n") and 'data-from="3"' in pushed
+        assert 'id="live"' not in pushed and 'data-testid="score-0">11<' in pushed
+    else:
+        assert pushed.startswith("id: 4\nevent: live\n") and 'data: <section id="live"' in pushed
+    response.close()
+
+
+def test_a_phone_that_missed_a_move_gets_the_whole_region_though_it_takes_regions(client, db, game):
+    _two_moves_in(client, db, game)
+    record(db, game, "points-recorded", {"seat": 0, "points": 4}, 3, 0, "dev", "c3")
+    response, chunks = _open(client, game, "?regions=1", **{"Last-Event-ID": "2"})
+    caught_up = _next_message(chunks)
+    assert caught_up.startswith("id: 4\nevent: live\n") and 'data-testid="score-0">11<' in caught_up
+    response.close()
+
+
 @pytest.mark.parametrize("last_id", ["abc", "-1", "1.5", "99", "99999999999999999999999999", "٣", " "])
 def test_a_bad_or_future_last_event_id_gets_a_full_refresh(client, game, last_id):
     response, chunks = _open(client, game, **{"Last-Event-ID": last_id})
@@ -118,8 +151,9 @@ def test_past_the_limit_a_phone_gets_503_and_keeps_polling(app, client, game):
 
 def test_the_table_page_subscribes_with_the_sse_extension(client, game):
     page = client.get(f"/games/{game}").get_data(as_text=True)
-    assert f'sse-connect="/games/{game}/stream?seq=1"' in page
+    assert f'sse-connect="/games/{game}/stream?seq=1&amp;regions=1"' in page  # it takes a move's regions
     assert 'sse-swap="live" hx-target="#live" hx-swap="morph"' in page
+    assert 'sse-swap="regions" hx-swap="none"' in page
     assert "vendor/htmx-ext-sse-" in page and "vendor/idiomorph-ext-" in page and "live.js" in page
 
 
