@@ -114,9 +114,16 @@
     }
     if (outOfStep) evt.detail.shouldSwap = false;
   });
+  //     The forms that follow the table (Undo, Void, the pad's cells: data-follows-table) hold
+  //     the seq they were rendered at, and a move's regions leave most of them as they were:
+  //     their expected_seq is set to the page's, as a whole push's morph sets it.
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     var live = document.getElementById("live"), marker = document.getElementById("live-seq");
-    if (evt.target === marker && live && !outOfStep) live.dataset.seq = marker.dataset.seq;
+    if (evt.target !== marker || !live || outOfStep) return;
+    live.dataset.seq = marker.dataset.seq;
+    document.querySelectorAll("form[data-follows-table] input[name=expected_seq]").forEach(function (input) {
+      input.value = marker.dataset.seq;
+    });
   });
   //     A poll's regions (the same as a push's, below) that no longer fit fetch the live region.
   document.addEventListener("htmx:afterSwap", function (evt) {
