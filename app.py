@@ -79,8 +79,8 @@ def create_app(test_config=None) -> Flask:
     app.register_blueprint(photos.bp)  # photos attached to a game or a dispute (events/application/photos.py)
     csrf.exempt(api.bp)  # the API authenticates by header token, which browsers never send by themselves
     _register_errors(app)
-    poll.init_app(app)  # 204s for unchanged polls before Flask (docs/performance.md)
     large_bodies.init_app(app)  # a large upload read with the worker's other tables served between its pieces
+    poll.init_app(app)  # 204s for unchanged polls before Flask, outermost (docs/performance.md)
     return app
 
 
