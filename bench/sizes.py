@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import secrets
 import time
 import tracemalloc
@@ -17,6 +18,13 @@ from events.application.table import record
 from events.domain.projection import fold
 from events.storage import store
 from web import views
+
+
+def _form_key(body: bytes, kept: str) -> str:
+    """The move form's key the phone holds after this answer: the one of the form it
+    carries, else (an answer that kept the form) the one it had."""
+    found = re.search(rb'id="form-key" value="([^"]*)"', body)
+    return found.group(1).decode() if found else kept
 
 
 def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
@@ -53,14 +61,15 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
         forget_cache()
         table = load(db, game_id)  # a worker that has served this table before
         with app.test_request_context(f"/games/{game_id}", headers={"HX-Request": "true"}):
-            views.render_table(game_id, table, 0).get_data()  # templates compiled once per worker
+            shown = views.render_table(game_id, table, 0).get_data()  # templates compiled once per worker
+        form_key = _form_key(shown, "")  # what the phone's form posts with its move (web/partial.py)
         ours_total, ours_record, floor_t, peer_t, fragment_bytes = [], [], [], [], 0
         ours_cpu, record_cpu = [], []  # CPU time of this thread: what contention does not inflate
         for upcoming_event in upcoming[:appends]:
             type_, data = upcoming_event.type, upcoming_event.data
             cid = secrets.token_hex(16)
             start, cpu_start = time.perf_counter(), time.thread_time()
-            with app.test_request_context(f"/games/{game_id}/moves", method="POST",
+            with app.test_request_context(f"/games/{game_id}/moves", method="POST", data={"form_key": form_key},
                                           headers={"HX-Request": "true"}):
                 from web.db import get_db
                 conn = get_db()
@@ -74,6 +83,7 @@ def measure(kind: str, size: int, appends: int, states: int, peer: bool = True,
             record_cpu.append(rc1 - rc0)
             assert created and response.status_code == 200 and b'id="live-seq"' in body  # the table, or its changed regions
             fragment_bytes = len(body)
+            form_key = _form_key(body, form_key)
             ours_total.append(end - start)
             ours_record.append(r1 - r0)
             row = row_of(game_id, event)

@@ -309,6 +309,12 @@ class Presentation:
     # templates/games/<kind>/_board_part.html renders one from its dict and the players alone,
     # so the dict is the part's key. None: the board is sent whole with each move.
     board_parts: Callable[..., list[dict]] | None = None
+    # All the data a seated phone's move form (``_form.html`` with nothing typed) renders
+    # from beside the players, the seat's view, the language and the page's address: (state,
+    # view) -> data orjson can encode. A tap whose form showed the same data is answered
+    # without the form, only its per-move hidden fields (web/partial.py ``form_key``). None:
+    # the form is sent whole with each move (one that changes with nearly every move).
+    form_data: Callable[[dict, dict], Any] | None = None
     # The move form's fields that draw the board for the request (Five Tribes' path tapped on
     # its tiles): a move posted with one is answered with the whole board, which that phone
     # showed drawn for it.

@@ -218,9 +218,21 @@
     if (form.dataset.typed) return true;  // rendered again with what the player typed
     return Array.prototype.some.call(form.elements, userChanged);
   }
+  // The answer to this phone's own tap may keep its form (the next one would show the same,
+  // web/partial.py): the form is then made what a fresh one is — nothing typed or chosen,
+  // every part closed — before the answer's fresh per-move fields go in (_move_form_fields.html).
+  function fresh(form) {
+    form.reset();
+    form.querySelectorAll("details[open]").forEach(function (d) { d.open = false; });
+    var note = document.getElementById("waiting-note");
+    if (note && form.contains(note)) note.remove();
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var form = moveForm(), target = evt.detail.target;
-    if (!form || !target || target === form || !form.contains(target) || !pinned(form)) return;
+    if (!form || !target || target === form || !form.contains(target)) return;
+    var incoming = evt.detail.fragment && evt.detail.fragment.firstElementChild;
+    if (incoming && incoming.hasAttribute("data-form-kept")) return fresh(form);
+    if (!pinned(form)) return;
     evt.detail.shouldSwap = false;
     var note = form.querySelector("[data-testid=form-behind]");
     if (note) note.hidden = false;

@@ -125,6 +125,19 @@ def _key(part: dict) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+def form_key(table, view: dict, seat, lang: str, args: dict) -> str:
+    """The move form's key, from all the data it renders from when nothing is typed
+    (``Presentation.form_data``; the players, the seat, the language, the page's address
+    besides): the form a phone shows carries it (templates/_move_form.html) and posts it with
+    the move; an answer whose form would have the key posted keeps that form and sends only
+    its per-move hidden fields (``regions``). "" for a game without ``form_data``, a spectator
+    or a game that is over: the form whole."""
+    data = table.rules.form_data
+    if data is None or seat is None or table.rules.is_over(table.game):
+        return ""
+    return _key((table.kind, table.players, seat, lang, sorted(args.items()), data(table.game, view))).hex()
+
+
 def changed_regions(before: dict, now: dict, seq: int, recent: int) -> dict:
     """What the answer sends, from the keys of the table before the move and after it."""
     order_moved = before["order"] != now["order"]
@@ -154,12 +167,14 @@ def _board_parts(before: dict, now: dict) -> dict:
             "totals": before["totals"] != now["totals"], "hidden": before["hidden"] != now["hidden"]}
 
 
-def regions(ctx: dict, before: dict, keys: dict, push: bool = False) -> str:
+def regions(ctx: dict, before: dict, keys: dict, push: bool = False, form_kept: bool = False) -> str:
     """The regions a move changed, each out of band (templates/_partial.html): for the
-    tapping phone with its next move form; for a ``push`` to the other phones with what a
-    whole push changes in their forms, the regions morphed as the whole push morphs them."""
+    tapping phone with its next move form, or (``form_kept``: the form it tapped shows what
+    the next one would) the form's per-move hidden fields and its outcome alone; for a
+    ``push`` to the other phones with what a whole push changes in their forms, the regions
+    morphed as the whole push morphs them."""
     table = ctx["table"]
-    changed = changed_regions(before, keys, table.seq, ctx["recent_count"])
+    changed = changed_regions(before, keys, table.seq, ctx["recent_count"]) | {"form_kept": form_kept}
     shown = {seat: row for row in ctx["standings"] for seat in [row["seat"]]}
     changed["rows"] = [shown[seat] for seat in changed["rows"]]
     board = changed["board"]
@@ -173,8 +188,8 @@ def regions(ctx: dict, before: dict, keys: dict, push: bool = False) -> str:
     return render_template("_partial.html", changed=changed, push=push, **ctx)
 
 
-def answer(ctx: dict, before: dict, keys: dict):
+def answer(ctx: dict, before: dict, keys: dict, form_kept: bool = False):
     """The answer to a move: its changed regions, out of band (templates/_partial.html)."""
-    response = make_response(regions(ctx, before, keys))
+    response = make_response(regions(ctx, before, keys, form_kept=form_kept))
     response.headers["HX-Reswap"] = "none"  # only the out-of-band regions are swapped
     return response

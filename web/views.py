@@ -37,6 +37,9 @@ SHARED_FORMS = ("pages.undo", "pages.void", *CLOCK_ENDPOINTS)
 SCOREBOARD_PARTS = 12
 # The query flag of a page's stream and poll that takes a move's regions alone (static/live.js
 # checks that they fit the table it shows); a page without it gets the whole live region.
+# The move form's hidden fields that are the page's, not the move's: a stale form's Save
+# gets them afresh (templates/_stale.html), a kept form by its answer (_move_form_fields.html)
+PER_MOVE = ("csrf_token", "expected_seq", "client_event_id", "form_key")
 REGIONS = "regions"  # per player on the table page; the final page lists every part
 
 
@@ -180,6 +183,8 @@ def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False, n
     watch = watch_url(game_id)
     view = game_view(table, last=loaded.last_move)
     handed = loaded.revoked_seat if seat is None else None
+    page_args = {name: value for name, value in (request.args.items() if has_request_context() else ())
+                 if name not in ("seq", "done", REGIONS)}
     return {"game_id": game_id, "table": table, "game": table.rules, "seat": seat,
             "view": view, "board_parts": board_parts(table, view, seat),
             "standings": scoreboard(table, SCOREBOARD_PARTS), "recent": rows, "recent_count": len(loaded.recent),
@@ -188,6 +193,7 @@ def table_context(loaded: LoadedTable, seat: int | None, shared: bool = False, n
             "loopback_host": loopback_host(watch),
             "handed_away": table.players[handed]["name"] if handed is not None and handed < len(table.players) else None,
             "client_event_id": secrets.token_hex(16), "undo_move": _undo_move(loaded),
+            "form_key": partial.form_key(table, view, seat, current_lang(), page_args),
             "form_token": "" if shared else csrf_token(),
             "open_disputes": loaded.open_disputes, "voided_lately": _voided_lately(table),
             "problems": [], "form": {}, "at": None, "ack": None,
@@ -429,8 +435,8 @@ def stale_choice(game_id: str, table: TableState, seat, expected: int, fresh_for
     for name, value in fields["hidden"].items():
         now.setlist(name, [value])
     submitter = [(k, v) for k, v in request.form.items(multi=True)
-                 if k not in fields["names"] and k not in ("csrf_token", "expected_seq", "client_event_id")][:2]
-    sent = [(k, v) for k, v in now.items(multi=True) if k not in ("csrf_token", "expected_seq", "client_event_id")]
+                 if k not in fields["names"] and k not in PER_MOVE][:2]
+    sent = [(k, v) for k, v in now.items(multi=True) if k not in PER_MOVE]
     return {"meanwhile": meanwhile, "more": table.seq - since - len(meanwhile), "since": since,
             "typed": _typed_move(table, seat, request.form), "now": _typed_move(table, seat, now),
             "submitter": submitter, "fields": [f for f in sent if f not in submitter][:200]}
@@ -498,14 +504,17 @@ def partial_answer(game_id: str, table: TableState, seat, seq: int):
     ctx["ack"] = acknowledgement(loaded, seq)
     if ctx["ack"] is None or ctx["ack"]["at"] != "move":
         return None
-    fields = shared_form(loaded, seat, ctx | {"ack": None})
+    # the form this phone tapped shows what the next one would: it stays, and gets only its
+    # per-move hidden fields (a fresh client_event_id, or the next tap would be taken for this one)
+    kept = bool(ctx["form_key"]) and request.form.get("form_key") == ctx["form_key"]
+    fields = None if kept else shared_form(loaded, seat, ctx | {"ack": None})
     if fields is not None:
         ctx["shared_form"] = fields
     keys = partial.region_keys(ctx)
     caches().seen.put(game_id, view_of(table, seat), table.seq, keys)
     if any(request.form.get(field) for field in table.rules.drawn_by):  # this phone's board was drawn for it
         before = before | {"parts": None}
-    response = partial.answer(ctx, before, keys)
+    response = partial.answer(ctx, before, keys, form_kept=kept)
     response.headers["Vary"] = "HX-Request"
     response.headers["Cache-Control"] = "no-store"
     return response

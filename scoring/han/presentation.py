@@ -6,13 +6,13 @@ from scoring.han import boards
 from scoring.han.data import CATEGORIES
 from scoring.han.forms import describe, parse_form, parse_options
 from scoring.han.score import TIEBREAK_RULE, tiebreak_words
-from scoring.han.view import board_parts, view
+from scoring.han.view import board_parts, form_data, view
 from scoring.i18n import msg
 
 PRESENTATION = Presentation(
     title=msg("Han"), describe=describe, parse_form=parse_form, categories=CATEGORIES,
     tiebreak_rule=TIEBREAK_RULE, tiebreak_words=tiebreak_words, has_board=True, parse_options=parse_options,
     view=view, last_of=(), templates=frozenset({"_board.html", "_setup.html", "_live_oob.html", "_form_fields.html",
-                                             "_board_part.html"}), board_parts=board_parts,
+                                             "_board_part.html"}), board_parts=board_parts, form_data=form_data,
     board_editor=BoardEditor(from_form=boards.from_form, missing=boards.missing),
 )

@@ -66,6 +66,18 @@ def view(state: dict, players: list[dict] | None = None, options: dict | None = 
             if state["next"]["step"] == "play" else {}}
 
 
+def form_data(state: dict, view: dict) -> dict:
+    """What the move form shows (templates/games/han/_form_fields.html, _tally.html,
+    _alliances.html; ``Presentation.form_data``): the step (not whose turn: the form offers
+    "whoever's turn it is"), the variant, the draw pile's outs, whether pieces are recorded,
+    the cards the app expects in the pile only where the form says them (far from the count),
+    and the view but for the last move's marks and the supplies, which only the board shows."""
+    shown = {name: value for name, value in view.items() if name not in ("last", "supply", "deck")}
+    return {"step": state["next"]["step"], "fortress": state["fortress"], "side": state["side"],
+            "deck_outs": state["deck_outs"], "pieces": bool(state["pieces"]),
+            "deck": view["deck"] if view["pile_far"] else None, "view": shown}
+
+
 def board_parts(state: dict, view: dict, players: list[dict], seat: int | None = None) -> list[dict]:
     """The board by its parts (``Presentation.board_parts``; templates/games/han/_board_part.html):
     whose turn and the draw pile, each province, the harbours, the supplies, the alliances."""

@@ -181,3 +181,28 @@ def test_a_phone_back_online_catches_up_with_the_whole_region(live_server, new_p
     record_a_round(tapper, anna, 7)
     _as_fresh(other, fresh, 15)
     assert other.evaluate("window.pushes")[-1] == "regions"  # caught up, it takes regions again
+
+
+def test_a_tap_whose_form_stays_leaves_the_next_tap_a_move_of_its_own(live_server, new_phone):
+    """A Han card exchange leaves the move form as it was (the pile holds about what the app
+    expects): the answer keeps the form on the tapping phone, resets what was chosen in it as
+    a fresh form is, and gives it a fresh move id and seq, so the next tap records a move
+    of its own — the same form's id again would have been taken for the move before."""
+    players, options, _ = GAMES["han"].demo()
+    created = api_game(live_server, "han", players=players, options=options,
+                       moves=[("card-exchanged", {"seat": s % 3}) for s in range(28)])
+    phone = new_phone()
+    sit_in(phone, live_server, created, "en")
+    fresh = new_phone()
+    sit_in(fresh, live_server, created, "en")
+    phone.evaluate("() => { document.getElementById('move-form').dataset.tapped = 'kept'; }")
+    for seq in (30, 31):
+        phone.locator("label.han-tile").first.click()  # a province chosen, then a card exchanged instead
+        phone.locator("details.han-more summary").last.click()
+        phone.get_by_role("button", name="Exchange a card").click()
+        expect(phone.get_by_test_id("ack")).to_contain_text(f"#{seq}:")
+        expect(phone.locator("#live")).to_have_attribute("data-seq", str(seq))
+        expect(phone.locator("#move-form")).to_have_attribute("data-tapped", "kept")  # the form stayed
+        expect(phone.locator("#move-form details[open]")).to_have_count(0)
+        fresh.reload()
+        assert phone.evaluate(FORM) == fresh.evaluate(FORM)  # the same fields, the next seq

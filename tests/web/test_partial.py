@@ -276,3 +276,73 @@ def test_an_undo_is_pushed_whole(table_of):
                         data={"expected_seq": str(seq), "client_event_id": "undo"})
     push = _push(table, 1, seq)
     assert 'id="live"' in push.get_data(as_text=True) and "HX-Reswap" not in push.headers
+
+
+def _form_of(page) -> dict:
+    """The move form's hidden fields on ``page`` (an lxml tree), as the phone posts them."""
+    form = page.get_element_by_id("move-form")
+    return {i.get("name"): i.get("value") or "" for i in form.iter("input") if i.get("type") == "hidden"}
+
+
+def _han_tap(phone, url: str, page, **fields):
+    """``phone`` taps "Exchange a card" for whoever's turn it is on ``page``'s move form."""
+    return phone.post(f"{url}/moves", headers={"HX-Request": "true"},
+                      data={**_form_of(page), "seat": "turn", "action": "card-exchanged", **fields})
+
+
+def test_an_answer_that_keeps_the_form_makes_the_next_tap_a_new_move(table_of):
+    """A Han move that leaves the move form as it was is answered without the form, and
+    with its per-move hidden fields afresh: the phone's next tap is recorded as a move of
+    its own at the next seq (a kept client_event_id had been taken for the move before and
+    dropped), and the page shows the form a freshly loaded one shows."""
+    from lxml import html
+    from events.storage import store
+    from scoring import GAMES
+    players, options, _moves = GAMES["han"].demo()
+    # cards exchanged until the pile holds about what the app expects: the form no longer
+    # says the count (docs/rules/han.md §4.1), and an exchange leaves it as it was
+    exchanges = [(s % 3, "card-exchanged", {"seat": s % 3}) for s in range(28)]
+    table = table_of("han", [p["name"] for p in players], exchanges, options)
+    phone, url = table.phone(0), f"/games/{table.id}"
+    page = html.fromstring(phone.get(url).get_data(as_text=True))
+    for tap in range(3):
+        before = _form_of(page)
+        answer = _han_tap(phone, url, page).get_data(as_text=True)
+        assert 'id="move-form"' not in answer and 'data-form-kept' in answer, f"tap {tap}: the form was sent"
+        page = _swapped(page, answer)
+        after, seq = _form_of(page), store.last_seq(table.db, table.id)
+        assert after["expected_seq"] == str(seq) == str(int(before["expected_seq"]) + 1)
+        assert after["client_event_id"] != before["client_event_id"] and after["form_key"] == before["form_key"]
+        assert "✓" in page.get_element_by_id("move-status").text_content()  # the tap's outcome, in the form
+        fresh = html.fromstring(phone.get(url).get_data(as_text=True))
+        assert _form(page) == _form(fresh), f"tap {tap}"
+    assert store.last_seq(table.db, table.id) == 1 + len(exchanges) + 3  # three taps, three moves
+
+
+def _form(page) -> str:
+    """The move form as a player sees it: without its per-move hidden values and the
+    outcome of the phone's last tap (which a freshly loaded page does not say)."""
+    from lxml import html
+    form = html.fromstring(html.tostring(page.get_element_by_id("move-form")))
+    form.get_element_by_id("move-status").drop_tree()
+    for name in ("csrf_token", "client_event_id", "expected_seq"):
+        for i in form.xpath(f'//input[@name="{name}"]'):
+            i.set("value", "")
+    return re.sub(r"\s+", " ", html.tostring(form, encoding="unicode"))
+
+
+def test_a_form_that_shows_other_data_is_sent_whole(table_of):
+    """A move that changes what the form shows (Han's piece placed: the sites still free,
+    the tally's counts) is answered with the form whole; as is a tap from a form whose key
+    is not the one the next form would have (here: none posted)."""
+    from lxml import html
+    from scoring import GAMES
+    _players, options, moves = GAMES["han"].demo()
+    placed = next(n for n, move in enumerate(moves) if move[-2] == "pieces-placed" and n >= 3)
+    table = table_of("han", [p["name"] for p in _players], moves[:placed], options)
+    phone, url = table.phone(0), f"/games/{table.id}"
+    page = html.fromstring(phone.get(url).get_data(as_text=True))
+    seat, type_, data = moves[placed] if len(moves[placed]) == 3 else (0, *moves[placed])
+    seq = table.play(type_, data, seat).seq
+    assert 'id="move-form"' in _tapped(table, 0, seq, {"form_key": _form_of(page)["form_key"]})
+    assert 'id="move-form"' in _han_tap(phone, url, page, form_key="").get_data(as_text=True)
