@@ -154,7 +154,7 @@ def test_a_phone_that_missed_a_push_takes_none_of_the_next_and_fetches_the_whole
     anna = created["seats"][0]["player"]
     record_a_round(tapper, anna, 5)
     expect(tapper.get_by_test_id("ack")).to_contain_text("#13:")
-    other.wait_for_function("window.dropped")
+    other.wait_for_function("() => window.dropped")
     expect(other.locator("#live")).to_have_attribute("data-seq", "12")  # the push of #13 lost
     record_a_round(tapper, anna, 6)
     _as_fresh(other, fresh, 14)
