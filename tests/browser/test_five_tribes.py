@@ -211,6 +211,9 @@ def _tap_a_turn(page, name) -> int:
         href = link.get_attribute("href")
         link.click()
         page.wait_for_url(f"**{href}")
+        # htmx settles the swapped board for a moment: a tile keeps its old classes (a "tap"
+        # of the step before) under its new link until then, since tiles keep their ids
+        page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-swapping')")
     end = page.get_by_role("button", name="End the turn", exact=True)
     expect(end).to_be_visible()
     for action in ("Place a palm tree", "Place a palace"):
