@@ -859,6 +859,9 @@ def close_pools_of_apps_used() -> None:
         pools = app.extensions.get("pg_pools")
         if pools is not None:
             pools.close()
+        idle = app.extensions.get("sqlite_idle")  # its SQLite connections kept between requests
+        if idle is not None:
+            idle.forget()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

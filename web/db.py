@@ -49,7 +49,8 @@ BOOT_FAILED = 3  # gunicorn's "worker failed to boot": the server stops instead 
 def get_db():
     if "db" not in g:
         database = current_app.config["DATABASE"]
-        g.db = current_app.extensions["pg_pools"].pooled(database) if pg.is_url(database) else store.connect(database)
+        g.db = current_app.extensions["pg_pools"].pooled(database) if pg.is_url(database) \
+            else current_app.extensions["sqlite_idle"].take(database)
         g.db.on_recorded = current_app.extensions["on_recorded"]  # app.py:on_recorded
         g.db.committer = current_app.extensions["committer"]  # group commit (events/storage/group_commit.py)
         if current_app.extensions.get("trace_statements"):  # a test counting a page's reads
@@ -58,9 +59,16 @@ def get_db():
 
 
 def close_db(exc=None) -> None:
+    """The request's connection back to its pool: PostgreSQL's (``close`` gives it back),
+    or the process's idle SQLite connections — unless the request failed (``exc``), when a
+    cursor its traceback still holds could keep the connection on an old snapshot."""
     db = g.pop("db", None)
-    if db is not None:
+    if db is None:
+        return
+    if store.is_postgres(db) or exc is not None:
         db.conn.close()
+    else:
+        current_app.extensions["sqlite_idle"].give(db, current_app.config["DATABASE"])
 
 
 def init_app(app) -> None:
@@ -71,6 +79,7 @@ def init_app(app) -> None:
     # appends waiting together commit together, on SQLite, the workers taking turns
     app.extensions["committer"] = Committer(store.turns_file(app.config["DATABASE"]))
     app.extensions["pg_pools"] = pg.Pools()  # PostgreSQL's connections, per process (events/storage/pg.py)
+    app.extensions["sqlite_idle"] = store.Idle()  # SQLite's, kept open between requests
     app.teardown_appcontext(close_db)
     try:
         store.prepare(app.config["DATABASE"])

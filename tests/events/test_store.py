@@ -197,3 +197,36 @@ def test_an_append_runs_off_the_hub_only_where_gevent_runs(tmp_path, patch, expe
                           str(tmp_path / "t.db")], cwd=root, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[-2] == expected
+
+
+def test_an_idle_connection_comes_back_without_its_transaction_or_tracer(tmp_path):
+    path = str(tmp_path / "t.db")
+    store.prepare(path)
+    idle = store.Idle(size=1)
+    db = idle.take(path)
+    seen = []
+    store.trace(db, seen.append)
+    db.conn.execute("BEGIN IMMEDIATE")  # a request that failed inside a write
+    idle.give(db, path)
+    again = idle.take(path)
+    assert again is db and not again.conn.in_transaction
+    again.execute("SELECT 1")
+    assert seen == ["BEGIN IMMEDIATE", "ROLLBACK"]  # and nothing after it was given back
+    other = store.connect(path)  # the write lock was given up with the transaction
+    store.begin_immediate(other.conn)
+    other.conn.execute("COMMIT")
+
+
+def test_idle_connections_past_the_size_are_closed_and_never_lent_to_another_process(tmp_path, monkeypatch):
+    path = str(tmp_path / "t.db")
+    store.prepare(path)
+    idle = store.Idle(size=1)
+    first, second = idle.take(path), idle.take(path)
+    assert first is not second
+    idle.give(first, path)
+    idle.give(second, path)
+    assert len(idle) == 1
+    with pytest.raises(sqlite3.ProgrammingError):
+        second.execute("SELECT 1")
+    monkeypatch.setattr(store.os, "getpid", lambda: -1)  # a forked worker
+    assert idle.take(path) is not first

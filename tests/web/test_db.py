@@ -68,6 +68,7 @@ def _serve_a_few_tables(app) -> None:
     assert client.get(f"/games/{game_id}/export.json").status_code == 200
     for path in ("/stats", "/people", "/api/stats", "/api/people", "/"):
         assert client.get(path).status_code == 200, path
+    return game_id
 
 
 def test_serving_tables_changes_no_modules_globals_and_the_app_keeps_what_it_caches(tmp_path):
@@ -91,3 +92,34 @@ def test_the_allowed_memos_are_of_code_alone(name):
     module, _, function = name.rpartition(".")
     memo = getattr(importlib.import_module(module), function)
     assert isinstance(memo, functools._lru_cache_wrapper)
+
+
+def test_requests_after_the_first_open_no_new_connection_to_the_sqlite_file(tmp_path, monkeypatch):
+    """Opening a connection (the WAL check, three pragmas, and closing it) was a tenth of
+    a tap's CPU: the app keeps its connections between requests."""
+    from events.storage import store
+    app = app_on(str(tmp_path / "c.db"))
+    _serve_a_few_tables(app)
+    opened = []
+    real = store._sqlite
+    monkeypatch.setattr(store, "_sqlite", lambda path: opened.append(path) or real(path))
+    _serve_a_few_tables(app)
+    assert opened == []
+    assert 1 <= len(app.extensions["sqlite_idle"]) <= store.IDLE
+
+
+def test_a_kept_connection_reads_what_another_process_wrote_since(tmp_path):
+    """Guard: no request leaves a statement open on a kept connection (it would hold an
+    old read snapshot for the next request)."""
+    from events.domain.event import NewEvent
+    from events.storage import store
+    path = str(tmp_path / "c.db")
+    app = app_on(path)
+    game_id = _serve_a_few_tables(app)
+    client = app.test_client()
+    before = client.get(f"/api/games/{game_id}/state").json["seq"]
+    other = store.connect(path)  # as another worker would
+    store.append(other, game_id, NewEvent("points-recorded", 1, {"seat": 0, "points": 3}, 0, "dev", "elsewhere"),
+                 expected_seq=before)
+    other.conn.close()
+    assert client.get(f"/api/games/{game_id}/state").json["seq"] == before + 1

@@ -342,7 +342,7 @@ def servers(database):
     from events.storage import pg, store
     a, b = _server(database), _server(database)
     taken = {a: 0, b: 0}
-    pooled, connect = pg.Pools.pooled, store.connect
+    pooled, take = pg.Pools.pooled, store.Idle.take
 
     def counted(open_):
         def opened(*args, **kwargs):
@@ -350,11 +350,11 @@ def servers(database):
                 taken[current_app._get_current_object()] += 1
             return open_(*args, **kwargs)
         return opened
-    pg.Pools.pooled, store.connect = counted(pooled), counted(connect)
+    pg.Pools.pooled, store.Idle.take = counted(pooled), counted(take)
     try:
         yield a, b, taken
     finally:
-        pg.Pools.pooled, store.connect = pooled, connect
+        pg.Pools.pooled, store.Idle.take = pooled, take
 
 
 def test_a_move_is_read_once_per_server_and_rendered_once_per_view_on_each(servers):
