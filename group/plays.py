@@ -86,7 +86,7 @@ def _score_read(score: int, given: str | None):
 
 def _times(events: list, table: TableState) -> tuple[str, str]:
     """When the game began (event 1) and when its last live move was recorded."""
-    last = table.live_moves[-1] if table.live_moves else 1
+    last = table.last_live_move or 1
     return events[0].recorded_at, events[last - 1].recorded_at
 
 

@@ -44,8 +44,8 @@ class LoadedTable:
     @property
     def undo_target(self) -> Event | None:
         """The move the Undo button takes back (the last live move)."""
-        live = self.table.live_moves
-        return self.events.get(live[-1]) if live else None
+        last = self.table.last_live_move
+        return self.events.get(last) if last is not None else None
 
     def event(self, seq: int) -> Event | None:
         return self.events.get(seq)
@@ -80,7 +80,7 @@ def load_table(db, states: States, game_id: str, table: TableState | None = None
             events.update((e.seq, e) for e in store.read_events(db, game_id, after=seq - 1, upto=seq))
 
     done = done if isinstance(done, int) and 1 < done <= table.seq else None
-    read_missing(table.live_moves[-1] if table.live_moves else None, done)
+    read_missing(table.last_live_move, done)
     if done in events:
         read_missing(_voided_by(events[done]))
     revoked = seats.revoked_seat(db, game_id, token) if token and not seated else None

@@ -297,9 +297,9 @@ def undo(db, game_id: str, table: TableState, expected_seq: int, seat: int | Non
          client_event_id: str, states: States | None = None) -> Event:
     """Take back the last live move of ``table`` (the table the phone saw): a void of it,
     marked as an undo. Raises Refused when there is none, and what ``record`` raises."""
-    if not table.live_moves:
+    if table.last_live_move is None:
         raise Refused([NOTHING_TO_UNDO])
-    data = {"target": table.live_moves[-1], "reason": "undo", "undo": True}
+    data = {"target": table.last_live_move, "reason": "undo", "undo": True}
     return record(db, game_id, "event-voided", data, expected_seq, seat, device, client_event_id, states=states)[0]
 
 

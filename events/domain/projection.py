@@ -42,17 +42,23 @@ class TableState:
     def is_over(self) -> bool:
         return self.rules.is_over(self.game)
 
-    @cached_property  # asked by every render of the log; a state never changes
+    @cached_property  # a state never changes
     def live_moves(self) -> tuple[int, ...]:
         return tuple(s for s in self.game_seqs if s not in self.voided)
+
+    @cached_property  # asked by every render of the log: from the end, not the whole game
+    def last_live_move(self) -> int | None:
+        """The move Undo takes back: the last of the game's moves not voided, or None."""
+        return next((s for s in reversed(self.game_seqs) if s not in self.voided), None)
 
 
 def evolve(table: TableState, **changes) -> TableState:
     """``dataclasses.replace`` for the fold's every step, without its per-call field
     checks (a third of a cold 10,000-event history page): the state's fields copied, a
-    few changed, the old state's cached ``live_moves`` left behind."""
+    few changed, the old state's cached ``live_moves`` and ``last_live_move`` left behind."""
     fields = dict(table.__dict__)
     fields.pop("live_moves", None)
+    fields.pop("last_live_move", None)
     fields.update(changes)
     new = object.__new__(TableState)
     new.__dict__.update(fields)  # frozen forbids setting attributes, not filling a new one

@@ -219,3 +219,27 @@ def test_the_last_move_a_page_highlights_is_read_from_the_log_newest_first(db, g
     assert last_move(table, read, "round-closed") is None               # the only one is voided
     assert last_move(table, read, "points-recorded").data == {"seat": 2, "points": 1}
     assert last_move(load(db, game_id, at=3), read).seq == 3             # as the log stood then
+
+
+def test_the_move_undo_takes_back_is_the_last_live_one_after_undos_and_voids(db, game_id):
+    """Asked by every render of the log (the Undo button names it): found from the game's
+    end, it is the last of ``live_moves`` at every step, voids and undos among them."""
+    from events.application.table import undo
+    steps = [("move", 4), ("move", 6), ("undo", None), ("undo", None), ("move", 3), ("move", 5),
+             ("void", 0), ("undo", None), ("undo", None), ("undo", None)]
+    for step, points in steps:
+        table = load(db, game_id)
+        if step == "move":
+            record(db, game_id, "points-recorded", {"seat": 0, "points": points}, table.seq, 0, "dev",
+                   f"c{table.seq}", states=STATES)
+        elif step == "void":  # the move before the last, voided by a dispute's end
+            record(db, game_id, "event-voided", {"target": table.live_moves[-2], "reason": "wrong"},
+                   table.seq, 0, "dev", f"c{table.seq}", states=STATES)
+        else:
+            try:
+                undo(db, game_id, table, table.seq, 0, "dev", f"c{table.seq}", states=STATES)
+            except Refused:
+                assert table.live_moves == ()
+        after = load(db, game_id)
+        assert after.last_live_move == (after.live_moves[-1] if after.live_moves else None)
+    assert load(db, game_id).last_live_move is None
