@@ -191,7 +191,8 @@ def _require_seat(game_id: str, table_state) -> int:
 
 def _record(game_id, table_state, seat, type_, data):
     return _written(game_id, table_state, seat, lambda expected, client_id: record(
-        get_db(), game_id, type_, data, expected, seat, device_id(), client_id, states=get_states())[0])
+        get_db(), game_id, type_, data, expected, seat, device_id(), client_id, states=get_states(),
+        table=table_state)[0])
 
 
 def _written(game_id, table_state, seat, write):

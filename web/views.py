@@ -485,8 +485,8 @@ def after_write(game_id: str, seat, seq: int):
     changed where the page is known to show the table just before it (web/partial.py), else
     the whole fragment; without JS a redirect whose ``done`` names the event, so a reload
     of the page never posts twice."""
-    if is_htmx():
-        table = get_states().load(get_db(), game_id)
+    if is_htmx():  # the table after the tap's own event, as its record left it here; else the store's
+        table = get_states().newest(game_id, seq) or get_states().load(get_db(), game_id)
         return partial_answer(game_id, table, seat, seq) or render_table(game_id, table, seat, done=seq)
     if request.args.get("alliances"):  # the part of the form the tap came from stays open (_move_form.html)
         return redirect(url_for("pages.table", game_id=game_id, done=seq, alliances=1, _anchor="han-alliances"), code=303)

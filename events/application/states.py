@@ -365,6 +365,16 @@ class States:
             cached = self._games.get(game_id)
         return cached if cached is not None and cached.count >= at else None
 
+    def newest(self, game_id: str, seq: int) -> TableState | None:
+        """The table after event ``seq`` when that is the newest event this process knows of
+        the game (a tap's own, just recorded here), without a look at the store; else None."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        if cached is None:
+            return None
+        with cached.lock:
+            return cached.table if cached.count == seq and cached.walker is not None else None
+
     def load(self, db, game_id: str, at: int | None = None) -> TableState:
         """The table after its last event, or after event ``at``. Raises UnknownGame."""
         if at is not None and at < 1:

@@ -248,12 +248,15 @@ def check_move(table: TableState, type_: str, data) -> list[Problem]:
 
 def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | None,
            device: str, client_event_id: str, states: States | None = None,
-           blobs=()) -> tuple[Event, bool]:
+           blobs=(), table: TableState | None = None) -> tuple[Event, bool]:
     """Append a move; returns (event, created). A resubmission of the same move (same
     ``client_event_id``, type, payload and seat) returns the original event. Raises
     UnknownGame, StaleSequence, Refused, ReusedId. ``states``: the app's cache of folded
     states (web/db.py), which it keeps up to date; without it the game is folded whole.
-    ``blobs``: the bytes a photo event names, stored with it (events/application/photos.py)."""
+    ``blobs``: the bytes a photo event names, stored with it (events/application/photos.py).
+    ``table``: the state the caller loaded for this request, checked against instead of
+    loading it again; a move recorded meanwhile still makes the append stale (the log's
+    last seq is compared under the write lock)."""
     data = text.normalized(data)  # what is typed is stored composed (NFC), as every phone types it
     problems = text_problems({"client_event_id": client_event_id, "device": device}) \
         or photos.unbacked(type_, data, blobs)
@@ -263,7 +266,7 @@ def record(db, game_id: str, type_: str, data, expected_seq: int, seat: int | No
     if earlier:
         return _resubmitted(earlier, type_, data, seat), False
     try:
-        return _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states, blobs)
+        return _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states, blobs, table)
     except StaleSequence:
         # A double tap racing itself: the twin appended first, so this is no stale
         # view but the same submission; answer as the first answer did.
@@ -323,8 +326,9 @@ def _resubmitted(earlier: Event, type_: str, data, seat: int | None) -> Event:
     return earlier
 
 
-def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states, blobs=()):
-    table = states.load(db, game_id) if states else load(db, game_id)
+def _record(db, game_id, type_, data, expected_seq, seat, device, client_event_id, states, blobs=(), table=None):
+    if table is None:
+        table = states.load(db, game_id) if states else load(db, game_id)
     if expected_seq != table.seq:
         raise StaleSequence(table.seq)
     problems = check_move(table, type_, data)

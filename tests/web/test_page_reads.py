@@ -139,3 +139,21 @@ def test_a_page_s_templates_read_nothing(app, client, db, finished, path, monkey
     page = _page(app, client, db, finished, path)
     assert client.get(page).status_code == 200
     assert read_by_templates == []
+
+
+
+def test_a_tap_looks_at_the_logs_last_event_once(table_of, reads):
+    """The state is checked against the store when the request loads it; the record
+    checks the sequence again under the write lock, and the answer draws the state the
+    record left (a tap looked at the log's end three times before it took the lock)."""
+    table = table_of("scorepad", names=("Anna", "Béla"))
+    phone = table.phone(0)
+    assert phone.get(f"/games/{table.id}").status_code == 200  # the caches warm
+    for seq in range(1, 4):
+        reads.clear()
+        answer = phone.post(f"/games/{table.id}/moves", headers={"HX-Request": "true"}, data={
+            "action": "points-recorded", "seat": "0", "sign": "+", "points": str(seq),
+            "expected_seq": str(seq), "client_event_id": f"m{seq}"})
+        assert answer.status_code == 200
+        heads = [sql for sql in reads if "ORDER BY seq DESC LIMIT 1" in " ".join(sql.split())]
+        assert len(heads) == 2, "\n".join(reads)  # the request's load, and the append's under its lock
