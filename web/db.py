@@ -1,5 +1,6 @@
-"""The per-request store connection, and the caches the app owns: the schema is
-migrated and the caches made when the app starts (``init_app``). Every cache of the
+"""The per-request store connection (PostgreSQL's from its pool, SQLite's kept open between
+requests), and the caches the app owns: the schema is migrated and the caches made when the
+app starts (``init_app``). Every cache of the
 app lives in ``app.extensions["tablescribe"]`` (``Caches``), none in a module: an app
 made for a test starts empty, and two apps in one process share nothing."""
 import sys
