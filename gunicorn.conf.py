@@ -92,7 +92,6 @@ _booted = _shared_array("b", 64)
 # Each worker's open connections (a slot each, as above), for _FairServer.
 _connections = _shared_array("q", 64)
 _STEP_BACK_S = 0.005
-_GIL_SWITCH_S = 0.0005
 _READY_WITHIN = 10.0  # s: well inside gunicorn's timeout; a worker slower than that is not waited for
 
 # Every line of the access and error logs without the secrets some paths carry (a join,
@@ -115,10 +114,6 @@ def post_worker_init(worker):
     from app import worker_ready
     worker.wsgi.extensions["live"].share(_stream_counts, worker.stream_slot)  # the app's hub
     worker_ready(worker.wsgi)
-    # A commit runs on a native thread (events/runtime/greenlets.py) while the hub renders:
-    # each of its SQLite calls gives up the GIL and waited up to Python's 5 ms switch interval
-    # to get it back, holding the write lock (and the other worker's next group) all the while.
-    _sys.setswitchinterval(_GIL_SWITCH_S)
     _ready_together(worker)
 
 
