@@ -77,11 +77,19 @@ def test_the_benchmarks_cold_process_prepares_as_a_worker_does(app):
     assert "worker_ready" in config["post_worker_init"].__code__.co_names
 
 
+def _sleep_in_the_config(config: dict, monkeypatch, sleep) -> None:
+    """``sleep`` for the config's own waits alone: patching ``time.sleep`` itself made every
+    thread of the test process that sleeps (earlier tests' servers and watchers) spin, and
+    the test took a minute in the suite instead of half a second."""
+    real = config["_ready_together"].__globals__["_time"]  # the config's module, not runpy's copy
+    monkeypatch.setitem(config["_ready_together"].__globals__, "_time",
+                        SimpleNamespace(monotonic=real.monotonic, sleep=sleep))
+
+
 def test_a_worker_starts_accepting_only_once_its_siblings_have_booted(app, monkeypatch):
     """The first worker to boot took every connection opened meanwhile (a restart's
     reconnecting phones, kept alive) while the other still compiled its templates: it
     waits for them instead, here for the sibling that boots while it waits."""
-    import time
     config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
     waits = []
 
@@ -89,7 +97,7 @@ def test_a_worker_starts_accepting_only_once_its_siblings_have_booted(app, monke
         waits.append(seconds)
         config["_booted"][1] = 1
 
-    monkeypatch.setattr(time, "sleep", sibling_boots_meanwhile)
+    _sleep_in_the_config(config, monkeypatch, sibling_boots_meanwhile)
     import app as app_module
     monkeypatch.setattr(app_module, "tune_gc", lambda: None)  # its freeze would outlive the test
     config["post_worker_init"](worker=SimpleNamespace(stream_slot=0, wsgi=app, cfg=SimpleNamespace(workers=2)))
@@ -98,10 +106,9 @@ def test_a_worker_starts_accepting_only_once_its_siblings_have_booted(app, monke
 
 def test_a_replacement_worker_waits_for_nobody(monkeypatch):
     """A worker replacing a dead one takes its slot (pre_fork), already marked booted."""
-    import time
     config = runpy.run_path(os.path.join(ROOT, "gunicorn.conf.py"))
     config["_booted"][0] = config["_booted"][1] = 1
-    monkeypatch.setattr(time, "sleep", lambda seconds: pytest.fail("waited"))
+    _sleep_in_the_config(config, monkeypatch, lambda seconds: pytest.fail("waited"))
     config["_ready_together"](SimpleNamespace(stream_slot=1, cfg=SimpleNamespace(workers=2)))
 
 
