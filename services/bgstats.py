@@ -50,14 +50,7 @@ def _in_batches(db, export: bgstats.Export, plays_in: list[dict], device: str, r
         batch_written, batch_skipped = _write_batch(db, plays_in[start:start + IMPORT_BATCH], device, rosters, seen)
         written += batch_written
         skipped += batch_skipped
-        # SQLite's write lock stays free as long as the batch held it before the next one
-        # takes it: a move waiting for it tries again every millisecond (store.begin_immediate)
-        # and gets it in the gap. PostgreSQL queues its waiters: there the worker only serves
-        # its other connections.
-        if store.is_postgres(db):
-            greenlets.cooperate()
-        else:
-            time.sleep(min(0.1, max(0.002, time.perf_counter() - began)))  # cooperative under gevent
+        store.leave_the_lock(db, began)
     return {"imported": sum(e.type == "play-imported" for e in written), "skipped": skipped,
             "own": mine, "ignored": export.ignored, "refused": [p.as_dict() for p in refused],
             "people": sum(e.type == "person-added" for e in written)}

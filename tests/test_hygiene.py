@@ -256,7 +256,7 @@ def test_every_module_that_does_something_has_a_test_module_of_its_name():
 # or the application layer, which forms, API and commands share.
 WRITES_IN_VIEWS = {
     "write_lock", "short_write", "atomic", "transaction", "sleep", "lock_game",  # transactions, waits
-    "append", "append_inside", "append_locked", "insert_events", "insert_game", "insert_verified",
+    "append", "append_inside", "append_locked", "insert_events", "insert_game", "insert_unlisted",
     "new_game", "import_game", "link_game", "link_locked", "on_roster_changed",  # the steps of a service
 }
 SQL_WRITE = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|INSERT|UPDATE|DELETE)\b", re.IGNORECASE)

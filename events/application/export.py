@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import time
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
@@ -325,21 +326,29 @@ def import_game(db, doc, device: str | None = None, aside=inline, also=None,
                                    store.verified_rows(game_id, events)))
     imported_from = str(doc["game"].get("id") or created.get("origin") or "")
 
-    def write() -> None:  # the whole game or nothing
+    def write_events(chunk: list[list]) -> None:  # nothing lists them before the game's row
+        with store.write_lock(db):
+            store.insert_unlisted(db, game_id, chunk)
+
+    def write() -> None:  # the game listed, with everything that counts it, or not at all
         with store.write_lock(db):
             _refuse_if_here(db, events, found)  # again, under the lock: two imports at once
             store.insert_game(db, game_id, created["kind"], created["players"], join_code, tokens,
                               imported_from=imported_from)
             trust.mark_import(db, game_id, found)
-            store.insert_verified(db, game_id, rows, events[-1], finished)
+            store.list_imported(db, game_id, events[-1], finished)
             photos.store_blobs(db, blobs)
             for writer in writers:
                 writer(db)
             if also is not None:
                 also(db, game_id)
 
-    with store.unsynced(db):  # its fsync after the write lock, before the answer
-        store.writing(db, write)  # waiting for the lock off the hub, as an append does
+    with store.unsynced(db):  # its fsync after the last write lock, before the answer
+        for start in range(0, len(rows), store.IMPORT_CHUNK):  # each waiting for the lock off the hub
+            began = time.perf_counter()
+            store.writing(db, write_events, rows[start:start + store.IMPORT_CHUNK])
+            store.leave_the_lock(db, began)
+        store.writing(db, write)
     announce(db, game_id, events[-1], final)  # the live push; the statistics were written with it
     return {"id": game_id, "join_code": join_code, "signature": found.check,
             "seats": [{"seat": i, "player": p["name"], "token": t}

@@ -22,7 +22,7 @@ import sqlite_utils
 
 from events.domain.event import Event, NewEvent
 from events.domain.hashing import first_broken_link
-from events.runtime.greenlets import native_sleep, off_the_hub
+from events.runtime.greenlets import cooperate, native_sleep, off_the_hub
 from events.storage import pg, sql
 from events.storage.blobs import store_blobs
 from events.storage.log import ENVELOPE, GAMES, StaleSequence, sql_int
@@ -41,13 +41,16 @@ INSERT_GAME = Statement("INSERT INTO games (id, kind, created_at, players, last_
                         " :imported_from)")
 GAME_ROW = Statement("SELECT * FROM games WHERE id = :id")
 GAME_ROWS = Statement("SELECT * FROM games WHERE id IN (:ids) ORDER BY id")
-GAME_OF_FIRST_HASH = Statement("SELECT game_id FROM events WHERE seq = 1 AND hash = :hash ORDER BY game_id LIMIT 1")
+# a game is here once its row is: an import's events go in before it (``insert_unlisted``)
+GAME_OF_FIRST_HASH = Statement("SELECT e.game_id FROM events e JOIN games g ON g.id = e.game_id"
+                               " WHERE e.seq = 1 AND e.hash = :hash ORDER BY e.game_id LIMIT 1")
 LIST_GAMES = Statement("SELECT * FROM games WHERE last_seq > 0 AND finished = :finished"
                        " ORDER BY updated_at DESC, id LIMIT :limit OFFSET :offset")
 ADD_SEAT_TOKEN = Statement("INSERT INTO seat_tokens (token_hash, game_id, seat, issued_at)"
                            " VALUES (:token_hash, :game_id, :seat, :issued_at)")
 SEAT_OF_TOKEN_HASH = Statement("SELECT seat FROM seat_tokens WHERE token_hash = :token_hash AND game_id = :game_id")
-GAME_IDS = Statement("SELECT DISTINCT game_id FROM events ORDER BY game_id")
+GAME_IDS = Statement("SELECT g.id FROM games g WHERE EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id)"
+                     " ORDER BY g.id")
 
 
 @dataclass(frozen=True)
@@ -418,21 +421,41 @@ def insert_events(db, game_id: str, news: list[NewEvent], finished: bool) -> lis
 
 
 def verified_rows(game_id: str, events: list[Event]) -> list[list]:
-    """The rows ``insert_verified`` writes, made before the write lock is taken: serialising
+    """The rows ``insert_unlisted`` writes, made before the write lock is taken: serialising
     a 10,000-event game's payloads took ~0.1 s of the ~0.19 s the lock was held (docs/decisions.md, "Short writes")."""
     return [GAMES.row(e.envelope()) for e in events]
 
 
-def insert_verified(db, game_id: str, rows: list[list], last: Event, finished: bool) -> None:
-    """A whole game's events whose hashes are already computed and checked (an import,
-    events/application/export.py), as ``verified_rows`` made them, inside the caller's ``write_lock``:
-    one prepared batch, so the write lock is held for the rows alone (Han at 10,000 events:
-    ~80 ms instead of ~0.5 s of hashing and one look-up per row, docs/performance.md)."""
+IMPORT_CHUNK = 500  # an imported game's events per transaction: a few ms under the write lock each
+
+
+def insert_unlisted(db, game_id: str, rows: list[list]) -> None:
+    """Some of an imported game's events, hashed and checked already (events/application/export.py),
+    as ``verified_rows`` made them, inside the caller's ``write_lock``, under a game id with no
+    row in ``games`` yet: a game is here once its row is (every listing starts from ``games``;
+    ``game_of_first_hash`` and ``game_ids`` join it), so an import cut off between two of its
+    transactions leaves rows nothing lists, and tried again it makes a new game. One prepared
+    batch of ``IMPORT_CHUNK``: Han at 10,000 events held the write lock ~80 ms in one
+    transaction, every other table's move waiting (docs/decisions.md, "Short writes")."""
     lock_game(db, game_id)
-    if GAMES.head(db, game_id)[0]:
-        raise StaleSequence(last_seq(db, game_id))
     GAMES.insert_rows(db, game_id, rows)
+
+
+def list_imported(db, game_id: str, last: Event, finished: bool) -> None:
+    """The game whose events ``insert_unlisted`` wrote, listed: its row (``insert_game``, in
+    the same transaction) names its last event."""
     _touch_summary(db, game_id, last, finished)
+
+
+def leave_the_lock(db, held_since: float) -> None:
+    """Between two transactions of a long job (an import): SQLite's write lock stays free as
+    long as the last one held it (since ``held_since``, ``time.perf_counter``), so a move waiting
+    for it, trying every millisecond (``begin_immediate``), gets it in the gap; PostgreSQL
+    queues its waiters, so there the worker only serves its other connections."""
+    if is_postgres(db):
+        cooperate()
+    else:
+        time.sleep(min(0.1, max(0.002, time.perf_counter() - held_since)))  # cooperative under gevent
 
 
 def _insert(db, game_id: str, new: NewEvent, expected_seq: int) -> Event:

@@ -261,3 +261,55 @@ def test_an_imported_game_commits_without_its_fsync_under_the_write_lock_and_is_
     assert commits_unsynced_then_syncs_once(seen)
     assert export_game(other_db, copied)["events"] == doc["events"]
     assert other_db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again for what follows
+
+
+def _han_example() -> dict:
+    return json.loads(pathlib.Path(__file__).parents[2].joinpath("examples", "han-side1-3p.json").read_text())
+
+
+def test_an_imported_game_is_written_a_few_hundred_events_at_a_time(db, monkeypatch):
+    """Issue 38 §5: the largest game file (Han, 10,000 events) was one transaction that held
+    the write lock ~80–150 ms while every other table's move waited. Its events go in by
+    ``IMPORT_CHUNK`` per transaction, the lock left free between two, the game's row last."""
+    from tests.conftest import watch_the_write_lock
+    doc = _han_example()
+    monkeypatch.setattr(store, "IMPORT_CHUNK", 10)
+    held = watch_the_write_lock(monkeypatch)
+    chunks = []
+    real = store.insert_unlisted
+    monkeypatch.setattr(store, "insert_unlisted", lambda db_, game_id, rows: (
+        chunks.append((len(held), len(rows))), real(db_, game_id, rows)))
+    created = import_game(db, doc, "importer")
+    n = len(doc["events"])
+    assert chunks == [(1, min(10, n - start)) for start in range(0, n, 10)]  # one write lock each
+    assert export_game(db, created["id"])["events"] == doc["events"]
+
+
+def test_an_import_cut_off_between_its_writes_lists_no_game_and_imports_whole_again(db, monkeypatch):
+    """A crash (here: a failure) after some of an import's transactions leaves events under a
+    game id that has no row: no list, no count, no duplicate check finds a game; the same file
+    imported again makes the whole game."""
+    doc = _han_example()
+    monkeypatch.setattr(store, "IMPORT_CHUNK", 10)
+    real, written = store.insert_unlisted, []
+
+    def cut_off(db_, game_id, rows):
+        if len(written) == 2:
+            raise RuntimeError("the power went")
+        written.append(game_id)
+        real(db_, game_id, rows)
+
+    monkeypatch.setattr(store, "insert_unlisted", cut_off)
+    games_before = store.game_ids(db)
+    with pytest.raises(RuntimeError):
+        import_game(db, doc, "importer")
+    assert len(store.read_events(db, written[0])) == 20  # the two transactions stay: events are never deleted
+    assert store.game_ids(db) == games_before and store.game_row(db, written[0]) is None
+    assert store.game_of_first_hash(db, doc["events"][0]["hash"]) is None
+    listed = store.list_games(db, finished=False) + store.list_games(db, finished=True)
+    assert written[0] not in {game["id"] for game in listed}
+    monkeypatch.setattr(store, "insert_unlisted", real)
+    again = import_game(db, doc, "importer")["id"]
+    assert again != written[0] and export_game(db, again)["events"] == doc["events"]
+    with pytest.raises(AlreadyHere):
+        import_game(db, doc, "importer")

@@ -19,7 +19,7 @@ def _priority() -> tuple[int, int]:
 def test_the_checking_runs_at_a_lower_priority_than_the_writing(db, monkeypatch):
     from web import import_process
     seen = {}
-    real_verify, real_insert = export._verify, store.insert_verified
+    real_verify, real_insert = export._verify, store.insert_unlisted
 
     def verify(doc):
         seen["checked"] = _priority()
@@ -30,7 +30,7 @@ def test_the_checking_runs_at_a_lower_priority_than_the_writing(db, monkeypatch)
         return real_insert(*args, **kwargs)
 
     monkeypatch.setattr(export, "_verify", verify)
-    monkeypatch.setattr(store, "insert_verified", insert)
+    monkeypatch.setattr(store, "insert_unlisted", insert)
     with open(HAN_EXAMPLE, "rb") as f:
         answer = import_process.answer_of(db, "game", f.read(), {"device": "dev", "organiser": False})
     assert answer["status"] == 303
