@@ -109,6 +109,21 @@ def test_a_cache_catching_up_on_a_long_log_gives_the_worker_away_between_chunks(
     assert afresh and [e.seq for e in every] == list(range(1, 8)) and len(turns) == 3
 
 
+def test_a_long_catch_up_parses_its_payloads_a_few_dozen_between_two_turns(db, game_id, monkeypatch):
+    """A move needs several turns of the worker's hub (its read, its append off the hub, its
+    answer): turns ~5 ms apart (a chunk of 256 payloads parsed) made the moves waiting
+    behind the roster's catch-up after a BG Stats import take ~0.2 s."""
+    from events.runtime import greenlets
+    from events.storage import log as recorder
+    monkeypatch.setattr(recorder, "PARSE_CHUNK", 2)
+    for n in range(1, 8):
+        _record(db, ROSTER, None, n)
+    turns = []
+    monkeypatch.setattr(greenlets, "cooperate", lambda: turns.append(1))
+    afresh, every = ROSTER.catch_up(db, None, 0, GENESIS)
+    assert [e.seq for e in every] == list(range(1, 8)) and len(turns) == 3  # after the 2nd, 4th and 6th
+
+
 # Payloads orjson reads or writes otherwise than the standard library's canonical text: an
 # integer beyond 64 bits, floats json writes with "e+", NaN, keys out of order, every kind
 # of character a string escapes or keeps
