@@ -16,6 +16,8 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
+import orjson
+
 from events.domain.event import Event
 from events.domain.hashing import GENESIS, chain_hash, first_broken_link, first_broken_row
 from events.runtime.greenlets import cooperate, cooperating
@@ -29,6 +31,26 @@ PARSE_CHUNK = 32  # payloads parsed between two (~0.5 ms)
 TOUCHED = ((), ("updated_at",), ("updated_at", "finished"))
 _READ = object()  # a summary row not given: read it
 ENVELOPE = ("seq", "type", "version", "data", "seat", "device", "recorded_at", "client_event_id", "hash")
+
+
+# Where an integer may be past 64 bits: 19 digits together. Looked for in the text with its
+# digits made "0" and everything else " " (a byte table: ~0.6 µs a payload, a regular
+# expression took ~6 µs, more than orjson's parse).
+_DIGITS_ONLY = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+_LONG_NUMBER = b"0" * 19
+
+
+def payload(text: str):
+    """A stored payload's value, as ``json.loads`` reads it: parsed by orjson (~8× the
+    standard library's speed: a worker catching up on 10,000 roster events spent 0.14 s of
+    its 0.2 s in ``json.loads``), else by the standard library: where orjson would read a
+    number otherwise (an integer past 64 bits, which it makes a float) or refuses the text."""
+    if _LONG_NUMBER not in text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 
 
 @dataclass(frozen=True)
@@ -96,7 +118,7 @@ class Log:
     def made(self, row, make: Callable = Event):
         """One stored row (in ``stored``'s order) as an event."""
         envelope = {"seat": None, **dict(zip(self.stored, row))}
-        envelope["data"] = json.loads(envelope["data"])
+        envelope["data"] = payload(envelope["data"])
         return make(**envelope)
 
     def seqs(self, db, key=None) -> list[int]:

@@ -155,3 +155,30 @@ def test_payloads_orjson_reads_or_writes_otherwise_verify_as_recorded(db, game_i
                 log.record(db, key, {**_change(n), "data": data})
         assert Verified().check(db, log, key, "odd") is None
         assert log.first_break(db, key, log.summary_row(db, key))[0] is None
+
+
+def test_odd_payloads_read_back_as_the_standard_library_reads_them(db, game_id):
+    """Payloads are parsed by orjson where it reads them as ``json.loads`` does: an integer
+    past 64 bits (orjson makes it a float) is read by the standard library."""
+    import json
+    odd = ODD_PAYLOADS + [{"past": -(2 ** 63) - 1, "edge": [2 ** 64 - 1, -(2 ** 63)]}]
+    for log, key in _logs(game_id):
+        for n, data in enumerate(odd, start=1):
+            with store.write_lock(db):
+                log.record(db, key, {**_change(n), "data": data})
+        stored = [json.loads(row[log.stored.index("data")]) for row in log.stored_rows(db, key)][-len(odd):]
+        read = [e.data for e in log.read(db, key)][-len(odd):]
+        assert repr(read) == repr(stored)  # repr: nan is not nan, and 2**70 == 2.0**70
+        assert read[0]["big"] == 2 ** 70 and isinstance(read[0]["big"], int)
+        assert read[-1]["past"] == -(2 ** 63) - 1 and isinstance(read[-1]["past"], int)
+
+
+def test_a_payloads_digits_in_a_long_run_are_never_read_by_orjson(monkeypatch):
+    """orjson reads 123456789012345678901 as a float without an error; the text is read
+    by the standard library whenever 19 digits stand together."""
+    from events.storage import log as log_module
+    for text in ('{"n": 123456789012345678901}', '{"n": -9223372036854775809}'):
+        assert log_module.payload(text) == {"n": int(text.split(": ")[1][:-1])}
+        assert isinstance(log_module.payload(text)["n"], int)
+    monkeypatch.setattr(log_module.orjson, "loads", lambda text: (_ for _ in ()).throw(AssertionError(text)))
+    assert log_module.payload('{"s": "1234567890123456789"}') == {"s": "1234567890123456789"}

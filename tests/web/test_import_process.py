@@ -73,3 +73,25 @@ def test_a_files_reading_runs_at_the_checkings_priority_and_its_batches_at_the_u
     assert seen["written"] == (threading.get_native_id(), usual)
     for lowered in (seen["read"], seen["parsed"]):
         assert lowered[0] != threading.get_native_id() and lowered[1] == min(19, usual + import_process.CHECKING_NICER_BY)
+
+
+def test_the_process_runs_its_job_without_the_cyclic_collector(app, monkeypatch, capsys):
+    """Issue 38 §5: full collections in the import's process walked everything the job
+    holds, 20–100 ms with the GIL held, often under SQLite's write lock; the process runs
+    its job with the collector off and answers as before."""
+    import gc
+    import io
+    from tests.conftest import many_plays
+    from web import import_process
+    request = json.dumps({"database": app.config["DATABASE"], "job": "bgstats", "options": {"device": "dev"}})
+    stdin = io.TextIOWrapper(io.BytesIO(request.encode() + b"\n" + json.dumps(many_plays(12)).encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert gc.isenabled()
+    try:
+        assert import_process.main() == 0
+        collecting = gc.isenabled()
+    finally:
+        gc.enable()
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == 200 and answer["result"]["imported"] == 12
+    assert not collecting
