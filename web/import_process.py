@@ -32,9 +32,9 @@ def _lower_priority() -> None:
 def collect_nothing() -> None:
     """Python's cyclic collector off for the job: what the job holds (the file read, the
     roster it extends, the rows it makes) lives until the process ends, and each full
-    collection walked all of it with the GIL held — 20–100 ms at a time, eight times in a
-    10,000-play import, often under SQLite's write lock with every table's move waiting for
-    it (docs/decisions.md, "Short writes"). Reference counting still frees what the job
+    collection walked all of it with the GIL held — 19–99 ms at a time, four or five times
+    in each of the largest imports, some under SQLite's write lock with every table's move
+    waiting for it (docs/decisions.md, "Short writes"). Reference counting still frees what the job
     drops; the cycles it leaves are few (0–42 objects per full collection, measured), and
     the process ends with its job."""
     gc.disable()
