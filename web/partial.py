@@ -84,10 +84,10 @@ def region_keys(ctx: dict) -> dict:
     """A key per region of the table page whose data does not change with every move: the
     standings' order, each player's row (with the turn times it shows), the audit strip."""
     seats = (ctx.get("clock") or {}).get("seats") or {}
-    keys = {"order": tuple(row["seat"] for row in ctx["standings"]), "nav": repr(ctx["nav"]),
+    keys = {"order": tuple(row["seat"] for row in ctx["standings"]), "nav": _key(ctx["nav"]),
             "over": ctx["over"]}
     for row in ctx["standings"]:
-        keys[f"row-{row['seat']}"] = repr((row, seats.get(row["seat"])))
+        keys[f"row-{row['seat']}"] = _key((row, seats.get(row["seat"])))
     return keys | board_keys(ctx)
 
 
@@ -101,27 +101,27 @@ def board_keys(ctx: dict) -> dict:
     if parts is not None:
         framed = [part for part in parts if part["id"] is None]  # what the board around its parts shows
         keys = {"parts": "parts", "ids": [part["id"] for part in parts if part["id"] is not None],
-                "frame": repr((ctx["table"].players, framed))}
+                "frame": _key((ctx["table"].players, framed))}
         keys.update((f"part-{part['id']}", _key(part)) for part in parts if part["id"] is not None)
         return keys
     view = ctx["view"]
     if "_board_parts.html" not in ctx["game"].templates:
         return {"parts": False}
     keys = {"parts": "rows", "rounds": [row["round"] for row in view["rows"]], "hidden": view["hidden"],
-            "totals": repr(view["totals"])}
-    keys.update((f"round-{row['round']}", repr(row)) for row in view["rows"])
+            "totals": _key(view["totals"])}
+    keys.update((f"round-{row['round']}", _key(row)) for row in view["rows"])
     return keys
 
 
-def _key(part: dict) -> bytes:
-    """A part's data as a short digest to compare and keep (``Seen`` keeps one per part of
-    each of its 4,096 views): of orjson's bytes, several times faster than ``repr`` on a
-    board's nested dicts (Maharaja's 30 villages; repr was a fifth of a tap's CPU), or of
-    ``repr`` for what orjson refuses."""
+def _key(data) -> bytes:
+    """A region's data as a short digest to compare and keep (``Seen`` keeps one per region
+    of each of its 4,096 views): of orjson's bytes, several times faster than ``repr`` on
+    nested dicts (Maharaja's 30 villages: repr was a fifth of a tap's CPU; the standings'
+    rows and the score pad's rounds another tenth), or of ``repr`` for what orjson refuses."""
     try:
-        data = orjson.dumps(part, option=orjson.OPT_NON_STR_KEYS)
+        data = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
-        data = repr(part).encode()
+        data = repr(data).encode()
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
