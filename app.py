@@ -10,6 +10,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import BadRequest, InternalServerError
 
 from events.application.photos import MAX_UPLOAD_BYTES
+from web import templating
 from web.i18n import load_catalogs, table_zone
 
 PHOTO_UPLOAD_LIMIT = MAX_UPLOAD_BYTES + 64 * 1024  # one photo and the form's few fields
@@ -22,6 +23,7 @@ def create_app(test_config=None) -> Flask:
     # `make run` keeps out of the host's instance/)
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.environ.get("TABLESCRIBE_INSTANCE") or None)
+    templating.init_app(app)  # before the first read of app.jinja_env
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SECRET_KEY=_instance_secret(app.instance_path),
