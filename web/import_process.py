@@ -34,9 +34,9 @@ def collect_nothing() -> None:
     roster it extends, the rows it makes) lives until the process ends, and each full
     collection walked all of it with the GIL held — 19–99 ms at a time, four or five times
     in each of the largest imports, some under SQLite's write lock with every table's move
-    waiting for it (docs/decisions.md, "Short writes"). Reference counting still frees what the job
-    drops; the cycles it leaves are few (0–42 objects per full collection, measured), and
-    the process ends with its job."""
+    waiting for it (docs/decisions.md, "Short writes"). Reference counting still frees what
+    the job drops; the cycles it leaves are few (0–42 objects per full collection,
+    measured), and the process ends with its job."""
     gc.disable()
 
 

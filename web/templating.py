@@ -4,7 +4,7 @@ without an exception.
 Jinja reads ``x.name`` as ``getattr(x, "name")`` and, where that raises AttributeError, as
 ``x["name"]``. The pages' data are dicts (the standings' rows, the log's entries, the board's
 parts and cells), so nearly every such read in a template raised and caught an AttributeError
-first: a couple of hundred per tap's answer, 5–8% of its CPU (docs/performance.md). A plain
+first: a couple of hundred per tap's answer, 2–9% of its CPU (docs/performance.md). A plain
 dict has no attributes but its class's, so for any other name Jinja's lookup ends at the
 item: that is read at once, with Jinja's own answer (undefined) where the dict has no such key.
 """
