@@ -25,7 +25,7 @@ from events.storage import sql
 from events.storage.sql import Statement
 
 VERIFY_CHUNK = 256  # events read and hashed between two turns of the worker's other connections
-PARSE_CHUNK = 32  # payloads parsed between two (~0.5 ms)
+PARSE_CHUNK = 32  # payloads parsed between two (~0.1 ms with orjson)
 # The summary's columns an append may set beside the last event: the games' (its time,
 # whether it ended; a copy sets both), the roster's none.
 TOUCHED = ((), ("updated_at",), ("updated_at", "finished"))

@@ -77,7 +77,7 @@ def test_a_files_reading_runs_at_the_checkings_priority_and_its_batches_at_the_u
 
 def test_the_process_runs_its_job_without_the_cyclic_collector(app, monkeypatch, capsys):
     """Issue 38 §5: full collections in the import's process walked everything the job
-    holds, 20–100 ms with the GIL held, often under SQLite's write lock; the process runs
+    holds, 19–99 ms with the GIL held, some under SQLite's write lock; the process runs
     its job with the collector off and answers as before."""
     import gc
     import io
